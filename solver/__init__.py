@@ -1,0 +1,43 @@
+"""cpsolver's library: Chinese poker arrangement, Chlust and Three Leaves on one evaluator.
+
+The public API lives here; everything else is reachable through the submodules.
+
+>>> from solver import parse_cards, evaluate
+>>> evaluate("Qs Qd 2c").name
+'pair of queens, 2 kicker'
+"""
+
+from solver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
+from solver.errors import (
+    CardError,
+    CpsolverError,
+    FieldViolation,
+    IllegalPlayError,
+    InfeasibleError,
+    InvalidInputError,
+    RuleError,
+)
+from solver.evaluator.poker import Category, HandValue, evaluate
+from solver.rules import ChineseRules, Row
+
+__all__ = [
+    "DECKS",
+    "Card",
+    "CardError",
+    "Category",
+    "ChineseRules",
+    "CpsolverError",
+    "Deck",
+    "FieldViolation",
+    "HandValue",
+    "IllegalPlayError",
+    "InfeasibleError",
+    "InvalidInputError",
+    "Rank",
+    "Row",
+    "RuleError",
+    "Suit",
+    "evaluate",
+    "format_cards",
+    "parse_cards",
+]

@@ -1,0 +1,361 @@
+"""The card model, decks and the one notation parser shared by all three games (RULES §1).
+
+A :class:`Card` is an immutable value with a :class:`Rank` and a :class:`Suit`; the 52 cards are
+interned, so ``Card.from_index(i)`` and parsing return the same objects. ``str(card)`` is the
+canonical notation (``As``, ``Td``).
+
+>>> parse_cards("As 10d, k♥ 2◆")
+(Card('As'), Card('Td'), Card('Kh'), Card('2d'))
+>>> format_cards(parse_cards("AsKsQs"))
+'As Ks Qs'
+>>> parse_cards("As As")
+Traceback (most recent call last):
+...
+solver.errors.CardError: cards[2]: duplicate card 'As' (also card 1)
+>>> parse_cards("9h", deck=DECK_20)
+Traceback (most recent call last):
+...
+solver.errors.CardError: cards[1]: card '9h' is not in the 20-card deck (ranks T-A)
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from solver.errors import CardError
+
+__all__ = [
+    "DECK_20",
+    "DECK_24",
+    "DECK_28",
+    "DECK_32",
+    "DECK_52",
+    "DECKS",
+    "Card",
+    "CardsLike",
+    "Deck",
+    "Rank",
+    "Suit",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class Rank(enum.IntEnum):
+    """Card ranks; the value is the conventional number (ace high = 14)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def symbol(self) -> str:
+        """One-character notation: ``2``-``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
+        return _RANK_SYMBOLS[self - 2]
+
+    @property
+    def plural(self) -> str:
+        """English plural used in hand names (``"sixes"``, ``"aces"``)."""
+        return _RANK_PLURALS[self - 2]
+
+    @property
+    def word(self) -> str:
+        """English singular (``"six"``, ``"ace"``)."""
+        return _RANK_WORDS[self - 2]
+
+
+class Suit(enum.Enum):
+    """Card suits, ``c d h s``; the value is the notation letter."""
+
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+    @property
+    def index(self) -> int:
+        """0..3 in the order c, d, h, s (used in card indices)."""
+        return _SUIT_ORDER.index(self)
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol ``♣ ♦ ♥ ♠``."""
+        return _SUIT_SYMBOLS[self.index]
+
+    @property
+    def is_red(self) -> bool:
+        """True for diamonds and hearts (for colour output)."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+_RANK_SYMBOLS = "23456789TJQKA"
+_RANK_WORDS = (
+    "two three four five six seven eight nine ten jack queen king ace".split()
+)
+_RANK_PLURALS = (
+    "twos threes fours fives sixes sevens eights nines tens jacks queens kings aces".split()
+)
+_SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_SUIT_SYMBOLS = "♣♦♥♠"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card. ``index`` is ``4 * (rank - 2) + suit.index``, 0..51, ordered by rank.
+
+    >>> c = Card(Rank.ACE, Suit.SPADES)
+    >>> str(c), c.index, c.pretty
+    ('As', 51, 'A♠')
+    >>> Card.from_index(51) is Card.from_index(51)
+    True
+    """
+
+    rank: Rank
+    suit: Suit
+
+    _BY_INDEX: ClassVar[tuple[Card, ...]]
+
+    @property
+    def index(self) -> int:
+        """Dense index 0..51 (``2c`` = 0, ``As`` = 51)."""
+        return 4 * (self.rank - 2) + self.suit.index
+
+    @property
+    def pretty(self) -> str:
+        """Notation with the suit symbol, e.g. ``A♠`` (``T`` stays one character)."""
+        return self.rank.symbol + self.suit.symbol
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The interned card with this dense index."""
+        return Card._BY_INDEX[index]
+
+    @staticmethod
+    def of(text: str) -> Card:
+        """One card from its notation (``Card.of("Td")``); raises :class:`CardError`."""
+        return parse_card(text)
+
+    def __str__(self) -> str:
+        return self.rank.symbol + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        # Pickle by index so unpickled cards are the interned objects.
+        return (Card.from_index, (self.index,))
+
+
+Card._BY_INDEX = tuple(Card(Rank(r), s) for r in range(2, 15) for s in _SUIT_ORDER)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck: every suit from ``lowest`` up to the ace (RULES §1).
+
+    >>> len(DECK_20.cards), Card.of("9h") in DECK_24, Card.of("9h") in DECK_20
+    (20, True, False)
+    """
+
+    size: int
+    lowest: Rank
+    cards: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        cards = tuple(c for c in Card._BY_INDEX if c.rank >= self.lowest)
+        if len(cards) != self.size:
+            raise ValueError(f"deck of {self.size} cannot start at {self.lowest!r}")
+        object.__setattr__(self, "cards", cards)
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        """The deck's ranks, low to high."""
+        return tuple(Rank(r) for r in range(self.lowest, 15))
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and card.rank >= self.lowest
+
+    def describe(self) -> str:
+        """Short description used in error messages, e.g. ``20-card deck (ranks T-A)``."""
+        return f"{self.size}-card deck (ranks {self.lowest.symbol}-A)"
+
+
+DECK_52 = Deck(52, Rank.TWO)
+DECK_32 = Deck(32, Rank.SEVEN)
+DECK_28 = Deck(28, Rank.EIGHT)
+DECK_24 = Deck(24, Rank.NINE)
+DECK_20 = Deck(20, Rank.TEN)
+DECKS: dict[int, Deck] = {d.size: d for d in (DECK_52, DECK_32, DECK_28, DECK_24, DECK_20)}
+
+_RANK_BY_TEXT = {s: Rank(i + 2) for i, s in enumerate(_RANK_SYMBOLS)} | {"10": Rank.TEN}
+_SUIT_BY_TEXT = {
+    "c": Suit.CLUBS, "♣": Suit.CLUBS, "♧": Suit.CLUBS,
+    "d": Suit.DIAMONDS, "♦": Suit.DIAMONDS, "◆": Suit.DIAMONDS, "♢": Suit.DIAMONDS,
+    "h": Suit.HEARTS, "♥": Suit.HEARTS, "♡": Suit.HEARTS,
+    "s": Suit.SPADES, "♠": Suit.SPADES, "♤": Suit.SPADES,
+}  # fmt: skip
+_SEPARATORS = re.compile(r"[\s,;/|\[\]()\"']+")
+# Emoji presentation selectors (♠️) carry no meaning for a card.
+_IGNORED = dict.fromkeys(map(ord, "\ufe0e\ufe0f"), None)
+_RANK_HELP = "ranks are 2-9, T (or 10), J, Q, K, A"
+_SUIT_HELP = "suits are c d h s (or ♣ ♦ ♥ ♠, ◆ for diamonds)"
+
+CardsLike = str | Iterable["Card | str"]
+"""What the parsers accept: one string of cards, or a sequence of cards or card strings."""
+
+
+def parse_card(text: str, *, deck: Deck = DECK_52, field: str = "card") -> Card:
+    """Parse exactly one card (``"As"``, ``"10♥"``); raises :class:`CardError`.
+
+    >>> parse_card("10♥")
+    Card('Th')
+    """
+    cards = _tokenize(text, field)
+    if len(cards) != 1:
+        raise CardError(field, f"expected one card, got {len(cards)} in {text!r}")
+    token, card = cards[0]
+    _check_deck(card, token, deck, field)
+    return card
+
+
+def parse_cards(
+    cards: CardsLike,
+    *,
+    deck: Deck = DECK_52,
+    count: int | Sequence[int] | None = None,
+    field: str = "cards",
+) -> tuple[Card, ...]:
+    """Parse cards from text or a sequence of card strings/cards, checking the deck and count.
+
+    Separators may be spaces, commas or nothing at all (``AsKsQs``); ranks and suits are
+    case-insensitive; ``10`` is ``T``; suit symbols are accepted. ``count`` is the number of
+    cards required (or the allowed numbers). Errors name the field, the card's 1-based
+    position, the token and the reason.
+
+    >>> parse_cards(["As", "Kd"])
+    (Card('As'), Card('Kd'))
+    >>> parse_cards("As Kd", count=3)
+    Traceback (most recent call last):
+    ...
+    solver.errors.CardError: cards: expected 3 cards, got 2
+    """
+    if isinstance(cards, str):
+        tokens = _tokenize(cards, field)
+    else:
+        tokens = []
+        for item in cards:
+            if isinstance(item, Card):
+                tokens.append((str(item), item))
+                continue
+            if not isinstance(item, str):
+                raise CardError(
+                    f"{field}[{len(tokens) + 1}]",
+                    f"expected a card string, got {type(item).__name__}",
+                    position=len(tokens) + 1,
+                )
+            found = _tokenize(item, f"{field}[{len(tokens) + 1}]", start=len(tokens))
+            if len(found) != 1:
+                raise CardError(
+                    f"{field}[{len(tokens) + 1}]",
+                    f"expected one card, got {item!r}",
+                    token=item,
+                    position=len(tokens) + 1,
+                )
+            tokens.extend(found)
+    seen: dict[Card, int] = {}
+    for position, (token, card) in enumerate(tokens, start=1):
+        _check_deck(card, token, deck, f"{field}[{position}]", position)
+        if card in seen:
+            raise CardError(
+                f"{field}[{position}]",
+                f"duplicate card {token!r} (also card {seen[card]})",
+                token=token,
+                position=position,
+            )
+        seen[card] = position
+    if count is not None:
+        allowed = (count,) if isinstance(count, int) else tuple(count)
+        if len(tokens) not in allowed:
+            wanted = " or ".join(str(n) for n in allowed)
+            raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
+    return tuple(card for _, card in tokens)
+
+
+def format_cards(cards: Iterable[Card], *, pretty: bool = False, sep: str = " ") -> str:
+    """Cards in canonical notation (``As Kd``), or with suit symbols when ``pretty``."""
+    return sep.join(c.pretty if pretty else str(c) for c in cards)
+
+
+def _check_deck(card: Card, token: str, deck: Deck, field: str, position: int = 1) -> None:
+    if card not in deck:
+        raise CardError(
+            field,
+            f"card {token!r} is not in the {deck.describe()}",
+            token=token,
+            position=position,
+        )
+
+
+def _tokenize(text: str, field: str, start: int = 0) -> list[tuple[str, Card]]:
+    """Split text into (token, card) pairs; raise CardError on the first bad token."""
+    text = text.translate(_IGNORED)
+    found: list[tuple[str, Card]] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        gap = _SEPARATORS.match(text, i)
+        if gap:
+            i = gap.end()
+            continue
+        position = start + len(found) + 1
+        where = f"{field}[{position}]" if start or field == "cards" else field
+        rank_text = text[i : i + 2] if text.startswith("10", i) else text[i].upper()
+        rank = _RANK_BY_TEXT.get(rank_text)
+        if rank is None:
+            token = _bad_token(text, i)
+            raise CardError(
+                where,
+                f"unknown rank {text[i]!r} in {token!r}; {_RANK_HELP}",
+                token=token,
+                position=position,
+            )
+        j = i + len(rank_text)
+        suit = _SUIT_BY_TEXT.get(text[j].lower()) if j < n else None
+        if suit is None:
+            token = _bad_token(text, i)
+            reason = (
+                f"missing suit in {token!r}"
+                if j >= n or _SEPARATORS.match(text, j)
+                else f"unknown suit {text[j]!r} in {token!r}"
+            )
+            raise CardError(where, f"{reason}; {_SUIT_HELP}", token=token, position=position)
+        card = Card._BY_INDEX[4 * (rank - 2) + suit.index]
+        found.append((str(card), card))
+        i = j + 1
+    return found
+
+
+def _bad_token(text: str, i: int) -> str:
+    gap = _SEPARATORS.search(text, i)
+    end = gap.start() if gap else len(text)
+    return text[i : min(end, i + 4)]

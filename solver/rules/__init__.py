@@ -1,0 +1,25 @@
+"""Rule sets: one typed, immutable object per game; the single source of truth for options."""
+
+from solver.rules.base import Choice, RuleSet, parse_assignments
+from solver.rules.chinese import (
+    ChineseRules,
+    Order,
+    Royalties,
+    RoyaltyMode,
+    Row,
+    Scoring,
+    Wheel,
+)
+
+__all__ = [
+    "ChineseRules",
+    "Choice",
+    "Order",
+    "Royalties",
+    "RoyaltyMode",
+    "Row",
+    "RuleSet",
+    "Scoring",
+    "Wheel",
+    "parse_assignments",
+]

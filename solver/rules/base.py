@@ -1,0 +1,167 @@
+"""Machinery shared by every game's rule set: typed options, presets, overrides by name.
+
+A rule set is a frozen dataclass whose fields are the options of RULES.md. Each field's type
+says what it accepts (a :class:`Choice` enum, ``bool``, or ``int`` with bounds in the field
+metadata), so validation, the list of valid values in error messages, parsing ``NAME=VALUE``
+text from a CLI and the canonical form used for hashing all come from one declaration.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import hashlib
+import json
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Self
+
+from solver.errors import FieldViolation, RuleError
+
+__all__ = ["Choice", "RuleSet", "int_option", "parse_assignments"]
+
+
+class Choice(enum.StrEnum):
+    """Base of the options that take one of a few named values (the value is the name)."""
+
+
+def int_option(default: int, low: int, high: int, doc: str) -> Any:
+    """A dataclass field for an integer option accepting ``low..high``."""
+    return dataclasses.field(default=default, metadata={"range": (low, high), "doc": doc})
+
+
+def parse_assignments(items: Iterable[str], field: str = "set") -> dict[str, str]:
+    """``["order=strict", "players=2"]`` -> ``{"order": "strict", "players": "2"}``.
+
+    >>> parse_assignments(["order=strict", " players = 2 "])
+    {'order': 'strict', 'players': '2'}
+    """
+    result: dict[str, str] = {}
+    for i, item in enumerate(items):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise RuleError(f"{field}[{i + 1}]", f"expected OPTION=VALUE, got {item!r}")
+        result[name.strip()] = value.strip()
+    return result
+
+
+_TRUE = {"true", "on", "yes", "1"}
+_FALSE = {"false", "off", "no", "0"}
+
+
+class RuleSet:
+    """Mixin for a game's frozen dataclass of options.
+
+    Subclasses set ``GAME`` (a short name used in hashes and messages) and ``PRESETS`` (name ->
+    overrides of the defaults), and may override :meth:`_check` for cross-field constraints.
+    """
+
+    GAME: ClassVar[str]
+    PRESETS: ClassVar[Mapping[str, Mapping[str, object]]]
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """Names of every option, in declaration order."""
+        return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+
+    @classmethod
+    def preset(cls, name: str = "standard", /, **overrides: object) -> Self:
+        """The named preset with ``overrides`` applied; unknown names list the valid ones."""
+        if name not in cls.PRESETS:
+            valid = ", ".join(cls.PRESETS)
+            raise RuleError("rules.preset", f"unknown preset {name!r}; valid presets: {valid}")
+        values = dict(cls.PRESETS[name])
+        values.update(overrides)
+        return cls().replace(**values)
+
+    @classmethod
+    def resolve(cls, rules: Self | str | None = None, /, **overrides: object) -> Self:
+        """Accept a rule set, a preset name or None (``standard``), then apply overrides."""
+        if rules is None or isinstance(rules, str):
+            return cls.preset(rules or "standard", **overrides)
+        if not isinstance(rules, cls):
+            raise RuleError("rules", f"expected a {cls.__name__} or a preset name")
+        return rules.replace(**overrides) if overrides else rules
+
+    def replace(self, **overrides: object) -> Self:
+        """A copy with options changed by name; values may be typed or text (``"strict"``)."""
+        fields = {f.name: f for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        hints = typing.get_type_hints(type(self))
+        changes: dict[str, object] = {}
+        problems: list[FieldViolation] = []
+        for name, raw in overrides.items():
+            if name not in fields:
+                valid = ", ".join(fields)
+                problems.append(
+                    FieldViolation(
+                        f"rules.{name}",
+                        f"unknown {self.GAME} option {name!r}; valid options: {valid}",
+                    )
+                )
+                continue
+            try:
+                changes[name] = _coerce(name, raw, hints[name], fields[name].metadata)
+            except RuleError as exc:
+                problems.extend(exc.violations)
+        if problems:
+            raise RuleError(violations=problems)
+        result = dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        result._check()
+        return result
+
+    def _check(self) -> None:
+        """Cross-field constraints; raise :class:`RuleError`."""
+
+    def to_dict(self) -> dict[str, object]:
+        """Options as plain JSON values (enum names as strings)."""
+        out: dict[str, object] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, enum.Enum) else value
+        return out
+
+    def fingerprint(self) -> str:
+        """A short stable hash of the game and every option (names data files, caches)."""
+        canonical = json.dumps({"game": self.GAME, **self.to_dict()}, sort_keys=True)
+        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    def describe(self) -> str:
+        """``name=value`` pairs for every option, for logs and reports."""
+        return " ".join(f"{k}={_text(v)}" for k, v in self.to_dict().items())
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _coerce(name: str, raw: object, kind: Any, meta: Mapping[str, Any]) -> object:
+    field = f"rules.{name}"
+    if isinstance(kind, type) and issubclass(kind, Choice):
+        valid = [c.value for c in kind]
+        if isinstance(raw, kind):
+            return raw
+        text = str(raw).strip().lower().replace("-", "_")
+        if text in valid:
+            return kind(text)
+        raise RuleError(field, f"invalid value {raw!r}; valid values: {', '.join(valid)}")
+    if kind is bool:
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise RuleError(field, f"invalid value {raw!r}; valid values: on, off")
+    if kind is int:
+        low, high = meta.get("range", (-(2**31), 2**31 - 1))
+        try:
+            number = int(str(raw).strip()) if not isinstance(raw, int) else raw
+        except ValueError:
+            number = None
+        if isinstance(raw, bool) or number is None or not low <= number <= high:
+            raise RuleError(field, f"invalid value {raw!r}; valid values: {low} to {high}")
+        return number
+    raise TypeError(f"option {name} has an unsupported type {kind!r}")
