@@ -29,12 +29,12 @@ from typing import ClassVar
 from solver.errors import CardError
 
 __all__ = [
+    "DECKS",
     "DECK_20",
     "DECK_24",
     "DECK_28",
     "DECK_32",
     "DECK_52",
-    "DECKS",
     "Card",
     "CardsLike",
     "Deck",
@@ -104,12 +104,36 @@ class Suit(enum.Enum):
 
 
 _RANK_SYMBOLS = "23456789TJQKA"
-_RANK_WORDS = (
-    "two three four five six seven eight nine ten jack queen king ace".split()
-)
-_RANK_PLURALS = (
-    "twos threes fours fives sixes sevens eights nines tens jacks queens kings aces".split()
-)
+_RANK_WORDS = [
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
+]
+_RANK_PLURALS = [
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
+]
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
 _SUIT_SYMBOLS = "♣♦♥♠"
 

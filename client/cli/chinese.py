@@ -25,4 +25,6 @@ def evaluate(cards: tuple[str, ...], as_json: bool) -> None:
             }
         )
     else:
-        click.echo(f"{format_cards(hand.cards, pretty=True)}  {hand.name}  (strength {hand.strength})")
+        click.echo(
+            f"{format_cards(hand.cards, pretty=True)}  {hand.name}  (strength {hand.strength})"
+        )

@@ -36,8 +36,8 @@ import numpy.typing as npt
 from solver.cards import DECK_52, Card, CardsLike, Rank, parse_cards
 
 __all__ = [
-    "FRONT_CLASSES",
     "FIVE_CARD_CLASSES",
+    "FRONT_CLASSES",
     "MULTISET_WEIGHTS",
     "NUM_CLASSES",
     "Category",
@@ -173,8 +173,8 @@ def poker_tables(wheel_second_highest: bool = False) -> PokerTables:
     for ranks in itertools.combinations(range(13), 5):
         key = _key(ranks, True, wheel_second_highest)
         entries.append((key, "flush", sum(1 << r for r in ranks)))
-    for ranks in itertools.combinations_with_replacement(range(13), 3):
-        entries.append((_key(ranks, False, wheel_second_highest), "front", multiset_index(ranks)))
+    for front in itertools.combinations_with_replacement(range(13), 3):
+        entries.append((_key(front, False, wheel_second_highest), "front", multiset_index(front)))
 
     distinct = sorted({key for key, _, _ in entries})
     class_of = {key: i for i, key in enumerate(distinct)}

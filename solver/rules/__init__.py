@@ -4,9 +4,9 @@ from solver.rules.base import Choice, RuleSet, parse_assignments
 from solver.rules.chinese import (
     ChineseRules,
     Order,
+    Row,
     Royalties,
     RoyaltyMode,
-    Row,
     Scoring,
     Wheel,
 )
@@ -15,9 +15,9 @@ __all__ = [
     "ChineseRules",
     "Choice",
     "Order",
+    "Row",
     "Royalties",
     "RoyaltyMode",
-    "Row",
     "RuleSet",
     "Scoring",
     "Wheel",

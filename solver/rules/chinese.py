@@ -21,7 +21,7 @@ from typing import ClassVar
 from solver.evaluator.poker import Category
 from solver.rules.base import Choice, RuleSet, int_option
 
-__all__ = ["ChineseRules", "Order", "Royalties", "RoyaltyMode", "Row", "Scoring", "Wheel"]
+__all__ = ["ChineseRules", "Order", "Row", "Royalties", "RoyaltyMode", "Scoring", "Wheel"]
 
 
 class Row(enum.IntEnum):
