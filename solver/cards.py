@@ -254,7 +254,7 @@ def parse_card(text: str, *, deck: Deck = DECK_52, field: str = "card") -> Card:
     >>> parse_card("10♥")
     Card('Th')
     """
-    cards = _tokenize(text, field)
+    cards = _tokenize(text, field, indexed=False)
     if len(cards) != 1:
         raise CardError(field, f"expected one card, got {len(cards)} in {text!r}")
     token, card = cards[0]
@@ -297,7 +297,7 @@ def parse_cards(
                     f"expected a card string, got {type(item).__name__}",
                     position=len(tokens) + 1,
                 )
-            found = _tokenize(item, f"{field}[{len(tokens) + 1}]", start=len(tokens))
+            found = _tokenize(item, f"{field}[{len(tokens) + 1}]", start=len(tokens), indexed=False)
             if len(found) != 1:
                 raise CardError(
                     f"{field}[{len(tokens) + 1}]",
@@ -340,7 +340,9 @@ def _check_deck(card: Card, token: str, deck: Deck, field: str, position: int = 
         )
 
 
-def _tokenize(text: str, field: str, start: int = 0) -> list[tuple[str, Card]]:
+def _tokenize(
+    text: str, field: str, start: int = 0, *, indexed: bool = True
+) -> list[tuple[str, Card]]:
     """Split text into (token, card) pairs; raise CardError on the first bad token."""
     text = text.translate(_IGNORED)
     found: list[tuple[str, Card]] = []
@@ -352,7 +354,7 @@ def _tokenize(text: str, field: str, start: int = 0) -> list[tuple[str, Card]]:
             i = gap.end()
             continue
         position = start + len(found) + 1
-        where = f"{field}[{position}]" if start or field == "cards" else field
+        where = f"{field}[{position}]" if indexed else field
         rank_text = text[i : i + 2] if text.startswith("10", i) else text[i].upper()
         rank = _RANK_BY_TEXT.get(rank_text)
         if rank is None:

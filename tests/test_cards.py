@@ -1,0 +1,116 @@
+"""Card model and notation (RULES §1): one parser for all three games."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.cards import (
+    DECK_20,
+    DECK_24,
+    DECK_28,
+    DECK_32,
+    DECK_52,
+    Card,
+    Rank,
+    Suit,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
+from solver.errors import CardError
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("As", "As"),
+        ("AS", "As"),
+        ("as", "As"),
+        ("Td", "Td"),
+        ("10d", "Td"),
+        ("A♠", "As"),
+        ("10♥", "Th"),
+        ("2◆", "2d"),
+        ("K♦", "Kd"),
+        ("q♣", "Qc"),
+        ("9♠\ufe0f", "9s"),
+    ],
+)
+def test_notation_variants(text: str, expected: str) -> None:
+    assert str(parse_card(text)) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["As Ks Qs", "As,Ks,Qs", "AsKsQs", "As, Ks ,Qs", "A♠K♠Q♠", "as ks qs", "[As Ks Qs]"]
+)
+def test_separators(text: str) -> None:
+    assert format_cards(parse_cards(text)) == "As Ks Qs"
+
+
+def test_sequence_input_and_ten_glued() -> None:
+    assert format_cards(parse_cards(["10c", "Js", Card(Rank.ACE, Suit.HEARTS)])) == "Tc Js Ah"
+    assert format_cards(parse_cards("10c10d")) == "Tc Td"
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "fragment"),
+    [
+        ("As Xs Qs", "cards[2]", "unknown rank 'X' in 'Xs'"),
+        ("As Kx Qs", "cards[2]", "unknown suit 'x' in 'Kx'"),
+        ("As K", "cards[2]", "missing suit in 'K'"),
+        ("As Ks As", "cards[3]", "duplicate card 'As' (also card 1)"),
+        ("1s", "cards[1]", "unknown rank '1'"),
+    ],
+)
+def test_errors_name_position_token_and_reason(text: str, field: str, fragment: str) -> None:
+    with pytest.raises(CardError) as info:
+        parse_cards(text)
+    assert info.value.field == field
+    assert fragment in str(info.value)
+    assert info.value.position == int(field[6:-1])
+
+
+def test_wrong_count() -> None:
+    with pytest.raises(CardError, match=r"cards: expected 13 cards, got 3"):
+        parse_cards("As Ks Qs", count=13)
+
+
+def test_sequence_errors_name_the_item() -> None:
+    with pytest.raises(CardError) as info:
+        parse_cards(["As", "Zz"], field="hand")
+    assert info.value.field == "hand[2]"
+
+
+@pytest.mark.parametrize(
+    ("deck", "outside", "inside"),
+    [(DECK_20, "9h", "Th"), (DECK_24, "8h", "9h"), (DECK_28, "7c", "8c"), (DECK_32, "6d", "7d")],
+)
+def test_card_outside_the_game_deck_is_an_input_error(deck, outside: str, inside: str) -> None:
+    assert parse_cards(inside, deck=deck)
+    with pytest.raises(CardError, match=f"card '{outside}' is not in the {deck.size}-card deck"):
+        parse_cards(f"{inside} {outside}", deck=deck)
+
+
+def test_deck_sizes() -> None:
+    for deck in (DECK_52, DECK_32, DECK_28, DECK_24, DECK_20):
+        assert len(deck.cards) == deck.size
+        assert len(set(deck.cards)) == deck.size
+
+
+def test_cards_are_interned_and_ordered() -> None:
+    assert parse_card("As") is Card.from_index(51)
+    assert Card.of("2c").index == 0
+    assert sorted(parse_cards("As 2c Td")) == list(parse_cards("2c Td As"))
+
+
+@settings(max_examples=200, derandomize=True)
+@given(
+    st.lists(st.integers(0, 51), min_size=1, max_size=13, unique=True),
+    st.sampled_from([" ", ",", ""]),
+)
+def test_format_then_parse_round_trips(indices: list[int], sep: str) -> None:
+    cards = tuple(Card.from_index(i) for i in indices)
+    for pretty in (False, True):
+        assert parse_cards(format_cards(cards, pretty=pretty, sep=sep)) == cards
