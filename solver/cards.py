@@ -43,6 +43,7 @@ __all__ = [
     "format_cards",
     "parse_card",
     "parse_cards",
+    "parse_suit",
 ]
 
 
@@ -323,6 +324,29 @@ def parse_cards(
             wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
     return tuple(card for _, card in tokens)
+
+
+_SUIT_NAMES = {"clubs": Suit.CLUBS, "diamonds": Suit.DIAMONDS, "hearts": Suit.HEARTS,
+               "spades": Suit.SPADES}  # fmt: skip
+
+
+def parse_suit(text: str | Suit, *, field: str = "suit") -> Suit:
+    """One suit from a letter, a symbol or an English name (``s``, ``♠``, ``Spades``).
+
+    >>> parse_suit("♦"), parse_suit("Hearts")
+    (<Suit.DIAMONDS: 'd'>, <Suit.HEARTS: 'h'>)
+    >>> parse_suit("x")
+    Traceback (most recent call last):
+    ...
+    solver.errors.CardError: suit: unknown suit 'x'; suits are c d h s (or ♣ ♦ ♥ ♠, ◆ for diamonds)
+    """
+    if isinstance(text, Suit):
+        return text
+    key = str(text).translate(_IGNORED).strip().lower()
+    suit = _SUIT_BY_TEXT.get(key) or _SUIT_NAMES.get(key)
+    if suit is None:
+        raise CardError(field, f"unknown suit {text!r}; {_SUIT_HELP}", token=str(text))
+    return suit
 
 
 def format_cards(cards: Iterable[Card], *, pretty: bool = False, sep: str = " ") -> str:

@@ -2,10 +2,23 @@
 
 * :mod:`solver.evaluator.poker` - Chinese poker rows: 5-card hands and 3-card fronts on one
   integer scale (CP-3..CP-5).
-* Chlust sets and Three Leaves khlyusts (trump- and wild-aware 3-card hands) live in their own
-  modules of this package, on the same card model.
+* :mod:`solver.evaluator.chlust` - Chlust sets under a trump suit with the wild card (CH-3..CH-5).
+* Three Leaves khlyusts (trump-aware 3-card hands) live in their own module of this package,
+  on the same card model.
 """
 
+from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set, set_key
 from solver.evaluator.poker import Category, HandValue, evaluate, poker_tables, strength
 
-__all__ = ["Category", "HandValue", "evaluate", "poker_tables", "strength"]
+__all__ = [
+    "Category",
+    "HandValue",
+    "SetCategory",
+    "SetValue",
+    "WildRole",
+    "evaluate",
+    "evaluate_set",
+    "poker_tables",
+    "set_key",
+    "strength",
+]

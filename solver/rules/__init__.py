@@ -10,16 +10,22 @@ from solver.rules.chinese import (
     Scoring,
     Wheel,
 )
+from solver.rules.chlust import ChlustRules, Purity, TrickTie, Underruff, WildShift
 
 __all__ = [
     "ChineseRules",
+    "ChlustRules",
     "Choice",
     "Order",
+    "Purity",
     "Row",
     "Royalties",
     "RoyaltyMode",
     "RuleSet",
     "Scoring",
+    "TrickTie",
+    "Underruff",
     "Wheel",
+    "WildShift",
     "parse_assignments",
 ]

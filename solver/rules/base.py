@@ -25,9 +25,14 @@ class Choice(enum.StrEnum):
     """Base of the options that take one of a few named values (the value is the name)."""
 
 
-def int_option(default: int, low: int, high: int, doc: str) -> Any:
-    """A dataclass field for an integer option accepting ``low..high``."""
-    return dataclasses.field(default=default, metadata={"range": (low, high), "doc": doc})
+def int_option(
+    default: int, low: int, high: int, doc: str, *, choices: tuple[int, ...] = ()
+) -> Any:
+    """A dataclass field for an integer option accepting ``low..high`` (or only ``choices``)."""
+    meta: dict[str, Any] = {"range": (low, high), "doc": doc}
+    if choices:
+        meta["choices"] = choices
+    return dataclasses.field(default=default, metadata=meta)
 
 
 def parse_assignments(items: Iterable[str], field: str = "set") -> dict[str, str]:
@@ -161,6 +166,12 @@ def _coerce(name: str, raw: object, kind: Any, meta: Mapping[str, Any]) -> objec
             number = int(str(raw).strip()) if not isinstance(raw, int) else raw
         except ValueError:
             number = None
+        choices = meta.get("choices", ())
+        if choices:
+            if isinstance(raw, bool) or number not in choices:
+                valid = ", ".join(str(c) for c in choices)
+                raise RuleError(field, f"invalid value {raw!r}; valid values: {valid}")
+            return number
         if isinstance(raw, bool) or number is None or not low <= number <= high:
             raise RuleError(field, f"invalid value {raw!r}; valid values: {low} to {high}")
         return number
