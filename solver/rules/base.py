@@ -169,8 +169,8 @@ def _coerce(name: str, raw: object, kind: Any, meta: Mapping[str, Any]) -> objec
         choices = meta.get("choices", ())
         if choices:
             if isinstance(raw, bool) or number not in choices:
-                valid = ", ".join(str(c) for c in choices)
-                raise RuleError(field, f"invalid value {raw!r}; valid values: {valid}")
+                allowed = ", ".join(str(c) for c in choices)
+                raise RuleError(field, f"invalid value {raw!r}; valid values: {allowed}")
             return number
         if isinstance(raw, bool) or number is None or not low <= number <= high:
             raise RuleError(field, f"invalid value {raw!r}; valid values: {low} to {high}")
