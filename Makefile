@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/cpsolver evaluate "Jh Js 4c 4d Jd"
+	$(VENV)/bin/cpsolver solve "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
 
 test: $(STAMP)
 	$(PY) -m pytest

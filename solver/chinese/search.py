@@ -1,0 +1,555 @@
+"""The exact arranger kernel: every split of 13 cards into back / middle / front (CP-2, CP-6).
+
+A hand's 13 cards are first sorted by card index (so ranks ascend); each row is then a subset
+of the 13 *positions*. There are 1,287 five-card subsets and 286 three-card subsets, and
+286 x 126 = 36,036 splits once the two five-card rows are taken as an unordered pair (the
+stronger of the two plays in the back, CP-6). The kernel:
+
+1. :func:`subset_classes` - the strength class (``solver.evaluator.poker`` scale, 0..7916) of
+   every 5-subset and 3-subset of the hand (1,573 table lookups);
+2. :func:`search_classes` - scans the 36,036 splits, drops the fouled ones (middle below the
+   front, or back equal to middle under ``order=strict``), and keeps the best by an ADDITIVE
+   objective: three float64 tables indexed by class, ``value = back[b] + middle[m] + front[f]``.
+
+**Tie-break** (deterministic, documented): among splits of equal value the one met first in
+the enumeration order wins. That order is: fronts in lexicographic order of their positions
+(:data:`COMB3`), then for each front the 126 five-card pairs in lexicographic order of the
+subset holding the lowest remaining position. When the two five-card rows are equal in
+strength (allowed under ``order=weak``) the subset holding the lowest remaining position plays
+in the back. Since positions come from the sorted card indices, the answer depends only on the
+set of cards, never on their input order.
+
+**Alternatives** (``top_k``): the best ``top_k`` splits with *distinct* values, best first;
+splits of equal value (for the deterministic objectives: the same three row classes, differing
+only in suits) appear once, as the first met.
+
+Extension points (kept as plain arrays so compiled code can take them):
+
+* non-additive objectives (the ``ev`` objective, per-pairing combinations of per-row win and
+  tie probabilities) can use :func:`valid_splits`, which lists every valid split with its three
+  classes, or add their own scan beside :func:`search_classes` over the same
+  :data:`SPLIT_FRONT` / :data:`SPLIT_A` / :data:`SPLIT_B` index tables;
+* per-card row constraints can be expressed as per-subset allowed-row masks over
+  :data:`COMB5` / :data:`COMB3` (a subset holding a card barred from a row is barred from it),
+  checked in the scan next to the foul test; 13-of-N selection can call
+  :func:`subset_classes` per chosen 13.
+
+The compiled kernels use numba (``cache=True``); :func:`warm_up` loads or compiles them so the
+JIT never runs on a first request. ``*_reference`` functions are plain numpy/Python versions
+that the tests compare the compiled ones against.
+
+>>> from solver.cards import parse_cards
+>>> from solver.chinese.objectives import get_objective
+>>> from solver.rules import ChineseRules
+>>> cards = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
+>>> tables = get_objective("strength").row_tables(ChineseRules())
+>>> found = search(sorted_indices(cards), tables, strict=False)
+>>> back, middle, front = split_cards(cards, found.best)
+>>> " ".join(map(str, back)), " ".join(map(str, middle)), " ".join(map(str, front))
+('Ts Js Qs Ks As', '2d 2h 9c 9d 9h', '3s 5d 7c')
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numba
+import numpy as np
+import numpy.typing as npt
+
+from solver.cards import Card
+from solver.evaluator.poker import MULTISET_WEIGHTS, PokerTables, poker_tables
+
+if TYPE_CHECKING:
+    from solver.chinese.objectives import RowTables
+
+__all__ = [
+    "COMB3",
+    "COMB5",
+    "NUM_SPLITS",
+    "SPLIT_A",
+    "SPLIT_B",
+    "SPLIT_FRONT",
+    "BatchResult",
+    "SearchResult",
+    "search",
+    "search_batch",
+    "search_classes",
+    "search_classes_reference",
+    "sorted_indices",
+    "split_cards",
+    "split_rows",
+    "subset_classes",
+    "subset_classes_reference",
+    "valid_splits",
+    "warm_up",
+]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+
+def _build_index_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
+    comb5 = np.array(list(itertools.combinations(range(13), 5)), dtype=np.int8)
+    comb3 = np.array(list(itertools.combinations(range(13), 3)), dtype=np.int8)
+    index5 = {frozenset(int(p) for p in c): i for i, c in enumerate(comb5)}
+    splits: list[tuple[int, int, int]] = []
+    for f, front in enumerate(comb3):
+        rest = [p for p in range(13) if p not in set(front.tolist())]
+        lowest = rest[0]
+        for a in itertools.combinations(rest, 5):
+            if lowest not in a:
+                continue
+            b = frozenset(rest) - frozenset(a)
+            splits.append((f, index5[frozenset(a)], index5[b]))
+    table = np.array(splits, dtype=np.int64)
+    for array in (comb5, comb3, table):
+        array.setflags(write=False)
+    return comb5, comb3, table
+
+
+COMB5, COMB3, _SPLITS = _build_index_tables()
+"""``COMB5[i]``: the 5 positions (0..12, ascending) of 5-subset ``i``; ``COMB3`` likewise."""
+SPLIT_FRONT: IntArray = np.ascontiguousarray(_SPLITS[:, 0])
+"""Per split: index into :data:`COMB3` of its front."""
+SPLIT_A: IntArray = np.ascontiguousarray(_SPLITS[:, 1])
+"""Per split: index into :data:`COMB5` of the five-card row holding the lowest other position."""
+SPLIT_B: IntArray = np.ascontiguousarray(_SPLITS[:, 2])
+"""Per split: index into :data:`COMB5` of the other five-card row."""
+NUM_SPLITS = len(_SPLITS)
+"""36,036: 286 fronts x 126 unordered pairs of five-card rows."""
+_COMB5_I64: IntArray = COMB5.astype(np.int64)
+_COMB3_I64: IntArray = COMB3.astype(np.int64)
+_WEIGHTS: IntArray = MULTISET_WEIGHTS.astype(np.int64)
+_NEG_INF = -np.inf
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a scan found for one hand.
+
+    ``splits[i]`` is a split index (into :data:`SPLIT_FRONT` etc.), ``values[i]`` its value and
+    ``back[i]``, ``middle[i]``, ``front[i]`` its row classes; entry 0 is the best, the rest are
+    the distinct-valued alternatives, best first.
+    """
+
+    splits: tuple[int, ...]
+    values: tuple[float, ...]
+    back: tuple[int, ...]
+    middle: tuple[int, ...]
+    front: tuple[int, ...]
+    rows: tuple[tuple[int, int, int], ...]
+    """Per entry: (back, middle) indices into :data:`COMB5` and the front's into :data:`COMB3`."""
+
+    @property
+    def best(self) -> int:
+        """The best split's index."""
+        return self.splits[0]
+
+
+def sorted_indices(cards: Sequence[Card]) -> IntArray:
+    """The 13 card indices (0..51) sorted ascending, as the kernels take them."""
+    return np.array(sorted(c.index for c in cards), dtype=np.int64)
+
+
+# ----------------------------------------------------------------------------------------------
+# Compiled kernels.
+
+
+@numba.njit(cache=True, nogil=True)
+def _subset_classes(
+    idx: IntArray,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    cls5: IntArray,
+    cls3: IntArray,
+) -> None:  # pragma: no cover - compiled
+    for i in range(comb5.shape[0]):
+        suit = idx[comb5[i, 0]] & 3
+        flush = True
+        mset = 0
+        mask = 0
+        for j in range(5):
+            card = idx[comb5[i, j]]
+            rank = card >> 2
+            if (card & 3) != suit:
+                flush = False
+            mset += weights[j, rank]
+            mask |= 1 << rank
+        cls5[i] = flush5[mask] if flush else nonflush5[mset]
+    for i in range(comb3.shape[0]):
+        mset = 0
+        for j in range(3):
+            mset += weights[j, idx[comb3[i, j]] >> 2]
+        cls3[i] = front3[mset]
+
+
+@numba.njit(cache=True, nogil=True)
+def _search(
+    cls5: IntArray,
+    cls3: IntArray,
+    vb: FloatArray,
+    vm: FloatArray,
+    vf: FloatArray,
+    strict: bool,
+    split_f: IntArray,
+    split_a: IntArray,
+    split_b: IntArray,
+    top_k: int,
+    out_split: IntArray,
+    out_value: FloatArray,
+) -> int:  # pragma: no cover - compiled
+    """Fill out_* (length >= top_k) with the best distinct-valued splits; return how many."""
+    found = 0
+    for k in range(top_k):
+        out_value[k] = -np.inf
+        out_split[k] = -1
+    worst = -np.inf
+    for s in range(split_f.shape[0]):
+        cf = cls3[split_f[s]]
+        ca = cls5[split_a[s]]
+        cb = cls5[split_b[s]]
+        if ca >= cb:
+            hi = ca
+            lo = cb
+        else:
+            hi = cb
+            lo = ca
+        if lo < cf or (strict and hi == lo):
+            continue
+        v = vb[hi] + vm[lo] + vf[cf]
+        if found == top_k and v <= worst:
+            continue
+        # Insert keeping (value desc, first met first); equal values are kept once.
+        pos = found
+        duplicate = False
+        for k in range(found):
+            if out_value[k] == v:
+                duplicate = True
+                break
+            if v > out_value[k]:
+                pos = k
+                break
+        if duplicate:
+            continue
+        last = found if found < top_k else top_k - 1
+        for k in range(last, pos, -1):
+            out_value[k] = out_value[k - 1]
+            out_split[k] = out_split[k - 1]
+        out_value[pos] = v
+        out_split[pos] = s
+        if found < top_k:
+            found += 1
+        if found == top_k:
+            worst = out_value[top_k - 1]
+    return found
+
+
+@numba.njit(cache=True, nogil=True)
+def _valid(
+    cls5: IntArray,
+    cls3: IntArray,
+    strict: bool,
+    split_f: IntArray,
+    split_a: IntArray,
+    split_b: IntArray,
+    out: IntArray,
+) -> int:  # pragma: no cover - compiled
+    n = 0
+    for s in range(split_f.shape[0]):
+        cf = cls3[split_f[s]]
+        ca = cls5[split_a[s]]
+        cb = cls5[split_b[s]]
+        hi = max(ca, cb)
+        lo = min(ca, cb)
+        if lo < cf or (strict and hi == lo):
+            continue
+        out[n, 0] = s
+        out[n, 1] = hi
+        out[n, 2] = lo
+        out[n, 3] = cf
+        n += 1
+    return n
+
+
+@numba.njit(cache=True, parallel=True)
+def _batch(
+    hands: IntArray,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    vb: FloatArray,
+    vm: FloatArray,
+    vf: FloatArray,
+    strict: bool,
+    split_f: IntArray,
+    split_a: IntArray,
+    split_b: IntArray,
+    out_split: IntArray,
+    out_value: FloatArray,
+    out_rows: IntArray,
+    out_cls: IntArray,
+) -> None:  # pragma: no cover - compiled
+    for h in numba.prange(hands.shape[0]):
+        cls5 = np.empty(comb5.shape[0], dtype=np.int64)
+        cls3 = np.empty(comb3.shape[0], dtype=np.int64)
+        one_split = np.empty(1, dtype=np.int64)
+        one_value = np.empty(1, dtype=np.float64)
+        _subset_classes(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        _search(cls5, cls3, vb, vm, vf, strict, split_f, split_a, split_b, 1, one_split, one_value)
+        s = one_split[0]
+        a = split_a[s]
+        b = split_b[s]
+        if cls5[b] > cls5[a]:
+            a, b = b, a
+        out_split[h] = s
+        out_value[h] = one_value[0]
+        out_rows[h, 0] = a
+        out_rows[h, 1] = b
+        out_rows[h, 2] = split_f[s]
+        out_cls[h, 0] = cls5[a]
+        out_cls[h, 1] = cls5[b]
+        out_cls[h, 2] = cls3[split_f[s]]
+
+
+# ----------------------------------------------------------------------------------------------
+# Python entry points.
+
+
+def subset_classes(idx: IntArray, tables: PokerTables) -> tuple[IntArray, IntArray]:
+    """Strength classes of every 5-subset (:data:`COMB5`) and 3-subset (:data:`COMB3`).
+
+    ``idx`` is the output of :func:`sorted_indices`.
+    """
+    cls5 = np.empty(len(COMB5), dtype=np.int64)
+    cls3 = np.empty(len(COMB3), dtype=np.int64)
+    _subset_classes(
+        idx,
+        tables.nonflush5,
+        tables.flush5,
+        tables.front3,
+        _WEIGHTS,
+        _COMB5_I64,
+        _COMB3_I64,
+        cls5,
+        cls3,
+    )
+    return cls5, cls3
+
+
+def search_classes(
+    cls5: IntArray, cls3: IntArray, tables: RowTables, *, strict: bool, top_k: int = 1
+) -> SearchResult:
+    """Best valid split (and up to ``top_k - 1`` alternatives) given the subset classes."""
+    k = max(1, top_k)
+    out_split = np.empty(k, dtype=np.int64)
+    out_value = np.empty(k, dtype=np.float64)
+    found = _search(
+        cls5,
+        cls3,
+        tables.back,
+        tables.middle,
+        tables.front,
+        strict,
+        SPLIT_FRONT,
+        SPLIT_A,
+        SPLIT_B,
+        k,
+        out_split,
+        out_value,
+    )
+    return _result(cls5, cls3, out_split[:found].tolist(), out_value[:found].tolist())
+
+
+def search(idx: IntArray, tables: RowTables, *, strict: bool, top_k: int = 1) -> SearchResult:
+    """:func:`subset_classes` then :func:`search_classes` for one hand (sorted indices)."""
+    cls5, cls3 = subset_classes(idx, tables.poker)
+    return search_classes(cls5, cls3, tables, strict=strict, top_k=top_k)
+
+
+@dataclass(frozen=True, eq=False)
+class BatchResult:
+    """Best split of each hand of a batch: arrays with one entry (row) per hand.
+
+    ``splits[h]``, ``values[h]``; ``rows[h]`` = (back, middle) :data:`COMB5` indices and the
+    front's :data:`COMB3` index; ``classes[h]`` = (back, middle, front) strength classes.
+    """
+
+    splits: IntArray
+    values: FloatArray
+    rows: IntArray
+    classes: IntArray
+
+
+def search_batch(hands: IntArray, tables: RowTables, *, strict: bool) -> BatchResult:
+    """Best split of each row of ``hands`` (n x 13 sorted indices), hands in parallel threads.
+
+    Same answers as :func:`search` with ``top_k=1`` (the tie-break is per hand).
+    """
+    n = hands.shape[0]
+    out_split = np.empty(n, dtype=np.int64)
+    out_value = np.empty(n, dtype=np.float64)
+    out_rows = np.empty((n, 3), dtype=np.int64)
+    out_cls = np.empty((n, 3), dtype=np.int64)
+    if n:
+        poker = tables.poker
+        _batch(
+            np.ascontiguousarray(hands, dtype=np.int64),
+            poker.nonflush5,
+            poker.flush5,
+            poker.front3,
+            _WEIGHTS,
+            _COMB5_I64,
+            _COMB3_I64,
+            tables.back,
+            tables.middle,
+            tables.front,
+            strict,
+            SPLIT_FRONT,
+            SPLIT_A,
+            SPLIT_B,
+            out_split,
+            out_value,
+            out_rows,
+            out_cls,
+        )
+    return BatchResult(out_split, out_value, out_rows, out_cls)
+
+
+def valid_splits(cls5: IntArray, cls3: IntArray, *, strict: bool) -> IntArray:
+    """Every valid split of a hand: an ``(n, 4)`` array of (split, back, middle, front classes).
+
+    For objectives that are not a sum of per-row tables (they score these rows themselves).
+    """
+    out = np.empty((NUM_SPLITS, 4), dtype=np.int64)
+    n = _valid(cls5, cls3, strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, out)
+    return out[:n]
+
+
+def _result(cls5: IntArray, cls3: IntArray, splits: list[int], values: list[float]) -> SearchResult:
+    backs, middles, fronts, rows = [], [], [], []
+    for s in splits:
+        a, b, f = int(SPLIT_A[s]), int(SPLIT_B[s]), int(SPLIT_FRONT[s])
+        if cls5[b] > cls5[a]:
+            a, b = b, a
+        backs.append(int(cls5[a]))
+        middles.append(int(cls5[b]))
+        fronts.append(int(cls3[f]))
+        rows.append((a, b, f))
+    return SearchResult(
+        tuple(splits), tuple(values), tuple(backs), tuple(middles), tuple(fronts), tuple(rows)
+    )
+
+
+def split_rows(
+    cls5: IntArray, split: int
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Positions (into the sorted 13 cards) of the back, middle and front of ``split``.
+
+    The stronger five-card subset is the back; on equal strength the subset holding the lowest
+    remaining position (:data:`SPLIT_A`) is.
+    """
+    a, b = int(SPLIT_A[split]), int(SPLIT_B[split])
+    if cls5[b] > cls5[a]:
+        a, b = b, a
+    return (
+        tuple(int(p) for p in COMB5[a]),
+        tuple(int(p) for p in COMB5[b]),
+        tuple(int(p) for p in COMB3[SPLIT_FRONT[split]]),
+    )
+
+
+def split_cards(
+    cards: Sequence[Card], split: int, *, wheel_second_highest: bool = False
+) -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]]:
+    """The (back, middle, front) cards of ``split`` for a hand (any input order).
+
+    Each row's cards come in ascending card order.
+    """
+    ordered = sorted(cards, key=lambda c: c.index)
+    a, b = int(SPLIT_A[split]), int(SPLIT_B[split])
+    tables = poker_tables(wheel_second_highest)
+    rows_a = tuple(ordered[p] for p in COMB5[a])
+    rows_b = tuple(ordered[p] for p in COMB5[b])
+    if _class5(rows_b, tables) > _class5(rows_a, tables):
+        rows_a, rows_b = rows_b, rows_a
+    return rows_a, rows_b, tuple(ordered[p] for p in COMB3[SPLIT_FRONT[split]])
+
+
+def _class5(cards: Sequence[Card], tables: PokerTables) -> int:
+    ranks = [c.index >> 2 for c in cards]
+    if len({c.index & 3 for c in cards}) == 1:
+        return int(tables.flush5[sum(1 << r for r in ranks)])
+    return int(tables.nonflush5[sum(int(MULTISET_WEIGHTS[i, r]) for i, r in enumerate(ranks))])
+
+
+# ----------------------------------------------------------------------------------------------
+# Plain references (tests compare the compiled kernels against these).
+
+
+def subset_classes_reference(
+    cards: Sequence[Card], tables: PokerTables
+) -> tuple[IntArray, IntArray]:
+    """:func:`subset_classes` in plain Python, via :func:`solver.evaluator.poker.strength`."""
+    from solver.evaluator.poker import strength
+
+    ordered = sorted(cards, key=lambda c: c.index)
+    wheel = tables.wheel_second_highest
+    cls5 = np.array(
+        [strength([ordered[p] for p in c], wheel_second_highest=wheel) for c in COMB5],
+        dtype=np.int64,
+    )
+    cls3 = np.array(
+        [strength([ordered[p] for p in c], wheel_second_highest=wheel) for c in COMB3],
+        dtype=np.int64,
+    )
+    return cls5, cls3
+
+
+def search_classes_reference(
+    cls5: IntArray, cls3: IntArray, tables: RowTables, *, strict: bool, top_k: int = 1
+) -> SearchResult:
+    """:func:`search_classes` vectorised in numpy (same tie-break and alternatives)."""
+    ca, cb, cf = cls5[SPLIT_A], cls5[SPLIT_B], cls3[SPLIT_FRONT]
+    hi, lo = np.maximum(ca, cb), np.minimum(ca, cb)
+    ok = lo >= cf
+    if strict:
+        ok &= hi > lo
+    values = np.where(ok, tables.back[hi] + tables.middle[lo] + tables.front[cf], _NEG_INF)
+    distinct = np.unique(values[ok])[::-1][: max(1, top_k)]
+    splits = [int(np.flatnonzero(values == v)[0]) for v in distinct]
+    return _result(cls5, cls3, splits, [float(v) for v in distinct])
+
+
+# ----------------------------------------------------------------------------------------------
+# Warm-up.
+
+
+def warm_up() -> float:
+    """Load (or, the first time, compile) every compiled kernel; return the seconds it took.
+
+    The CLI and the server call this at start so the JIT never runs on a first request.
+    """
+    from solver.chinese.objectives import get_objective
+    from solver.rules import ChineseRules
+
+    start = time.perf_counter()
+    tables = get_objective("strength").row_tables(ChineseRules())
+    idx = np.arange(0, 52, 4, dtype=np.int64)
+    found = search(idx, tables, strict=False, top_k=2)
+    cls5, cls3 = subset_classes(idx, tables.poker)
+    valid_splits(cls5, cls3, strict=True)
+    search_batch(idx.reshape(1, 13), tables, strict=False)
+    assert found.splits
+    return time.perf_counter() - start
