@@ -8,6 +8,7 @@ The public API lives here; everything else is reachable through the submodules.
 """
 
 from solver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
+from solver.chinese import Solution, solve, solve_many
 from solver.errors import (
     CardError,
     CpsolverError,
@@ -36,8 +37,11 @@ __all__ = [
     "Rank",
     "Row",
     "RuleError",
+    "Solution",
     "Suit",
     "evaluate",
     "format_cards",
     "parse_cards",
+    "solve",
+    "solve_many",
 ]

@@ -81,9 +81,12 @@ def solve(
         return
     console = Console()
     if solution.natural is not None:
+        natural = solution.natural
         console.print(
-            f"natural: [bold]{solution.natural.name}[/bold] ({solution.natural.units} units)"
+            f"natural: [bold]{natural.kind.title}[/bold] ({natural.units} units), declared: "
+            + " / ".join(format_cards(g, pretty=True) for g in natural.groups)
         )
+        console.print("best ordinary arrangement, for reference:")
     console.print(_rows_table(solution.arrangement, f"{solution.objective} = "))
     for i, alt in enumerate(solution.alternatives, start=1):
         console.print(_rows_table(alt, f"alternative {i}: {solution.objective} = "))

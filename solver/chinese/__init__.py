@@ -1,1 +1,21 @@
 """Chinese poker (RULES §2): naturals, table scoring and the arranger live in submodules."""
+
+from solver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
+from solver.chinese.objectives import get_objective, objective_names, register_objective
+from solver.chinese.search import warm_up
+from solver.chinese.solve import Arrangement, Solution, solve, solve_many
+
+__all__ = [
+    "Arrangement",
+    "Natural",
+    "NaturalKind",
+    "Solution",
+    "detect_natural",
+    "detect_naturals",
+    "get_objective",
+    "objective_names",
+    "register_objective",
+    "solve",
+    "solve_many",
+    "warm_up",
+]

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from solver.cards import Card, CardsLike, parse_cards
+from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.search import COMB3, COMB5, search, search_batch
 from solver.errors import InvalidInputError
@@ -73,14 +74,16 @@ class Solution:
 
     ``back``/``middle``/``front``/``hands``/``royalties``/``row_values``/``value`` describe the
     chosen valid arrangement (see :class:`Arrangement`); ``natural`` is the natural the hand
-    declares (None when it declares none); ``alternatives`` are the next best arrangements with
-    distinct objective values, best first (empty unless asked for).
+    declares (None when it declares none, CP-11): when it is set the hand plays as that natural
+    and the rows are only the best ordinary arrangement, shown for reference; ``alternatives``
+    are the next best arrangements with distinct objective values, best first (empty unless
+    asked for).
     """
 
     arrangement: Arrangement
     objective: str
     rules: ChineseRules
-    natural: Any = None
+    natural: Natural | None = None
     alternatives: tuple[Arrangement, ...] = field(default=())
 
     @property
@@ -147,14 +150,8 @@ def _hand_dict(hand: HandValue) -> dict[str, Any]:
     return {"name": hand.name, "category": hand.category.label, "strength": hand.strength}
 
 
-def _natural_dict(natural: Any) -> dict[str, Any] | None:
-    if natural is None:
-        return None
-    out: dict[str, Any] = {"name": str(natural.name), "units": int(natural.units)}
-    groups = getattr(natural, "groups", None)
-    if groups:
-        out["groups"] = [[str(c) for c in g] for g in groups]
-    return out
+def _natural_dict(natural: Natural | None) -> dict[str, object] | None:
+    return None if natural is None else natural.to_dict()
 
 
 @lru_cache(maxsize=256)
@@ -207,9 +204,14 @@ def _arrangement(
     )
 
 
-def _natural(cards: Sequence[Card], rules: ChineseRules) -> Any:
-    """The natural a deterministic objective declares: none until naturals are detected."""
-    return None
+def _natural(cards: Sequence[Card], rules: ChineseRules) -> Natural | None:
+    """The natural a deterministic objective declares: any the hand holds, when allowed (CP-11).
+
+    Declaring is the player's choice (CP-11); the deterministic objectives always declare, as
+    a natural collects at least 3 units from every opponent and can lose only to a higher
+    natural (docs/RULES-CHOICES.md).
+    """
+    return detect_natural(cards) if rules.naturals else None
 
 
 def solve(

@@ -1,0 +1,136 @@
+"""The arranger kernel (solver.chinese.search): split tables, compiled == reference, CP-6."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.cards import Card
+from solver.chinese import search as S
+from solver.chinese.objectives import get_objective
+from solver.evaluator.poker import poker_tables
+from solver.rules import ChineseRules
+
+hands13 = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True).map(
+    lambda idx: [Card.from_index(i) for i in idx]
+)
+
+
+def test_split_tables_are_every_partition_once() -> None:
+    """CP-2: the 36,036 splits are exactly the 72,072 (front, back, middle) partitions / 2."""
+    assert S.NUM_SPLITS == 36_036 == 72_072 // 2
+    seen = set()
+    for f, a, b in zip(S.SPLIT_FRONT, S.SPLIT_A, S.SPLIT_B, strict=True):
+        front, five_a, five_b = set(S.COMB3[f]), set(S.COMB5[a]), set(S.COMB5[b])
+        assert front | five_a | five_b == set(range(13))
+        assert len(front) + len(five_a) + len(five_b) == 13
+        seen.add((frozenset(front), frozenset({frozenset(five_a), frozenset(five_b)})))
+    assert len(seen) == S.NUM_SPLITS
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(hands13, st.booleans())
+def test_subset_classes_match_evaluator(cards: list[Card], wheel: bool) -> None:
+    """Kernel subset classes == solver.evaluator.poker.strength on each subset (CP-3..CP-5)."""
+    tables = poker_tables(wheel)
+    cls5, cls3 = S.subset_classes(S.sorted_indices(cards), tables)
+    ref5, ref3 = S.subset_classes_reference(cards, tables)
+    assert np.array_equal(cls5, ref5)
+    assert np.array_equal(cls3, ref3)
+
+
+@settings(max_examples=60, derandomize=True, deadline=None)
+@given(hands13, st.sampled_from(["strength", "royalties"]), st.booleans(), st.booleans())
+def test_compiled_search_matches_numpy_reference(
+    cards: list[Card], objective: str, strict: bool, eastern: bool
+) -> None:
+    """Compiled scan == numpy reference: same best split, values and top-5 alternatives."""
+    rules = ChineseRules.preset("eastern" if eastern else "standard")
+    tables = get_objective(objective).row_tables(rules)
+    cls5, cls3 = S.subset_classes(S.sorted_indices(cards), tables.poker)
+    got = S.search_classes(cls5, cls3, tables, strict=strict, top_k=5)
+    want = S.search_classes_reference(cls5, cls3, tables, strict=strict, top_k=5)
+    assert got == want
+    assert len(set(got.values)) == len(got.values)  # distinct values, best first
+    assert list(got.values) == sorted(got.values, reverse=True)
+
+
+@settings(max_examples=30, derandomize=True, deadline=None)
+@given(hands13, st.booleans())
+def test_valid_splits_are_exactly_the_unfouled_ones(cards: list[Card], strict: bool) -> None:
+    """CP-6: valid_splits lists every split with back >= middle >= front (back > middle strict)."""
+    tables = poker_tables()
+    cls5, cls3 = S.subset_classes(S.sorted_indices(cards), tables)
+    listed = S.valid_splits(cls5, cls3, strict=strict)
+    expected = []
+    for s in range(S.NUM_SPLITS):
+        a, b, f = cls5[S.SPLIT_A[s]], cls5[S.SPLIT_B[s]], cls3[S.SPLIT_FRONT[s]]
+        back, middle = max(a, b), min(a, b)
+        if middle > f and (back > middle or not strict):
+            expected.append((s, back, middle, f))
+    assert [tuple(r) for r in listed.tolist()] == expected
+    assert expected, "CP-6: every 13-card hand has a valid arrangement"
+
+
+def test_batch_matches_single_hand_search() -> None:
+    """search_batch (parallel) gives each hand the same best split as search."""
+    rng = random.Random(7)
+    hands = [sorted(rng.sample(range(52), 13)) for _ in range(40)]
+    for strict in (False, True):
+        tables = get_objective("royalties").row_tables(ChineseRules())
+        batch = S.search_batch(np.array(hands), tables, strict=strict)
+        for h, idx in enumerate(hands):
+            one = S.search(np.array(idx), tables, strict=strict)
+            assert batch.splits[h] == one.best
+            assert batch.values[h] == one.values[0]
+            assert tuple(batch.rows[h]) == one.rows[0]
+            assert tuple(batch.classes[h]) == (one.back[0], one.middle[0], one.front[0])
+
+
+def test_tie_break_is_independent_of_input_order() -> None:
+    """The documented tie-break depends on the card set only, not the order given."""
+    rng = random.Random(3)
+    tables = get_objective("strength").row_tables(ChineseRules())
+    for _ in range(10):
+        cards = [Card.from_index(i) for i in rng.sample(range(52), 13)]
+        first = S.split_cards(cards, S.search(S.sorted_indices(cards), tables, strict=False).best)
+        shuffled = cards[:]
+        rng.shuffle(shuffled)
+        again = S.search(S.sorted_indices(shuffled), tables, strict=False).best
+        assert S.split_cards(shuffled, again) == first
+
+
+def test_split_rows_puts_the_stronger_five_in_back() -> None:
+    """CP-6: the row positions of a split put the stronger 5-card subset in the back."""
+    cards = [Card.from_index(i) for i in range(0, 52, 4)]  # 2c .. Ac: thirteen ranks
+    tables = poker_tables()
+    cls5, _ = S.subset_classes(S.sorted_indices(cards), tables)
+    for s in itertools.islice(range(S.NUM_SPLITS), 0, S.NUM_SPLITS, 997):
+        back, middle, front = S.split_rows(cls5, s)
+        assert (
+            cls5[S.COMB5.tolist().index(list(back))] >= cls5[S.COMB5.tolist().index(list(middle))]
+        )
+        assert len(front) == 3
+
+
+def test_warm_up_returns_elapsed_seconds() -> None:
+    """warm_up loads the compiled kernels (idempotent) and says how long it took."""
+    elapsed = S.warm_up()
+    assert 0 <= elapsed < 120
+
+
+@pytest.mark.parametrize("top_k", [1, 3])
+def test_alternatives_are_never_fouled(top_k: int) -> None:
+    """CP-6: every split the search reports, alternatives included, is valid."""
+    rng = random.Random(11)
+    tables = get_objective("strength").row_tables(ChineseRules())
+    for _ in range(20):
+        cards = [Card.from_index(i) for i in rng.sample(range(52), 13)]
+        found = S.search(S.sorted_indices(cards), tables, strict=True, top_k=top_k)
+        for b, m, f in zip(found.back, found.middle, found.front, strict=True):
+            assert b > m > f
