@@ -3,21 +3,33 @@
 * :mod:`solver.evaluator.poker` - Chinese poker rows: 5-card hands and 3-card fronts on one
   integer scale (CP-3..CP-5).
 * :mod:`solver.evaluator.chlust` - Chlust sets under a trump suit with the wild card (CH-3..CH-5).
-* Three Leaves khlyusts (trump-aware 3-card hands) live in their own module of this package,
-  on the same card model.
+* :mod:`solver.evaluator.khlyust` - Three Leaves hands under a trump suit: khlyust class, card
+  points, the TL-4 order key (TL-1, TL-4).
 """
 
 from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set, set_key
+from solver.evaluator.khlyust import (
+    KhlyustClass,
+    KhlyustValue,
+    card_points,
+    evaluate_khlyust,
+    hand_points,
+)
 from solver.evaluator.poker import Category, HandValue, evaluate, poker_tables, strength
 
 __all__ = [
     "Category",
     "HandValue",
+    "KhlyustClass",
+    "KhlyustValue",
     "SetCategory",
     "SetValue",
     "WildRole",
+    "card_points",
     "evaluate",
+    "evaluate_khlyust",
     "evaluate_set",
+    "hand_points",
     "poker_tables",
     "set_key",
     "strength",

@@ -11,11 +11,22 @@ from solver.rules.chinese import (
     Wheel,
 )
 from solver.rules.chlust import ChlustRules, Purity, TrickTie, Underruff, WildShift
+from solver.rules.three_leaves import (
+    ClassOrder,
+    DrawAppliesTo,
+    DrawSource,
+    ThreeLeavesRules,
+    Void,
+    ZeroTricks,
+)
 
 __all__ = [
     "ChineseRules",
     "ChlustRules",
     "Choice",
+    "ClassOrder",
+    "DrawAppliesTo",
+    "DrawSource",
     "Order",
     "Purity",
     "Row",
@@ -23,9 +34,12 @@ __all__ = [
     "RoyaltyMode",
     "RuleSet",
     "Scoring",
+    "ThreeLeavesRules",
     "TrickTie",
     "Underruff",
+    "Void",
     "Wheel",
     "WildShift",
+    "ZeroTricks",
     "parse_assignments",
 ]

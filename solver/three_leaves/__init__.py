@@ -1,0 +1,52 @@
+"""Three Leaves ("Tri listika", RULES §4) on the shared card model, evaluator and tricks.
+
+* :mod:`solver.three_leaves.game` - a deal from facts and choices: khlyust check and payment
+  round, play-out, exchange, tricks with face-down discards, settlement over a session.
+* :mod:`solver.three_leaves.advice` - odds and exchange advice for bots.
+"""
+
+from solver.three_leaves.game import (
+    Choices,
+    Deal,
+    DealResult,
+    Exchange,
+    ExchangeAction,
+    KhlyustClaim,
+    Outcome,
+    Payment,
+    PlayPolicy,
+    SessionResult,
+    assistant_of,
+    best_khlyust,
+    check_play,
+    greedy_policy,
+    legal_plays,
+    parse_play,
+    parse_plays,
+    play_deal,
+    play_session,
+    turn_order,
+)
+
+__all__ = [
+    "Choices",
+    "Deal",
+    "DealResult",
+    "Exchange",
+    "ExchangeAction",
+    "KhlyustClaim",
+    "Outcome",
+    "Payment",
+    "PlayPolicy",
+    "SessionResult",
+    "assistant_of",
+    "best_khlyust",
+    "check_play",
+    "greedy_policy",
+    "legal_plays",
+    "parse_play",
+    "parse_plays",
+    "play_deal",
+    "play_session",
+    "turn_order",
+]
