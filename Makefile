@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench clean setup
+.PHONY: run test lint bench clean setup protos
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+# Serve the gRPC API on 127.0.0.1:50051; the ready line shows a client command to try.
 run: $(STAMP)
-	$(VENV)/bin/cpsolver solve "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+	$(VENV)/bin/cpsolver serve --host 127.0.0.1 --port 50051
 
 test: $(STAMP)
 	$(PY) -m pytest
@@ -24,6 +25,13 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check solver
 	$(VENV)/bin/mypy solver server client
+	$(PY) protos/generate.py --descriptor-set $(VENV)/protos.binpb
+	$(VENV)/bin/buf lint $(VENV)/protos.binpb --path cpsolver --config buf.yaml
+
+# Regenerate cpsolver/v1/*_pb2*.py from protos/ with the installed grpcio-tools (commit them;
+# tests/test_protos.py fails when they are stale).
+protos: $(STAMP)
+	$(PY) protos/generate.py
 
 bench: $(STAMP)
 	$(PY) -m bench.solve

@@ -1,9 +1,22 @@
-"""Shared fixtures: all 5-card and 3-card hands of the 52-card deck as index arrays."""
+"""Shared fixtures: every 5-card and 3-card hand as index arrays; the real gRPC server
+(``cpsolver serve``) in a subprocess on loopback.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
+import grpc
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -26,3 +39,104 @@ def all_five_card_hands() -> npt.NDArray[np.int8]:
 def all_three_card_hands() -> npt.NDArray[np.int8]:
     """Every 3-card hand as card indices, ascending."""
     return _combinations(52, 3)
+
+
+SERVER_START_TIMEOUT = 120.0
+
+
+@dataclass
+class RunningServer:
+    """A ``cpsolver serve`` subprocess; its stdout and stderr lines are collected as they come."""
+
+    proc: subprocess.Popen[str]
+    address: str = ""
+    stdout: list[str] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+
+    def channel(self, **kwargs: object) -> grpc.Channel:
+        """A plaintext channel to the server."""
+        return grpc.insecure_channel(self.address, **kwargs)  # type: ignore[arg-type]
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 30.0) -> int:
+        """Signal the server and wait for it to exit; returns its exit code."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+
+
+def start_server(*args: str, env: dict[str, str] | None = None) -> RunningServer:
+    """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line (then health)."""
+    command = [
+        sys.executable, "-c", "from client.cli import main; main()",
+        "serve", "--host", "127.0.0.1", "--port", "0", *args,
+    ]  # fmt: skip
+    proc = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    server = RunningServer(proc)
+    lines: queue.Queue[str] = queue.Queue()
+
+    def pump(stream: object, sink: list[str], forward: bool) -> None:
+        for line in stream:  # type: ignore[attr-defined]
+            sink.append(line)
+            if forward:
+                lines.put(line)
+
+    threading.Thread(target=pump, args=(proc.stdout, server.stdout, True), daemon=True).start()
+    threading.Thread(target=pump, args=(proc.stderr, server.stderr, False), daemon=True).start()
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while not server.address:
+        try:
+            line = lines.get(timeout=0.2)
+        except queue.Empty:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                server.stop(signal.SIGKILL)
+                pytest.fail("server did not start:\n" + "".join(server.stderr[-20:]))
+            continue
+        if " ready on " in line:
+            server.address = line.split(" ready on ", 1)[1].split()[0]
+    return server
+
+
+@contextlib.contextmanager
+def running_server(*args: str, env: dict[str, str] | None = None) -> Iterator[RunningServer]:
+    """A server for one test; always stopped (SIGTERM, then SIGKILL) afterwards."""
+    server = start_server(*args, env=env)
+    try:
+        yield server
+    finally:
+        with contextlib.suppress(Exception):
+            server.stop()
+        if server.proc.poll() is None:
+            server.proc.kill()
+
+
+@pytest.fixture(scope="session")
+def grpc_server() -> Iterator[RunningServer]:
+    """One server (2 workers) shared by the suite's read-only gRPC tests."""
+    with running_server("--workers", "2") as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def grpc_channel(grpc_server: RunningServer) -> Iterator[grpc.Channel]:
+    """A channel to the shared server, ready for use."""
+    channel = grpc_server.channel()
+    grpc.channel_ready_future(channel).result(timeout=30)
+    yield channel
+    channel.close()
+
+
+@pytest.fixture
+def serve_grpc():  # type: ignore[no-untyped-def]
+    """Factory for a server of one's own: ``with serve_grpc("--workers", "1") as server:``."""
+    return running_server

@@ -1,0 +1,1 @@
+"""Code generated from protos/ (``make protos``); the package path matches ``cpsolver.v1``."""

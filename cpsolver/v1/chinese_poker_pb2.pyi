@@ -1,0 +1,364 @@
+from cpsolver.v1 import cards_pb2 as _cards_pb2
+from google.rpc import status_pb2 as _status_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Objective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OBJECTIVE_UNSPECIFIED: _ClassVar[Objective]
+    OBJECTIVE_STRENGTH: _ClassVar[Objective]
+    OBJECTIVE_ROYALTIES: _ClassVar[Objective]
+    OBJECTIVE_EV: _ClassVar[Objective]
+
+class Row(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ROW_UNSPECIFIED: _ClassVar[Row]
+    ROW_FRONT: _ClassVar[Row]
+    ROW_MIDDLE: _ClassVar[Row]
+    ROW_BACK: _ClassVar[Row]
+
+class HandCategory(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HAND_CATEGORY_UNSPECIFIED: _ClassVar[HandCategory]
+    HAND_CATEGORY_HIGH_CARD: _ClassVar[HandCategory]
+    HAND_CATEGORY_PAIR: _ClassVar[HandCategory]
+    HAND_CATEGORY_TWO_PAIR: _ClassVar[HandCategory]
+    HAND_CATEGORY_THREE_OF_A_KIND: _ClassVar[HandCategory]
+    HAND_CATEGORY_STRAIGHT: _ClassVar[HandCategory]
+    HAND_CATEGORY_FLUSH: _ClassVar[HandCategory]
+    HAND_CATEGORY_FULL_HOUSE: _ClassVar[HandCategory]
+    HAND_CATEGORY_FOUR_OF_A_KIND: _ClassVar[HandCategory]
+    HAND_CATEGORY_STRAIGHT_FLUSH: _ClassVar[HandCategory]
+
+class NaturalKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NATURAL_KIND_UNSPECIFIED: _ClassVar[NaturalKind]
+    NATURAL_KIND_DRAGON: _ClassVar[NaturalKind]
+    NATURAL_KIND_THREE_FLUSHES: _ClassVar[NaturalKind]
+    NATURAL_KIND_THREE_STRAIGHTS: _ClassVar[NaturalKind]
+    NATURAL_KIND_SIX_PAIRS: _ClassVar[NaturalKind]
+OBJECTIVE_UNSPECIFIED: Objective
+OBJECTIVE_STRENGTH: Objective
+OBJECTIVE_ROYALTIES: Objective
+OBJECTIVE_EV: Objective
+ROW_UNSPECIFIED: Row
+ROW_FRONT: Row
+ROW_MIDDLE: Row
+ROW_BACK: Row
+HAND_CATEGORY_UNSPECIFIED: HandCategory
+HAND_CATEGORY_HIGH_CARD: HandCategory
+HAND_CATEGORY_PAIR: HandCategory
+HAND_CATEGORY_TWO_PAIR: HandCategory
+HAND_CATEGORY_THREE_OF_A_KIND: HandCategory
+HAND_CATEGORY_STRAIGHT: HandCategory
+HAND_CATEGORY_FLUSH: HandCategory
+HAND_CATEGORY_FULL_HOUSE: HandCategory
+HAND_CATEGORY_FOUR_OF_A_KIND: HandCategory
+HAND_CATEGORY_STRAIGHT_FLUSH: HandCategory
+NATURAL_KIND_UNSPECIFIED: NaturalKind
+NATURAL_KIND_DRAGON: NaturalKind
+NATURAL_KIND_THREE_FLUSHES: NaturalKind
+NATURAL_KIND_THREE_STRAIGHTS: NaturalKind
+NATURAL_KIND_SIX_PAIRS: NaturalKind
+
+class ChineseRules(_message.Message):
+    __slots__ = ("preset", "players", "order", "wheel", "royalties", "royalty_mode", "scoring", "naturals")
+    class Order(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        ORDER_UNSPECIFIED: _ClassVar[ChineseRules.Order]
+        ORDER_WEAK: _ClassVar[ChineseRules.Order]
+        ORDER_STRICT: _ClassVar[ChineseRules.Order]
+    ORDER_UNSPECIFIED: ChineseRules.Order
+    ORDER_WEAK: ChineseRules.Order
+    ORDER_STRICT: ChineseRules.Order
+    class Wheel(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        WHEEL_UNSPECIFIED: _ClassVar[ChineseRules.Wheel]
+        WHEEL_LOWEST: _ClassVar[ChineseRules.Wheel]
+        WHEEL_SECOND_HIGHEST: _ClassVar[ChineseRules.Wheel]
+    WHEEL_UNSPECIFIED: ChineseRules.Wheel
+    WHEEL_LOWEST: ChineseRules.Wheel
+    WHEEL_SECOND_HIGHEST: ChineseRules.Wheel
+    class Royalties(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        ROYALTIES_UNSPECIFIED: _ClassVar[ChineseRules.Royalties]
+        ROYALTIES_STANDARD: _ClassVar[ChineseRules.Royalties]
+        ROYALTIES_EASTERN: _ClassVar[ChineseRules.Royalties]
+        ROYALTIES_NONE: _ClassVar[ChineseRules.Royalties]
+    ROYALTIES_UNSPECIFIED: ChineseRules.Royalties
+    ROYALTIES_STANDARD: ChineseRules.Royalties
+    ROYALTIES_EASTERN: ChineseRules.Royalties
+    ROYALTIES_NONE: ChineseRules.Royalties
+    class RoyaltyMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        ROYALTY_MODE_UNSPECIFIED: _ClassVar[ChineseRules.RoyaltyMode]
+        ROYALTY_MODE_REPLACE: _ClassVar[ChineseRules.RoyaltyMode]
+        ROYALTY_MODE_ADD: _ClassVar[ChineseRules.RoyaltyMode]
+    ROYALTY_MODE_UNSPECIFIED: ChineseRules.RoyaltyMode
+    ROYALTY_MODE_REPLACE: ChineseRules.RoyaltyMode
+    ROYALTY_MODE_ADD: ChineseRules.RoyaltyMode
+    class Scoring(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        SCORING_UNSPECIFIED: _ClassVar[ChineseRules.Scoring]
+        SCORING_PER_ROW: _ClassVar[ChineseRules.Scoring]
+        SCORING_SCOOP_DOUBLE: _ClassVar[ChineseRules.Scoring]
+        SCORING_TWO_FOUR: _ClassVar[ChineseRules.Scoring]
+    SCORING_UNSPECIFIED: ChineseRules.Scoring
+    SCORING_PER_ROW: ChineseRules.Scoring
+    SCORING_SCOOP_DOUBLE: ChineseRules.Scoring
+    SCORING_TWO_FOUR: ChineseRules.Scoring
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    WHEEL_FIELD_NUMBER: _ClassVar[int]
+    ROYALTIES_FIELD_NUMBER: _ClassVar[int]
+    ROYALTY_MODE_FIELD_NUMBER: _ClassVar[int]
+    SCORING_FIELD_NUMBER: _ClassVar[int]
+    NATURALS_FIELD_NUMBER: _ClassVar[int]
+    preset: str
+    players: int
+    order: ChineseRules.Order
+    wheel: ChineseRules.Wheel
+    royalties: ChineseRules.Royalties
+    royalty_mode: ChineseRules.RoyaltyMode
+    scoring: ChineseRules.Scoring
+    naturals: bool
+    def __init__(self, preset: _Optional[str] = ..., players: _Optional[int] = ..., order: _Optional[_Union[ChineseRules.Order, str]] = ..., wheel: _Optional[_Union[ChineseRules.Wheel, str]] = ..., royalties: _Optional[_Union[ChineseRules.Royalties, str]] = ..., royalty_mode: _Optional[_Union[ChineseRules.RoyaltyMode, str]] = ..., scoring: _Optional[_Union[ChineseRules.Scoring, str]] = ..., naturals: _Optional[bool] = ...) -> None: ...
+
+class Arrangement(_message.Message):
+    __slots__ = ("back", "middle", "front")
+    BACK_FIELD_NUMBER: _ClassVar[int]
+    MIDDLE_FIELD_NUMBER: _ClassVar[int]
+    FRONT_FIELD_NUMBER: _ClassVar[int]
+    back: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    middle: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    front: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, back: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., middle: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., front: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
+
+class Hand(_message.Message):
+    __slots__ = ("cards", "category", "name", "strength", "royal")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    ROYAL_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    category: HandCategory
+    name: str
+    strength: int
+    royal: bool
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., category: _Optional[_Union[HandCategory, str]] = ..., name: _Optional[str] = ..., strength: _Optional[int] = ..., royal: _Optional[bool] = ...) -> None: ...
+
+class RowOdds(_message.Message):
+    __slots__ = ("win", "tie", "loss")
+    WIN_FIELD_NUMBER: _ClassVar[int]
+    TIE_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    win: float
+    tie: float
+    loss: float
+    def __init__(self, win: _Optional[float] = ..., tie: _Optional[float] = ..., loss: _Optional[float] = ...) -> None: ...
+
+class RowResult(_message.Message):
+    __slots__ = ("row", "hand", "royalty", "odds")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ROYALTY_FIELD_NUMBER: _ClassVar[int]
+    ODDS_FIELD_NUMBER: _ClassVar[int]
+    row: Row
+    hand: Hand
+    royalty: int
+    odds: RowOdds
+    def __init__(self, row: _Optional[_Union[Row, str]] = ..., hand: _Optional[_Union[Hand, _Mapping]] = ..., royalty: _Optional[int] = ..., odds: _Optional[_Union[RowOdds, _Mapping]] = ...) -> None: ...
+
+class Natural(_message.Message):
+    __slots__ = ("kind", "name", "units", "declared", "grouping")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    DECLARED_FIELD_NUMBER: _ClassVar[int]
+    GROUPING_FIELD_NUMBER: _ClassVar[int]
+    kind: NaturalKind
+    name: str
+    units: int
+    declared: bool
+    grouping: Arrangement
+    def __init__(self, kind: _Optional[_Union[NaturalKind, str]] = ..., name: _Optional[str] = ..., units: _Optional[int] = ..., declared: _Optional[bool] = ..., grouping: _Optional[_Union[Arrangement, _Mapping]] = ...) -> None: ...
+
+class Interval(_message.Message):
+    __slots__ = ("low", "high")
+    LOW_FIELD_NUMBER: _ClassVar[int]
+    HIGH_FIELD_NUMBER: _ClassVar[int]
+    low: float
+    high: float
+    def __init__(self, low: _Optional[float] = ..., high: _Optional[float] = ...) -> None: ...
+
+class Alternative(_message.Message):
+    __slots__ = ("arrangement", "value", "gap", "value_interval")
+    ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    GAP_FIELD_NUMBER: _ClassVar[int]
+    VALUE_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    arrangement: Arrangement
+    value: float
+    gap: float
+    value_interval: Interval
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., value: _Optional[float] = ..., gap: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ...) -> None: ...
+
+class SolveRequest(_message.Message):
+    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    TOP_K_FIELD_NUMBER: _ClassVar[int]
+    ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    rules: ChineseRules
+    objective: Objective
+    top_k: int
+    rollouts: int
+    seed: int
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class SolveResponse(_message.Message):
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives")
+    ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    ROYALTIES_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    arrangement: Arrangement
+    rows: _containers.RepeatedCompositeFieldContainer[RowResult]
+    royalties: int
+    objective: Objective
+    value: float
+    value_interval: Interval
+    natural: Natural
+    alternatives: _containers.RepeatedCompositeFieldContainer[Alternative]
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ...) -> None: ...
+
+class BatchSolveRequest(_message.Message):
+    __slots__ = ("requests",)
+    REQUESTS_FIELD_NUMBER: _ClassVar[int]
+    requests: _containers.RepeatedCompositeFieldContainer[SolveRequest]
+    def __init__(self, requests: _Optional[_Iterable[_Union[SolveRequest, _Mapping]]] = ...) -> None: ...
+
+class BatchSolveResponse(_message.Message):
+    __slots__ = ("index", "status", "response")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    status: _status_pb2.Status
+    response: SolveResponse
+    def __init__(self, index: _Optional[int] = ..., status: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., response: _Optional[_Union[SolveResponse, _Mapping]] = ...) -> None: ...
+
+class EvaluateHandRequest(_message.Message):
+    __slots__ = ("cards", "rules")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    rules: ChineseRules
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ...) -> None: ...
+
+class EvaluateHandResponse(_message.Message):
+    __slots__ = ("hand",)
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    hand: Hand
+    def __init__(self, hand: _Optional[_Union[Hand, _Mapping]] = ...) -> None: ...
+
+class ValidateArrangementRequest(_message.Message):
+    __slots__ = ("arrangement", "rules")
+    ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    arrangement: Arrangement
+    rules: ChineseRules
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ...) -> None: ...
+
+class ValidateArrangementResponse(_message.Message):
+    __slots__ = ("valid", "foul_reason", "rows", "royalties")
+    VALID_FIELD_NUMBER: _ClassVar[int]
+    FOUL_REASON_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    ROYALTIES_FIELD_NUMBER: _ClassVar[int]
+    valid: bool
+    foul_reason: str
+    rows: _containers.RepeatedCompositeFieldContainer[RowResult]
+    royalties: int
+    def __init__(self, valid: _Optional[bool] = ..., foul_reason: _Optional[str] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ...) -> None: ...
+
+class TablePlayer(_message.Message):
+    __slots__ = ("seat", "arrangement", "natural")
+    class NaturalDeclaration(_message.Message):
+        __slots__ = ("cards",)
+        CARDS_FIELD_NUMBER: _ClassVar[int]
+        cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+        def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    arrangement: Arrangement
+    natural: TablePlayer.NaturalDeclaration
+    def __init__(self, seat: _Optional[str] = ..., arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., natural: _Optional[_Union[TablePlayer.NaturalDeclaration, _Mapping]] = ...) -> None: ...
+
+class ScoreTableRequest(_message.Message):
+    __slots__ = ("players", "rules")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedCompositeFieldContainer[TablePlayer]
+    rules: ChineseRules
+    def __init__(self, players: _Optional[_Iterable[_Union[TablePlayer, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ...) -> None: ...
+
+class SeatTotal(_message.Message):
+    __slots__ = ("seat", "units", "fouled", "natural")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    FOULED_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    units: int
+    fouled: bool
+    natural: Natural
+    def __init__(self, seat: _Optional[str] = ..., units: _Optional[int] = ..., fouled: _Optional[bool] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ...) -> None: ...
+
+class Pairing(_message.Message):
+    __slots__ = ("seat", "opponent", "units", "rows", "bonus", "settled_by")
+    class RowOutcome(_message.Message):
+        __slots__ = ("row", "units")
+        ROW_FIELD_NUMBER: _ClassVar[int]
+        UNITS_FIELD_NUMBER: _ClassVar[int]
+        row: Row
+        units: int
+        def __init__(self, row: _Optional[_Union[Row, str]] = ..., units: _Optional[int] = ...) -> None: ...
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    OPPONENT_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    BONUS_FIELD_NUMBER: _ClassVar[int]
+    SETTLED_BY_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    opponent: str
+    units: int
+    rows: _containers.RepeatedCompositeFieldContainer[Pairing.RowOutcome]
+    bonus: int
+    settled_by: str
+    def __init__(self, seat: _Optional[str] = ..., opponent: _Optional[str] = ..., units: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[Pairing.RowOutcome, _Mapping]]] = ..., bonus: _Optional[int] = ..., settled_by: _Optional[str] = ...) -> None: ...
+
+class ScoreTableResponse(_message.Message):
+    __slots__ = ("totals", "pairings")
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    PAIRINGS_FIELD_NUMBER: _ClassVar[int]
+    totals: _containers.RepeatedCompositeFieldContainer[SeatTotal]
+    pairings: _containers.RepeatedCompositeFieldContainer[Pairing]
+    def __init__(self, totals: _Optional[_Iterable[_Union[SeatTotal, _Mapping]]] = ..., pairings: _Optional[_Iterable[_Union[Pairing, _Mapping]]] = ...) -> None: ...

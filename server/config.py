@@ -1,0 +1,37 @@
+"""Server configuration (what ``cpsolver serve`` accepts). Imports nothing heavy."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["ServerConfig"]
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything a worker needs to serve; defaults are the documented ones."""
+
+    host: str = "127.0.0.1"
+    port: int = 50051  # 0 picks a free port (printed in the ready line)
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+    tls_client_ca: Path | None = None  # set: clients must present a certificate it signed
+    token: str | None = None  # set: calls need "authorization: Bearer <token>"
+    grace: float = 10.0  # seconds in-flight calls get to finish on SIGTERM/SIGINT
+    max_concurrent_rpcs: int = 64  # per worker; excess calls get RESOURCE_EXHAUSTED
+    max_message_bytes: int = 4 * 1024 * 1024  # request and response size cap
+    max_batch: int = 10_000  # hands per BatchSolve request
+    access_log: bool = True  # one JSON line per call on stderr
+
+    @property
+    def tls(self) -> bool:
+        """True when serving TLS (a certificate and key are configured)."""
+        return self.tls_cert is not None
+
+    def address(self, port: int | None = None) -> str:
+        """``host:port`` as gRPC expects it (IPv6 literals in brackets)."""
+        host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
+        return f"{host}:{self.port if port is None else port}"

@@ -1,0 +1,76 @@
+"""Library exceptions -> gRPC status (``google.rpc.Status`` with ``google.rpc.BadRequest``).
+
+The mapping is written once, here, and used by :class:`server.interceptors.ErrorInterceptor`
+for whole calls and by streaming servicers for per-item statuses (``BatchSolve``):
+
+* :class:`solver.errors.InvalidInputError` (bad cards, counts, options, illegal plays) ->
+  ``INVALID_ARGUMENT`` with one ``BadRequest.FieldViolation`` per library violation;
+* :class:`solver.errors.InfeasibleError` -> ``FAILED_PRECONDITION``;
+* anything else is a bug -> ``INTERNAL`` (logged with its traceback; no details leak).
+
+Field paths: the library numbers list items from 1, as people do (``cards[2]`` is the second
+card, and its messages say "card 2"); the wire follows google.rpc.BadRequest and protobuf field
+paths, which index from 0. :func:`wire_field_path` converts once, here, so adapters raise the
+library's exceptions (and build their own field paths in the library's convention).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from solver.errors import InfeasibleError, InvalidInputError
+
+__all__ = ["OK_STATUS", "status_from_exception", "wire_field_path"]
+
+log = logging.getLogger("cpsolver.server")
+
+_INDEX = re.compile(r"\[(\d+)\]")
+
+OK_STATUS = status_pb2.Status(code=code_pb2.OK)
+
+
+def wire_field_path(path: str) -> str:
+    """A library field path (1-based indexes) as a wire field path (0-based).
+
+    >>> wire_field_path("players[2].back[5]")
+    'players[1].back[4]'
+    >>> wire_field_path("rules.order")
+    'rules.order'
+    """
+    return _INDEX.sub(lambda m: f"[{max(int(m.group(1)) - 1, 0)}]", path)
+
+
+def status_from_exception(exc: BaseException, *, prefix: str = "") -> status_pb2.Status:
+    """The ``google.rpc.Status`` a caller gets for ``exc`` (see the module docstring).
+
+    ``prefix`` places every field path under a request field (``requests[3]``), in the library
+    convention (1-based).
+    """
+    if isinstance(exc, InvalidInputError):
+        if prefix:
+            exc = exc.prefixed(prefix)
+        bad_request = error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(
+                    field=wire_field_path(v.field), description=v.description
+                )
+                for v in exc.violations
+            ]
+        )
+        detail = any_pb2.Any()
+        detail.Pack(bad_request)
+        message = "; ".join(
+            f"{wire_field_path(v.field)}: {v.description}" if v.field else v.description
+            for v in exc.violations
+        )
+        return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
+    if isinstance(exc, InfeasibleError):
+        return status_pb2.Status(code=code_pb2.FAILED_PRECONDITION, message=str(exc))
+    log.error("internal error", exc_info=exc)
+    return status_pb2.Status(
+        code=code_pb2.INTERNAL, message=f"internal error ({type(exc).__name__})"
+    )

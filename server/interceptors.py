@@ -1,0 +1,190 @@
+"""Server interceptors: one access-log line per call, bearer-token auth, error mapping.
+
+Order (outermost first): :class:`AccessLogInterceptor`, :class:`TokenAuthInterceptor` (when a
+token is configured), :class:`ErrorInterceptor`. So a rejected token is logged as
+UNAUTHENTICATED, and servicers simply raise library exceptions.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import os
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+from grpc_status import rpc_status
+
+from server.errors import status_from_exception
+
+__all__ = ["AccessLogInterceptor", "ErrorInterceptor", "TokenAuthInterceptor", "wrap_handler"]
+
+access_log = logging.getLogger("cpsolver.server.access")
+
+Behavior = Callable[[Any, grpc.ServicerContext], Any]
+# around(behavior, response_streaming, method) -> wrapped behavior of the same shape
+Around = Callable[[Behavior, bool, str], Behavior]
+
+_KINDS = (
+    ("unary_unary", False),
+    ("unary_stream", True),
+    ("stream_unary", False),
+    ("stream_stream", True),
+)
+
+
+def wrap_handler(
+    handler: grpc.RpcMethodHandler | None, around: Around, method: str
+) -> grpc.RpcMethodHandler | None:
+    """The same handler with its behaviour wrapped by ``around`` (None stays None)."""
+    if handler is None:
+        return None
+    for kind, response_streaming in _KINDS:
+        behavior = getattr(handler, kind)
+        if behavior is not None:
+            return handler._replace(**{kind: around(behavior, response_streaming, method)})
+    return handler
+
+
+def _final_code(context: grpc.ServicerContext, failed: bool) -> grpc.StatusCode:
+    code = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code
+    if not context.is_active():
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            return grpc.StatusCode.DEADLINE_EXCEEDED
+        return grpc.StatusCode.CANCELLED
+    return grpc.StatusCode.UNKNOWN if failed else grpc.StatusCode.OK
+
+
+class AccessLogInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Logs one JSON line per call: method, status, latency (ms), peer, worker pid."""
+
+    def __init__(self) -> None:
+        self._pid = os.getpid()
+
+    def _log(self, method: str, context: grpc.ServicerContext, start: float, failed: bool) -> None:
+        if not access_log.isEnabledFor(logging.INFO):
+            return
+        record = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
+            "event": "rpc",
+            "method": method,
+            "status": _final_code(context, failed).name,
+            "latency_ms": round((time.perf_counter() - start) * 1000, 3),
+            "peer": context.peer(),
+            "worker": self._pid,
+        }
+        access_log.info(json.dumps(record))
+
+    def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
+        log = self._log
+        if response_streaming:
+
+            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                start = time.perf_counter()
+                failed = True
+                try:
+                    yield from behavior(request, context)
+                    failed = False
+                finally:
+                    log(method, context, start, failed)
+
+            return streaming
+
+        def unary(request: Any, context: grpc.ServicerContext) -> Any:
+            start = time.perf_counter()
+            failed = True
+            try:
+                response = behavior(request, context)
+                failed = False
+                return response
+            finally:
+                log(method, context, start, failed)
+
+        return unary
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        method = handler_call_details.method
+        return wrap_handler(continuation(handler_call_details), self._around, method)
+
+
+class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Requires ``authorization: Bearer <token>`` metadata (UNAUTHENTICATED otherwise).
+
+    The health service stays open, so load balancers and orchestrators can probe it.
+    """
+
+    EXEMPT_PREFIXES = ("/grpc.health.v1.Health/",)
+
+    def __init__(self, token: str) -> None:
+        self._expected = f"Bearer {token}".encode()
+
+    def _deny(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
+        def deny(request: Any, context: grpc.ServicerContext) -> Any:
+            context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or invalid bearer token")
+
+        return deny
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        method: str = handler_call_details.method
+        if method.startswith(self.EXEMPT_PREFIXES):
+            return continuation(handler_call_details)
+        metadata = handler_call_details.invocation_metadata
+        supplied = next((v for k, v in metadata or () if k == "authorization"), "")
+        if isinstance(supplied, str) and hmac.compare_digest(supplied.encode(), self._expected):
+            return continuation(handler_call_details)
+        return wrap_handler(continuation(handler_call_details), self._deny, method)
+
+
+class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Turns exceptions raised by servicers into statuses (:mod:`server.errors`)."""
+
+    @staticmethod
+    def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
+        code = context.code()
+        if code is not None and code != grpc.StatusCode.OK:
+            raise exc  # the servicer already aborted with a status of its own
+        if not context.is_active():
+            raise exc  # cancelled or past its deadline: nobody is listening
+        context.abort_with_status(rpc_status.to_status(status_from_exception(exc)))
+
+    def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
+        abort = self._abort
+        if response_streaming:
+
+            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                try:
+                    yield from behavior(request, context)
+                except Exception as exc:
+                    abort(context, exc)
+
+            return streaming
+
+        def unary(request: Any, context: grpc.ServicerContext) -> Any:
+            try:
+                return behavior(request, context)
+            except Exception as exc:
+                abort(context, exc)
+
+        return unary
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        method = handler_call_details.method
+        return wrap_handler(continuation(handler_call_details), self._around, method)

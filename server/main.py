@@ -1,0 +1,211 @@
+"""The supervisor behind ``cpsolver serve``: pre-forked workers sharing one port.
+
+Why pre-forked processes: gRPC Python serves calls on threads of one process, so CPU-bound
+solves would share one core (the GIL). The supervisor reserves the port (SO_REUSEPORT, so
+``--port 0`` picks a free one), forks ``--workers`` processes that each run a complete gRPC
+server on it (:mod:`server.worker`), and the kernel spreads incoming *connections* across them.
+One client connection (one channel) is served by one worker; a client reaches every core with
+several channels (see docs/API.md). The supervisor itself never creates gRPC objects (gRPC is
+not fork-safe once started), restarts a worker that dies, and on SIGTERM/SIGINT asks every
+worker to drain (health NOT_SERVING, in-flight calls finish within ``grace``) and waits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from multiprocessing.context import ForkProcess
+from multiprocessing.queues import SimpleQueue
+from types import FrameType
+from typing import Any, TextIO
+
+from server.config import ServerConfig
+
+__all__ = ["configure_logging", "reserve_port", "serve"]
+
+log = logging.getLogger("cpsolver.server")
+
+STARTUP_TIMEOUT = 300.0  # seconds for every worker to warm up and bind
+MAX_RESTARTS = 10
+
+
+class _JsonFormatter(logging.Formatter):
+    """Access-log records are JSON already; other records become JSON lines too."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        message = record.getMessage()
+        if record.name == "cpsolver.server.access":
+            return message
+        entry: dict[str, Any] = {
+            "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + "Z",
+            "level": record.levelname.lower(),
+            "event": "log",
+            "msg": message,
+            "pid": record.process,
+        }
+        if record.exc_info:
+            entry["exc"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def configure_logging(access_log: bool = True) -> None:
+    """JSON lines on stderr; the access log can be switched off (``--no-access-log``)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonFormatter())
+    root = logging.getLogger("cpsolver")
+    root.handlers[:] = [handler]
+    root.setLevel(logging.INFO)
+    root.propagate = False
+    logging.getLogger("cpsolver.server.access").setLevel(
+        logging.INFO if access_log else logging.WARNING
+    )
+
+
+@contextlib.contextmanager
+def reserve_port(config: ServerConfig) -> Iterator[int]:
+    """Bind (not listen) the address with SO_REUSEPORT for the server's lifetime; yield the port.
+
+    Workers bind the same port with SO_REUSEPORT; holding it here keeps the port ours even
+    while a worker restarts, and resolves ``port=0`` to a concrete free port.
+    """
+    family, kind, proto, _, sockaddr = socket.getaddrinfo(
+        config.host, config.port, type=socket.SOCK_STREAM
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind(sockaddr)
+        yield int(sock.getsockname()[1])
+    finally:
+        sock.close()
+
+
+def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue[Any]) -> None:
+    from server.worker import run_worker
+
+    configure_logging(config.access_log)
+    try:
+        run_worker(config, port, index, lambda info: queue.put(("ready", index, info)))
+    except BaseException as exc:
+        log.exception("worker %d failed", index)
+        queue.put(("failed", index, f"{type(exc).__name__}: {exc}"))
+        raise SystemExit(1) from exc
+
+
+def _try_line(config: ServerConfig, port: int) -> str:
+    cards = [
+        ("RANK_JACK", "SUIT_HEARTS"),
+        ("RANK_JACK", "SUIT_SPADES"),
+        ("RANK_FOUR", "SUIT_CLUBS"),
+    ]
+    cards += [("RANK_FOUR", "SUIT_DIAMONDS"), ("RANK_JACK", "SUIT_DIAMONDS")]
+    body = json.dumps({"cards": [{"rank": r, "suit": s} for r, s in cards]}, separators=(",", ":"))
+    security = f"-cacert {config.tls_cert}" if config.tls else "-plaintext"
+    header = " -H 'authorization: Bearer <token>'" if config.token else ""
+    return (
+        f"grpcurl {security}{header} -d '{body}' {config.address(port)} "
+        "cpsolver.v1.ChinesePokerService/EvaluateHand"
+    )
+
+
+def serve(config: ServerConfig, out: TextIO | None = None) -> int:
+    """Run the server until SIGTERM/SIGINT; returns the process exit code."""
+    out = out or sys.stdout
+    configure_logging(config.access_log)
+    stopping = False
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        nonlocal stopping
+        if not stopping:
+            log.info("received %s, shutting down", signal.Signals(signum).name)
+        stopping = True
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    ctx = multiprocessing.get_context("fork")
+    queue: SimpleQueue[Any] = ctx.SimpleQueue()
+    procs: dict[int, ForkProcess] = {}
+
+    with reserve_port(config) as port:
+
+        def start(index: int) -> None:
+            proc = ctx.Process(
+                target=_worker_main,
+                args=(config, port, index, queue),
+                name=f"cpsolver-worker-{index}",
+                daemon=False,
+            )
+            proc.start()
+            procs[index] = proc
+
+        for index in range(config.workers):
+            start(index)
+        ready: set[int] = set()
+        services = ""
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while len(ready) < config.workers and not stopping:
+            if not queue.empty():
+                what, index, info = queue.get()
+                if what == "failed":
+                    log.error("worker %d failed to start: %s", index, info)
+                    _stop_all(procs, config.grace)
+                    return 1
+                ready.add(index)
+                services = info
+                continue
+            dead = [i for i, p in procs.items() if not p.is_alive() and i not in ready]
+            if dead or time.monotonic() > deadline:
+                log.error("workers did not start (%s)", "died" if dead else "timeout")
+                _stop_all(procs, config.grace)
+                return 1
+            time.sleep(0.02)
+        if not stopping:
+            mode = ("mutual TLS" if config.tls_client_ca else "TLS") if config.tls else "plaintext"
+            auth = ", bearer token required" if config.token else ""
+            print(
+                f"cpsolver serve: ready on {config.address(port)} "
+                f"({config.workers} workers, {mode}{auth}; services: {services})",
+                file=out,
+            )
+            print(f"try: {_try_line(config, port)}", file=out, flush=True)
+        restarts = 0
+        while not stopping:
+            sentinels = [p.sentinel for p in procs.values()]
+            multiprocessing.connection.wait(sentinels, timeout=0.5)
+            for index, proc in list(procs.items()):
+                if stopping or proc.is_alive():
+                    continue
+                if restarts >= MAX_RESTARTS:
+                    log.error("worker %d exited (%s); too many restarts", index, proc.exitcode)
+                    _stop_all(procs, config.grace)
+                    return 1
+                restarts += 1
+                log.warning("worker %d exited (%s); restarting", index, proc.exitcode)
+                start(index)
+        _stop_all(procs, config.grace)
+    log.info("server stopped")
+    return 0
+
+
+def _stop_all(procs: dict[int, ForkProcess], grace: float) -> None:
+    """SIGTERM every worker, wait up to grace + 5 s, then SIGKILL the stragglers."""
+    for proc in procs.values():
+        if proc.is_alive() and proc.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(proc.pid, signal.SIGTERM)
+    deadline = time.monotonic() + grace + 5.0
+    for proc in procs.values():
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            log.error("worker pid %s did not stop in time; killing it", proc.pid)
+            proc.kill()
+            proc.join()

@@ -1,0 +1,52 @@
+"""The registry of served gRPC services: add a game's service here, in one line.
+
+Each game module in ``server/`` defines a servicer (an adapter: wire -> library -> wire, no game
+logic) and a :class:`Service` entry. The worker registers every entry, reports its health under
+its full name and lists it for reflection. Pattern for a new service (e.g. Chlust):
+
+1. ``protos/cpsolver/v1/chlust.proto``: ``service ChlustService`` with request/response pairs;
+   ``make protos`` (commit the generated ``cpsolver/v1/chlust_pb2*.py``);
+2. ``server/chlust.py``: ``class ChlustServicer(chlust_pb2_grpc.ChlustServiceServicer)`` whose
+   methods convert with :mod:`server.convert`, call ``solver`` and raise library exceptions
+   (the error interceptor maps them), plus ``SERVICE = Service(...)`` like
+   :data:`server.chinese_poker.SERVICE`;
+3. add ``"server.chlust"`` to :data:`SERVICE_MODULES` below;
+4. tests in ``tests/test_server_chlust.py`` using the ``grpc_server`` fixture of
+   ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import grpc
+
+__all__ = ["SERVICE_MODULES", "Service", "ServiceLimits", "load_services"]
+
+
+@dataclass(frozen=True)
+class ServiceLimits:
+    """Per-request limits every servicer enforces (from ``cpsolver serve`` options)."""
+
+    max_batch: int = 10_000
+
+
+@dataclass(frozen=True)
+class Service:
+    """One gRPC service: its full name and how to add its servicer to a server."""
+
+    name: str  # full name, e.g. "cpsolver.v1.ChinesePokerService" (health and reflection)
+    add_to_server: Callable[[Any, grpc.Server], None]  # generated add_..._to_server
+    make_servicer: Callable[[ServiceLimits], Any]
+
+
+# Modules defining a module-level ``SERVICE``; imported in the worker process only.
+SERVICE_MODULES: tuple[str, ...] = ("server.chinese_poker",)
+
+
+def load_services() -> list[Service]:
+    """Import every service module and return its :class:`Service` entries, in order."""
+    return [importlib.import_module(name).SERVICE for name in SERVICE_MODULES]

@@ -1,0 +1,112 @@
+"""One worker process: a gRPC server on the shared port (SO_REUSEPORT), until SIGTERM/SIGINT.
+
+Each worker warms the solver up before it accepts calls (so JIT compilation never falls on a
+request), registers every service of :mod:`server.services` with per-service health and server
+reflection, and shuts down gracefully: health goes NOT_SERVING, new calls are refused and calls
+in flight get ``grace`` seconds to finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import threading
+from collections.abc import Callable
+from concurrent import futures
+from types import FrameType
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from server.config import ServerConfig
+from server.interceptors import AccessLogInterceptor, ErrorInterceptor, TokenAuthInterceptor
+from server.services import ServiceLimits, load_services
+
+__all__ = ["build_server", "run_worker", "warm_up"]
+
+log = logging.getLogger("cpsolver.server")
+
+
+def warm_up() -> None:
+    """Build the evaluator tables (and compile the search kernels) before serving."""
+    from solver.evaluator.poker import poker_tables
+
+    for wheel in (False, True):
+        poker_tables(wheel)
+
+
+def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
+    if not config.tls:
+        return None
+    assert config.tls_cert is not None and config.tls_key is not None
+    client_ca = config.tls_client_ca.read_bytes() if config.tls_client_ca else None
+    return grpc.ssl_server_credentials(
+        [(config.tls_key.read_bytes(), config.tls_cert.read_bytes())],
+        root_certificates=client_ca,
+        require_client_auth=client_ca is not None,
+    )
+
+
+def build_server(
+    config: ServerConfig, port: int
+) -> tuple[grpc.Server, health.HealthServicer, list[str]]:
+    """A server (not started) with every service, health and reflection; and the names."""
+    interceptors: list[grpc.ServerInterceptor] = []
+    if config.access_log:
+        interceptors.append(AccessLogInterceptor())
+    if config.token:
+        interceptors.append(TokenAuthInterceptor(config.token))
+    interceptors.append(ErrorInterceptor())
+    options = [
+        ("grpc.so_reuseport", 1),
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.max_send_message_length", config.max_message_bytes),
+    ]
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=config.max_concurrent_rpcs),
+        interceptors=interceptors,
+        options=options,
+        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
+    )
+    limits = ServiceLimits(max_batch=config.max_batch)
+    health_servicer = health.HealthServicer()
+    names = []
+    for service in load_services():
+        service.add_to_server(service.make_servicer(limits), server)
+        names.append(service.name)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
+    )
+    for name in ("", *names):
+        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    credentials = _credentials(config)
+    address = config.address(port)
+    if credentials is None:
+        server.add_insecure_port(address)
+    else:
+        server.add_secure_port(address, credentials)
+    return server, health_servicer, names
+
+
+def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str], None]) -> None:
+    """Serve until SIGTERM or SIGINT, then drain. Calls ``ready(service names)`` once serving."""
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    warm_up()
+    server, health_servicer, names = build_server(config, port)
+    server.start()
+    log.info("worker %d (pid %d) serving on %s", index, os.getpid(), config.address(port))
+    ready(", ".join(names))
+    stop.wait()
+    log.info("worker %d (pid %d) draining, grace %.1f s", index, os.getpid(), config.grace)
+    health_servicer.enter_graceful_shutdown()
+    server.stop(config.grace).wait()
+    log.info("worker %d (pid %d) stopped", index, os.getpid())
