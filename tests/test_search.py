@@ -31,6 +31,8 @@ def test_split_tables_are_every_partition_once() -> None:
         assert len(front) + len(five_a) + len(five_b) == 13
         seen.add((frozenset(front), frozenset({frozenset(five_a), frozenset(five_b)})))
     assert len(seen) == S.NUM_SPLITS
+    # The scan relies on splits being grouped by front, PAIRS_PER_FRONT at a time.
+    assert np.array_equal(S.SPLIT_FRONT, np.repeat(np.arange(286), S.PAIRS_PER_FRONT))
 
 
 @settings(max_examples=25, derandomize=True, deadline=None)

@@ -84,9 +84,15 @@ def assert_valid_partition(solution: Solution, cards: Sequence[Card], *, strict:
     assert back >= middle >= front, "CP-6: never a fouled arrangement"
     if strict:
         assert back > middle, "CP-6 order=strict: equal back and middle foul"
-    assert solution.hands[Row.BACK] == back
-    assert solution.hands[Row.MIDDLE] == middle
-    assert solution.hands[Row.FRONT] == front
+    for row, hand in ((Row.BACK, back), (Row.MIDDLE, middle), (Row.FRONT, front)):
+        got = solution.hands[row]
+        assert (got.strength, got.category, got.name, got.is_royal) == (
+            hand.strength,
+            hand.category,
+            hand.name,
+            hand.is_royal,
+        )
+        assert got.cards == hand.cards == solution.arrangement.row(row)
 
 
 @settings(max_examples=20, derandomize=True, deadline=None)
@@ -150,6 +156,8 @@ def test_cp_e4_wheel_option_changes_which_straight_plays_back() -> None:
     assert second.hands[Row.BACK].name == "straight, five high"
     assert any(c.rank == 14 for c in second.back)
     assert second.hands[Row.MIDDLE].name == "straight, six high"
+    for solution in (lowest, second):
+        assert_valid_partition(solution, parse_cards(cards), strict=False)
 
 
 def test_royalties_objective_trades_back_strength_for_units() -> None:

@@ -71,6 +71,7 @@ __all__ = [
     "COMB3",
     "COMB5",
     "NUM_SPLITS",
+    "PAIRS_PER_FRONT",
     "SPLIT_A",
     "SPLIT_B",
     "SPLIT_FRONT",
@@ -90,6 +91,7 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+SplitArray = npt.NDArray[np.int16]
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -112,16 +114,21 @@ def _build_index_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], I
     return comb5, comb3, table
 
 
-COMB5, COMB3, _SPLITS = _build_index_tables()
+COMB5, COMB3, _SPLITS64 = _build_index_tables()
+_SPLITS = _SPLITS64.astype(np.int16)  # 16-bit tables: the scan reads them for every hand
 """``COMB5[i]``: the 5 positions (0..12, ascending) of 5-subset ``i``; ``COMB3`` likewise."""
-SPLIT_FRONT: IntArray = np.ascontiguousarray(_SPLITS[:, 0])
+SPLIT_FRONT: SplitArray = np.ascontiguousarray(_SPLITS[:, 0])
 """Per split: index into :data:`COMB3` of its front."""
-SPLIT_A: IntArray = np.ascontiguousarray(_SPLITS[:, 1])
+SPLIT_A: SplitArray = np.ascontiguousarray(_SPLITS[:, 1])
 """Per split: index into :data:`COMB5` of the five-card row holding the lowest other position."""
-SPLIT_B: IntArray = np.ascontiguousarray(_SPLITS[:, 2])
+SPLIT_B: SplitArray = np.ascontiguousarray(_SPLITS[:, 2])
 """Per split: index into :data:`COMB5` of the other five-card row."""
+for _table in (SPLIT_FRONT, SPLIT_A, SPLIT_B):
+    _table.setflags(write=False)
 NUM_SPLITS = len(_SPLITS)
 """36,036: 286 fronts x 126 unordered pairs of five-card rows."""
+PAIRS_PER_FRONT = 126
+"""Splits ``f * 126 .. f * 126 + 125`` share front ``COMB3[f]``."""
 _COMB5_I64: IntArray = COMB5.astype(np.int64)
 _COMB3_I64: IntArray = COMB3.astype(np.int64)
 _WEIGHTS: IntArray = MULTISET_WEIGHTS.astype(np.int64)
@@ -200,56 +207,68 @@ def _search(
     vm: FloatArray,
     vf: FloatArray,
     strict: bool,
-    split_f: IntArray,
-    split_a: IntArray,
-    split_b: IntArray,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
     top_k: int,
     out_split: IntArray,
     out_value: FloatArray,
 ) -> int:  # pragma: no cover - compiled
-    """Fill out_* (length >= top_k) with the best distinct-valued splits; return how many."""
+    """Fill out_* (length >= top_k) with the best distinct-valued splits; return how many.
+
+    Splits are grouped by front: split ``s`` has front ``s // PAIRS_PER_FRONT``.
+    """
+    n5 = cls5.shape[0]
+    vb5 = np.empty(n5, dtype=np.float64)
+    vm5 = np.empty(n5, dtype=np.float64)
+    for i in range(n5):
+        vb5[i] = vb[cls5[i]]
+        vm5[i] = vm[cls5[i]]
     found = 0
     for k in range(top_k):
         out_value[k] = -np.inf
         out_split[k] = -1
-    worst = -np.inf
-    for s in range(split_f.shape[0]):
-        cf = cls3[split_f[s]]
-        ca = cls5[split_a[s]]
-        cb = cls5[split_b[s]]
-        if ca >= cb:
-            hi = ca
-            lo = cb
-        else:
-            hi = cb
-            lo = ca
-        if lo < cf or (strict and hi == lo):
-            continue
-        v = vb[hi] + vm[lo] + vf[cf]
-        if found == top_k and v <= worst:
-            continue
-        # Insert keeping (value desc, first met first); equal values are kept once.
-        pos = found
-        duplicate = False
-        for k in range(found):
-            if out_value[k] == v:
-                duplicate = True
-                break
-            if v > out_value[k]:
-                pos = k
-                break
-        if duplicate:
-            continue
-        last = found if found < top_k else top_k - 1
-        for k in range(last, pos, -1):
-            out_value[k] = out_value[k - 1]
-            out_split[k] = out_split[k - 1]
-        out_value[pos] = v
-        out_split[pos] = s
-        if found < top_k:
-            found += 1
-        if found == top_k:
-            worst = out_value[top_k - 1]
+    worst = -np.inf  # the value to beat once top_k are found
+    for s0 in range(0, split_f.shape[0], PAIRS_PER_FRONT):
+        cf = cls3[split_f[s0]]
+        front_value = vf[cf]
+        for s in range(s0, s0 + PAIRS_PER_FRONT):
+            a = split_a[s]
+            b = split_b[s]
+            ca = cls5[a]
+            cb = cls5[b]
+            if ca >= cb:
+                if cb < cf or (strict and ca == cb):
+                    continue
+                v = vb5[a] + vm5[b] + front_value
+            else:
+                if ca < cf:
+                    continue
+                v = vb5[b] + vm5[a] + front_value
+            if v <= worst:
+                continue
+            # Insert keeping (value desc, first met first); equal values are kept once.
+            pos = found
+            duplicate = False
+            for k in range(found):
+                if out_value[k] == v:
+                    duplicate = True
+                    break
+                if v > out_value[k]:
+                    pos = k
+                    break
+            if duplicate:
+                continue
+            last = found if found < top_k else top_k - 1
+            for k in range(last, pos, -1):
+                out_value[k] = out_value[k - 1]
+                out_split[k] = out_split[k - 1]
+            out_value[pos] = v
+            out_split[pos] = s
+            if found < top_k:
+                found += 1
+            if found == top_k:
+                worst = out_value[top_k - 1]
     return found
 
 
@@ -258,9 +277,9 @@ def _valid(
     cls5: IntArray,
     cls3: IntArray,
     strict: bool,
-    split_f: IntArray,
-    split_a: IntArray,
-    split_b: IntArray,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
     out: IntArray,
 ) -> int:  # pragma: no cover - compiled
     n = 0
@@ -293,9 +312,9 @@ def _batch(
     vm: FloatArray,
     vf: FloatArray,
     strict: bool,
-    split_f: IntArray,
-    split_a: IntArray,
-    split_b: IntArray,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
     out_split: IntArray,
     out_value: FloatArray,
     out_rows: IntArray,

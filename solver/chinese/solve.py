@@ -15,7 +15,7 @@ solver.errors.InvalidInputError: objective: unknown objective 'luck'; valid obje
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
@@ -23,12 +23,12 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import Card, CardsLike, parse_cards
+from solver.cards import Card, CardsLike, Rank, parse_cards
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.search import COMB3, COMB5, search, search_batch
 from solver.errors import InvalidInputError
-from solver.evaluator.poker import HandValue, evaluate
+from solver.evaluator.poker import Category, HandValue, evaluate
 from solver.rules import ChineseRules, Row
 
 __all__ = ["Arrangement", "Solution", "solve", "solve_many"]
@@ -175,24 +175,70 @@ def _tables(objective: Objective, rules: ChineseRules) -> RowTables:
     return objective.row_tables(rules)
 
 
+_COMB5_LISTS = COMB5.tolist()
+_COMB3_LISTS = COMB3.tolist()
+
+
+def _class_info(wheel: bool, sample: tuple[Card, ...]) -> tuple[Category, str, bool, bool]:
+    """(category, name, royal, is a wheel straight) of a hand's class, via ``evaluate``."""
+    hand = evaluate(sample, wheel_second_highest=wheel)
+    low_ace = hand.category in _STRAIGHTS and hand.cards[-1].rank == Rank.ACE
+    return hand.category, hand.name, hand.is_royal, low_ace
+
+
+_STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
+_CLASS_INFO: dict[tuple[bool, int], tuple[Category, str, bool, bool]] = {}
+
+
+def _hand(cards: list[Card], ranks: list[int], cls: int, wheel: bool) -> HandValue:
+    """The :class:`HandValue` ``evaluate(cards)`` gives, from the class the kernel found.
+
+    ``cards`` come in ascending index order (``ranks`` are their 0-based ranks); they are
+    ordered as ``evaluate`` orders them (larger groups first, then higher rank, the ace low in
+    a wheel; cards of one rank in input order).
+    """
+    info = _CLASS_INFO.get((wheel, cls))
+    if info is None:
+        info = _CLASS_INFO[wheel, cls] = _class_info(wheel, tuple(cards))
+    category, name, royal, low_ace = info
+    if low_ace:
+        ordered = [*cards[3::-1], cards[4]]  # 5-4-3-2-A (cards ascend, the ace is last)
+    elif category in _DISTINCT_RANKS:
+        ordered = cards[::-1]
+    else:
+        counts = {r: ranks.count(r) for r in ranks}
+        order = sorted(range(len(cards)), key=lambda j: (counts[ranks[j]], ranks[j]), reverse=True)
+        ordered = [cards[j] for j in order]
+    return HandValue(cls, category, tuple(ordered), name, royal)
+
+
+_DISTINCT_RANKS = frozenset(
+    {Category.HIGH_CARD, Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH}
+)
+
+
 def _arrangement(
-    ordered: Sequence[Card],
+    indices: list[int],
     rows: tuple[int, int, int],
+    classes: tuple[int, int, int],
     value: float,
     rules: ChineseRules,
 ) -> Arrangement:
-    b, m, f = rows
+    """Build the arrangement of hand ``indices`` (ascending card indices) from kernel output."""
     wheel = rules.wheel_second_highest
-    hands = {
-        Row.BACK: evaluate([ordered[p] for p in COMB5[b]], wheel_second_highest=wheel),
-        Row.MIDDLE: evaluate([ordered[p] for p in COMB5[m]], wheel_second_highest=wheel),
-        Row.FRONT: evaluate([ordered[p] for p in COMB3[f]], wheel_second_highest=wheel),
-    }
+    hands = {}
+    for row, positions, cls in zip(
+        _ROWS,
+        (_COMB5_LISTS[rows[0]], _COMB5_LISTS[rows[1]], _COMB3_LISTS[rows[2]]),
+        classes,
+        strict=True,
+    ):
+        picked = [indices[p] for p in positions]
+        hands[row] = _hand([_BY_INDEX[i] for i in picked], [i >> 2 for i in picked], cls, wheel)
     royalties = {}
     row_values = {}
     for row, hand in hands.items():
-        royalties[row] = rules.royalty(row, hand.category, royal=hand.is_royal)
-        row_values[row] = rules.row_value(row, hand.category, royal=hand.is_royal)
+        royalties[row], row_values[row] = _row_units(rules, row, hand.category, hand.is_royal)
     return Arrangement(
         hands[Row.BACK].cards,
         hands[Row.MIDDLE].cards,
@@ -204,14 +250,19 @@ def _arrangement(
     )
 
 
-def _natural(cards: Sequence[Card], rules: ChineseRules) -> Natural | None:
+@lru_cache(maxsize=1024)
+def _row_units(rules: ChineseRules, row: Row, category: Category, royal: bool) -> tuple[int, int]:
+    return rules.royalty(row, category, royal=royal), rules.row_value(row, category, royal=royal)
+
+
+def _natural(indices: list[int], rules: ChineseRules) -> Natural | None:
     """The natural a deterministic objective declares: any the hand holds, when allowed (CP-11).
 
     Declaring is the player's choice (CP-11); the deterministic objectives always declare, as
     a natural collects at least 3 units from every opponent and can lose only to a higher
     natural (docs/RULES-CHOICES.md).
     """
-    return detect_natural(cards) if rules.naturals else None
+    return detect_natural([_BY_INDEX[i] for i in indices]) if rules.naturals else None
 
 
 def solve(
@@ -234,30 +285,46 @@ def solve(
     >>> s.hands[Row.BACK].name, s.hands[Row.MIDDLE].name, s.hands[Row.FRONT].name
     ('straight, ace high', 'straight, nine high', 'high card, 4-3-2')
     """
-    parsed = parse_cards(cards, count=13)
+    indices = _indices13(cards, "cards")
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
     tables = _tables(obj, resolved)
     if alternatives < 0:
         raise InvalidInputError("alternatives", f"must be >= 0, got {alternatives}")
-    ordered = sorted(parsed, key=_index)
-    idx = np.fromiter((c.index for c in ordered), dtype=np.int64, count=13)
+    idx = np.array(indices, dtype=np.int64)
     found = search(idx, tables, strict=resolved.strict_order, top_k=1 + alternatives)
     arrangements = [
-        _arrangement(ordered, rows, value, resolved)
-        for rows, value in zip(found.rows, found.values, strict=True)
+        _arrangement(indices, rows, classes, value, resolved)
+        for rows, classes, value in zip(
+            found.rows,
+            zip(found.back, found.middle, found.front, strict=True),
+            found.values,
+            strict=True,
+        )
     ]
     return Solution(
         arrangements[0],
         obj.name,
         resolved,
-        _natural(parsed, resolved),
+        _natural(indices, resolved),
         tuple(arrangements[1:]),
     )
 
 
-def _index(card: Card) -> int:
-    return card.index
+_BY_INDEX = tuple(Card.from_index(i) for i in range(52))
+
+
+def _indices13(cards: CardsLike, field: str) -> list[int]:
+    """Sorted card indices of ``parse_cards(cards, count=13)``; fast for 13 :class:`Card` s."""
+    if (
+        isinstance(cards, (list, tuple))
+        and len(cards) == 13
+        and all(type(c) is Card for c in cards)
+    ):
+        indices = sorted(c.index for c in cards)
+        if len(set(indices)) == 13:
+            return indices
+    return sorted(c.index for c in parse_cards(cards, count=13, field=field))
 
 
 def solve_many(
@@ -277,18 +344,18 @@ def solve_many(
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
     tables = _tables(obj, resolved)
-    parsed = [parse_cards(h, count=13, field=f"hands[{i}]") for i, h in enumerate(hands)]
-    ordered = [sorted(p, key=_index) for p in parsed]
-    batch = np.array([[c.index for c in o] for o in ordered], dtype=np.int64).reshape(-1, 13)
+    indices = [_indices13(h, f"hands[{i}]") for i, h in enumerate(hands)]
+    batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
     found = search_batch(batch, tables, strict=resolved.strict_order)
     rows = found.rows.tolist()
+    classes = found.classes.tolist()
     values = found.values.tolist()
     return [
         Solution(
-            _arrangement(o, (r[0], r[1], r[2]), v, resolved),
+            _arrangement(ix, (r[0], r[1], r[2]), (c[0], c[1], c[2]), v, resolved),
             obj.name,
             resolved,
-            _natural(p, resolved),
+            _natural(ix, resolved),
         )
-        for o, r, v, p in zip(ordered, rows, values, parsed, strict=True)
+        for ix, r, c, v in zip(indices, rows, classes, values, strict=True)
     ]
