@@ -7,16 +7,85 @@ maps them to statuses (``BatchSolve`` maps them per item with the same function)
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import grpc
 
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
-from server.convert import cards_from_wire, hand_to_wire, rules_from_wire
+from server.convert import (
+    cards_from_wire,
+    cards_to_wire,
+    enum_value_name,
+    hand_to_wire,
+    rules_from_wire,
+)
+from server.errors import OK_STATUS, status_from_exception
 from server.services import Service, ServiceLimits
+from solver.chinese import Solution, solve
+from solver.chinese.naturals import Natural
+from solver.chinese.solve import Arrangement
+from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.poker import evaluate
-from solver.rules import ChineseRules
+from solver.rules import ChineseRules, Row
 
 __all__ = ["SERVICE", "ChinesePokerServicer"]
+
+_ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
+_OBJECTIVE_FIELD = pb.SolveRequest.DESCRIPTOR.fields_by_name["objective"]
+
+
+def _arrangement_to_wire(arrangement: Arrangement) -> pb.Arrangement:
+    return pb.Arrangement(
+        back=cards_to_wire(arrangement.back),
+        middle=cards_to_wire(arrangement.middle),
+        front=cards_to_wire(arrangement.front),
+    )
+
+
+def _rows_to_wire(arrangement: Arrangement) -> list[pb.RowResult]:
+    return [
+        pb.RowResult(
+            row=pb.Row.Value("ROW_" + row.name),
+            hand=hand_to_wire(arrangement.hands[row]),
+            royalty=arrangement.royalties[row],
+        )
+        for row in _ROWS
+    ]
+
+
+def _natural_to_wire(natural: Natural) -> pb.Natural:
+    return pb.Natural(
+        kind=pb.NaturalKind.Value("NATURAL_KIND_" + natural.kind.name),
+        name=natural.name,
+        units=natural.units,
+        declared=True,
+        groups=[pb.CardGroup(cards=cards_to_wire(group)) for group in natural.groups],
+    )
+
+
+def solution_to_wire(solution: Solution) -> pb.SolveResponse:
+    """The SolveResponse of a library Solution."""
+    best = solution.arrangement
+    objective_name = "OBJECTIVE_" + solution.objective.upper()
+    known = objective_name in pb.Objective.DESCRIPTOR.values_by_name
+    objective = objective_name if known else "OBJECTIVE_UNSPECIFIED"
+    return pb.SolveResponse(
+        arrangement=_arrangement_to_wire(best),
+        rows=_rows_to_wire(best),
+        royalties=sum(best.royalties.values()),
+        objective=objective,
+        value=best.value,
+        natural=_natural_to_wire(solution.natural) if solution.natural else None,
+        alternatives=[
+            pb.Alternative(
+                arrangement=_arrangement_to_wire(alt),
+                value=alt.value,
+                gap=best.value - alt.value,
+            )
+            for alt in solution.alternatives
+        ],
+    )
 
 
 class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
@@ -24,6 +93,41 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
 
     def __init__(self, limits: ServiceLimits) -> None:
         self._limits = limits
+
+    def _solve(self, request: pb.SolveRequest) -> pb.SolveResponse:
+        rules = rules_from_wire(request.rules, ChineseRules)
+        cards = cards_from_wire(request.cards, "cards")
+        objective = enum_value_name(request, _OBJECTIVE_FIELD, request.objective)
+        if not 0 <= request.top_k <= self._limits.max_top_k:
+            raise InvalidInputError(
+                "top_k", f"must be 0 to {self._limits.max_top_k}, got {request.top_k}"
+            )
+        if request.rollouts:
+            raise InvalidInputError("rollouts", "rollouts are not available in this version")
+        extra = {} if objective is None else {"objective": objective}
+        solution = solve(cards, rules, alternatives=request.top_k, **extra)
+        return solution_to_wire(solution)
+
+    def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
+        return self._solve(request)
+
+    def BatchSolve(
+        self, request: pb.BatchSolveRequest, context: grpc.ServicerContext
+    ) -> Iterator[pb.BatchSolveResponse]:
+        count = len(request.requests)
+        if count > self._limits.max_batch:
+            raise InvalidInputError(
+                "requests", f"at most {self._limits.max_batch} hands per batch, got {count}"
+            )
+        for index, item in enumerate(request.requests):
+            if not context.is_active():
+                return  # cancelled or past the deadline: stop working
+            try:
+                yield pb.BatchSolveResponse(
+                    index=index, status=OK_STATUS, response=self._solve(item)
+                )
+            except CpsolverError as exc:
+                yield pb.BatchSolveResponse(index=index, status=status_from_exception(exc))
 
     def EvaluateHand(
         self, request: pb.EvaluateHandRequest, context: grpc.ServicerContext

@@ -31,7 +31,8 @@ __all__ = ["SERVICE_MODULES", "Service", "ServiceLimits", "load_services"]
 class ServiceLimits:
     """Per-request limits every servicer enforces (from ``cpsolver serve`` options)."""
 
-    max_batch: int = 10_000
+    max_batch: int = 10_000  # items in one batch request
+    max_top_k: int = 100  # runner-up arrangements one Solve may ask for
 
 
 @dataclass(frozen=True)

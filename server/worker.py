@@ -31,10 +31,13 @@ log = logging.getLogger("cpsolver.server")
 
 def warm_up() -> None:
     """Build the evaluator tables (and compile the search kernels) before serving."""
+    from solver.chinese import warm_up as warm_up_search
     from solver.evaluator.poker import poker_tables
 
     for wheel in (False, True):
         poker_tables(wheel)
+    seconds = warm_up_search()
+    log.info("warm-up took %.2f s", seconds)
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:

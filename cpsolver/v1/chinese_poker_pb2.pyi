@@ -178,18 +178,24 @@ class RowResult(_message.Message):
     def __init__(self, row: _Optional[_Union[Row, str]] = ..., hand: _Optional[_Union[Hand, _Mapping]] = ..., royalty: _Optional[int] = ..., odds: _Optional[_Union[RowOdds, _Mapping]] = ...) -> None: ...
 
 class Natural(_message.Message):
-    __slots__ = ("kind", "name", "units", "declared", "grouping")
+    __slots__ = ("kind", "name", "units", "declared", "groups")
     KIND_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     UNITS_FIELD_NUMBER: _ClassVar[int]
     DECLARED_FIELD_NUMBER: _ClassVar[int]
-    GROUPING_FIELD_NUMBER: _ClassVar[int]
+    GROUPS_FIELD_NUMBER: _ClassVar[int]
     kind: NaturalKind
     name: str
     units: int
     declared: bool
-    grouping: Arrangement
-    def __init__(self, kind: _Optional[_Union[NaturalKind, str]] = ..., name: _Optional[str] = ..., units: _Optional[int] = ..., declared: _Optional[bool] = ..., grouping: _Optional[_Union[Arrangement, _Mapping]] = ...) -> None: ...
+    groups: _containers.RepeatedCompositeFieldContainer[CardGroup]
+    def __init__(self, kind: _Optional[_Union[NaturalKind, str]] = ..., name: _Optional[str] = ..., units: _Optional[int] = ..., declared: _Optional[bool] = ..., groups: _Optional[_Iterable[_Union[CardGroup, _Mapping]]] = ...) -> None: ...
+
+class CardGroup(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class Interval(_message.Message):
     __slots__ = ("low", "high")
