@@ -136,3 +136,38 @@ def test_alternatives_are_never_fouled(top_k: int) -> None:
         found = S.search(S.sorted_indices(cards), tables, strict=True, top_k=top_k)
         for b, m, f in zip(found.back, found.middle, found.front, strict=True):
             assert b > m > f
+
+
+def test_warm_up_loads_the_batch_kernel_for_the_call_signature() -> None:
+    """After warm_up, solve_many compiles nothing (no JIT on a first request)."""
+    from solver import solve_many
+
+    S.warm_up()
+    before = len(S._batch.signatures)
+    assert before >= 1
+    solve_many(["As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh Ah"])
+    assert len(S._batch.signatures) == before
+
+
+FORK_SCRIPT = """
+import os
+from solver.chinese.search import warm_up
+from solver import solve_many
+warm_up(parallel=False)
+pid = os.fork()
+if pid == 0:
+    warm_up()
+    solve_many(["As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"] * 4)
+    os._exit(0)
+_, status = os.waitpid(pid, 0)
+raise SystemExit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_a_worker_forked_after_serial_warm_up_can_solve_batches() -> None:
+    """warm_up(parallel=False) before a fork leaves the batch kernel usable in the child."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FORK_SCRIPT], timeout=300, check=False)
+    assert done.returncode == 0

@@ -273,3 +273,14 @@ def test_unknown_objective_lists_the_valid_ones() -> None:
     """An unknown objective name lists the registered objectives."""
     with pytest.raises(InvalidInputError, match="valid objectives: strength, royalties"):
         solve(parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"), objective="ev2")
+
+
+def test_solve_many_names_the_bad_hand() -> None:
+    """A bad card in a batch names its hand and position (hands[i][j])."""
+    good = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
+    with pytest.raises(CardError) as info:
+        solve_many([good, "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3x"])
+    assert info.value.field == "hands[1][13]"
+    with pytest.raises(CardError) as info:
+        solve_many([good, parse_cards(good)[:12]])
+    assert info.value.field == "hands[1]"

@@ -52,10 +52,11 @@ that the tests compare the compiled ones against.
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numba
 import numpy as np
@@ -411,39 +412,47 @@ class BatchResult:
     classes: IntArray
 
 
+_BATCH_LOCK = threading.Lock()
+
+
+def _batch_args(hands: IntArray, tables: RowTables, strict: bool) -> tuple[Any, ...]:
+    n = hands.shape[0]
+    poker = tables.poker
+    return (
+        np.ascontiguousarray(hands, dtype=np.int64),
+        poker.nonflush5,
+        poker.flush5,
+        poker.front3,
+        _WEIGHTS,
+        _COMB5_I64,
+        _COMB3_I64,
+        tables.back,
+        tables.middle,
+        tables.front,
+        strict,
+        SPLIT_FRONT,
+        SPLIT_A,
+        SPLIT_B,
+        np.empty(n, dtype=np.int64),
+        np.empty(n, dtype=np.float64),
+        np.empty((n, 3), dtype=np.int64),
+        np.empty((n, 3), dtype=np.int64),
+    )
+
+
 def search_batch(hands: IntArray, tables: RowTables, *, strict: bool) -> BatchResult:
     """Best split of each row of ``hands`` (n x 13 sorted indices), hands in parallel threads.
 
-    Same answers as :func:`search` with ``top_k=1`` (the tie-break is per hand).
+    Same answers as :func:`search` with ``top_k=1`` (the tie-break is per hand). Calls are
+    serialised by a lock (the kernel already uses every core, and numba's ``workqueue``
+    threading layer must not be entered from two threads at once). See :func:`warm_up` about
+    forking.
     """
-    n = hands.shape[0]
-    out_split = np.empty(n, dtype=np.int64)
-    out_value = np.empty(n, dtype=np.float64)
-    out_rows = np.empty((n, 3), dtype=np.int64)
-    out_cls = np.empty((n, 3), dtype=np.int64)
-    if n:
-        poker = tables.poker
-        _batch(
-            np.ascontiguousarray(hands, dtype=np.int64),
-            poker.nonflush5,
-            poker.flush5,
-            poker.front3,
-            _WEIGHTS,
-            _COMB5_I64,
-            _COMB3_I64,
-            tables.back,
-            tables.middle,
-            tables.front,
-            strict,
-            SPLIT_FRONT,
-            SPLIT_A,
-            SPLIT_B,
-            out_split,
-            out_value,
-            out_rows,
-            out_cls,
-        )
-    return BatchResult(out_split, out_value, out_rows, out_cls)
+    args = _batch_args(hands, tables, strict)
+    if hands.shape[0]:
+        with _BATCH_LOCK:
+            _batch(*args)
+    return BatchResult(*args[-4:])
 
 
 def valid_splits(cls5: IntArray, cls3: IntArray, *, strict: bool) -> IntArray:
@@ -555,10 +564,14 @@ def search_classes_reference(
 # Warm-up.
 
 
-def warm_up() -> float:
+def warm_up(*, parallel: bool = True) -> float:
     """Load (or, the first time, compile) every compiled kernel; return the seconds it took.
 
-    The CLI and the server call this at start so the JIT never runs on a first request.
+    The CLI and each server worker call this at start so the JIT never runs on a first
+    request. Loading the parallel batch kernel (``parallel=True``) initialises numba's
+    threading layer; with the GNU OpenMP layer a process that did so must not fork workers that
+    use it afterwards (numba aborts them), so a process that forks calls
+    ``warm_up(parallel=False)`` before forking, or nothing, and each worker calls ``warm_up()``.
     """
     from solver.chinese.objectives import get_objective
     from solver.rules import ChineseRules
@@ -569,6 +582,10 @@ def warm_up() -> float:
     found = search(idx, tables, strict=False, top_k=2)
     cls5, cls3 = subset_classes(idx, tables.poker)
     valid_splits(cls5, cls3, strict=True)
-    search_batch(idx.reshape(1, 13), tables, strict=False)
+    if parallel:
+        # Load the batch kernel for the exact argument types search_batch passes, without
+        # running it.
+        args = _batch_args(idx.reshape(1, 13), tables, False)
+        _batch.compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
     assert found.splits
     return time.perf_counter() - start
