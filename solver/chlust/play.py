@@ -1,0 +1,364 @@
+"""Chlust trick play (CH-8) and its result (CH-9).
+
+The duties of CH-8, for a player holding ``hand`` facing the trick so far:
+
+* follow suit; while the trick is headed by a card of the led suit, play higher than it when
+  able;
+* void in the led suit: trump, and overtrump a trump heading the trick when able; unable to
+  overtrump, still trump [default] (``underruff=may_discard``: any card);
+* holding neither: any card.
+
+The wild card plays as itself in tricks (CH-3). Trick winners come from :mod:`solver.tricks`.
+
+>>> from solver.cards import Suit
+>>> from solver.tricks import Trick
+>>> over = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
+>>> legal_plays("Th Kh Ac", over), legal_plays("Th Ac Ks", over)
+((Card('Kh'),), (Card('Th'),))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from solver.chlust.deal import one_card, parse_hands
+from solver.errors import IllegalPlayError, InvalidInputError
+from solver.rules.chlust import ChlustRules, TrickTie, Underruff
+from solver.tricks import Trick
+
+__all__ = [
+    "DealResult",
+    "TrickGame",
+    "first_leader",
+    "legal_plays",
+    "play_deal",
+    "settle_tricks",
+]
+
+
+def _duty(hand: Sequence[Card], trick: Trick, rules: ChlustRules) -> tuple[tuple[Card, ...], str]:
+    """The legal cards of ``hand`` and the CH-8 duty that selects them (for error messages)."""
+    head = trick.head
+    led = trick.led_suit
+    if head is None or led is None:
+        return tuple(hand), "any card may lead"
+    trump = trick.trump
+    top = head.card
+    following = tuple(c for c in hand if c.suit is led)
+    if following:
+        if top.suit is led:
+            higher = tuple(c for c in following if c.rank > top.rank)
+            if higher:
+                return higher, f"must follow {led.symbol} above {top} heading the trick"
+        return following, f"must follow suit {led.symbol}"
+    trumps = tuple(c for c in hand if trump is not None and c.suit is trump)
+    if trumps:
+        if top.suit is trump:
+            over = tuple(c for c in trumps if c.rank > top.rank)
+            if over:
+                return over, f"void in {led.symbol}: must overtrump {top}"
+            if rules.underruff is Underruff.MAY_DISCARD:
+                return tuple(hand), "unable to overtrump: any card (underruff=may_discard)"
+            return trumps, f"void in {led.symbol}, unable to overtrump {top}: must still trump"
+        return trumps, f"void in {led.symbol}: must trump"
+    return tuple(hand), "holding neither the led suit nor trumps: any card"
+
+
+def legal_plays(
+    hand: CardsLike, trick: Trick, rules: ChlustRules | str | None = None
+) -> tuple[Card, ...]:
+    """The cards ``hand`` may play to ``trick`` under CH-8 (never empty for a non-empty hand).
+
+    ``trick.trump`` is the trump suit. CH-E10, trumps ♥, Q♦ led:
+
+    >>> from solver.cards import Suit
+    >>> from solver.tricks import Trick
+    >>> led = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
+    >>> legal_plays("Kd Ad Ts", led), legal_plays("Jh As Kc", led)
+    ((Card('Kd'), Card('Ad')), (Card('Jh'),))
+    """
+    rules = ChlustRules.resolve(rules)
+    cards = parse_cards(hand, deck=rules.card_deck, count=(1, 2, 3), field="hand")
+    for card in cards:
+        if card in trick.cards:
+            raise InvalidInputError("hand", f"card {card} is already on the trick")
+    return _duty(cards, trick, rules)[0]
+
+
+def first_leader(players: int, dealer: int, folded: Sequence[int] = ()) -> int:
+    """Who leads the first trick: the dealer, or the first player still in clockwise from the
+    dealer (CH-8).
+
+    >>> first_leader(4, 1), first_leader(4, 1, folded=[1, 2])
+    (1, 3)
+    """
+    for offset in range(players):
+        seat = (dealer + offset) % players
+        if seat not in folded:
+            return seat
+    raise InvalidInputError("folded", "every player folded: no tricks are played (CH-6)")
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """The outcome of three tricks under CH-9.
+
+    ``shares`` maps each seat still in to its fraction of the pot; ``carried`` is the fraction
+    that stays for the next deal.
+    """
+
+    tricks: tuple[Trick, ...]
+    tricks_won: Mapping[int, int]
+    winners: tuple[int, ...]
+    shares: Mapping[int, Fraction]
+    carried: Fraction
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values (fractions as strings such as ``"1/3"``)."""
+        return {
+            "tricks": [
+                {
+                    "leader": t.leader,
+                    "plays": [{"seat": p.seat, "card": str(p.card)} for p in t.plays],
+                    "winner": t.winner,
+                }
+                for t in self.tricks
+            ],
+            "tricks_won": {str(s): n for s, n in self.tricks_won.items()},
+            "winners": list(self.winners),
+            "shares": {str(s): str(f) for s, f in self.shares.items()},
+            "carried": str(self.carried),
+        }
+
+
+def settle_tricks(
+    tricks_won: Mapping[int, int], rules: ChlustRules | str | None = None
+) -> tuple[tuple[int, ...], dict[int, Fraction], Fraction]:
+    """CH-9: (seats with most tricks, pot fraction per seat, fraction carried over).
+
+    >>> winners, shares, carried = settle_tricks({0: 1, 1: 1, 2: 1})
+    >>> winners, carried
+    ((0, 1, 2), Fraction(1, 1))
+    >>> settle_tricks({0: 2, 1: 1}, ChlustRules().replace(trick_tie="thirds"))[1]
+    {0: Fraction(2, 3), 1: Fraction(1, 3)}
+    """
+    rules = ChlustRules.resolve(rules)
+    most = max(tricks_won.values())
+    winners = tuple(s for s, n in tricks_won.items() if n == most)
+    total = sum(tricks_won.values())
+    if rules.trick_tie is TrickTie.THIRDS:
+        shares = {s: Fraction(n, total) for s, n in tricks_won.items()}
+        return winners, shares, Fraction(0)
+    shares = dict.fromkeys(tricks_won, Fraction(0))
+    if len(winners) == 1:
+        shares[winners[0]] = Fraction(1)
+        return winners, shares, Fraction(0)
+    if rules.trick_tie is TrickTie.SPLIT:
+        for s in winners:
+            shares[s] = Fraction(1, len(winners))
+        return winners, shares, Fraction(0)
+    return winners, shares, Fraction(1)
+
+
+@dataclass
+class TrickGame:
+    """Three tricks of one Chlust deal as a state machine that refuses illegal plays (CH-8).
+
+    ``hands`` has one entry per seat at the table (clockwise); folded seats may hold anything
+    (``None`` or ``""``) and never play.
+
+    >>> game = TrickGame(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s")
+    >>> game.to_play, game.legal()
+    (0, (Card('Td'), Card('Kc'), Card('Ah')))
+    >>> game.play("Kd")
+    Traceback (most recent call last):
+    ...
+    solver.errors.IllegalPlayError: card: seat 0 does not hold Kd (CH-8)
+    """
+
+    hands: Sequence[CardsLike | None]
+    trump: Suit | str
+    rules: ChlustRules | str | None = None
+    dealer: int = 0
+    folded: Sequence[int] = ()
+    turned: Card | str | None = None
+    _held: dict[int, list[Card]] = field(init=False, repr=False)
+    _done: list[Trick] = field(init=False, repr=False)
+    _current: Trick = field(init=False, repr=False)
+    _order: tuple[int, ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rules = ChlustRules.resolve(self.rules)
+        self.trump = parse_suit(self.trump, field="trump")
+        n = len(self.hands)
+        if not 2 <= n <= 4:
+            raise InvalidInputError("hands", f"Chlust needs 2 to 4 hands (CH-1), got {n}")
+        if not 0 <= self.dealer < n:
+            raise InvalidInputError("dealer", f"must be a seat 0..{n - 1}, got {self.dealer}")
+        for s in self.folded:
+            if not 0 <= s < n:
+                raise InvalidInputError("folded", f"no seat {s} at a table of {n}")
+        active = [s for s in range(n) if s not in self.folded]
+        if len(active) < 2:
+            raise InvalidInputError("folded", "tricks need at least two players still in (CH-6)")
+        turned = () if self.turned is None else (one_card(self.turned, self.rules, "turned"),)
+        given = [self.hands[s] for s in active]
+        if any(h is None for h in given):
+            raise InvalidInputError("hands", "every player still in needs a hand")
+        parsed = parse_hands(
+            [h for h in given if h is not None], self.rules, players=False, exclude=turned
+        )
+        self._held = {s: list(h) for s, h in zip(active, parsed, strict=True)}
+        leader = first_leader(n, self.dealer, self.folded)
+        self._order = tuple((leader + i) % n for i in range(n) if (leader + i) % n in self._held)
+        self._done = []
+        self._current = Trick(self.trump, leader)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats still in, clockwise from the first leader."""
+        return self._order
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The completed tricks."""
+        return tuple(self._done)
+
+    @property
+    def current(self) -> Trick:
+        """The trick in progress (empty at the start of a trick)."""
+        return self._current
+
+    @property
+    def is_over(self) -> bool:
+        """True after three tricks."""
+        return len(self._done) == 3
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose turn it is (None when the deal is over)."""
+        if self.is_over:
+            return None
+        n = len(self.hands)
+        seat = self._current.leader
+        for _ in range(len(self._current)):
+            seat = (seat + 1) % n
+            while seat not in self._held:
+                seat = (seat + 1) % n
+        return seat
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` still holds."""
+        return tuple(self._held.get(seat, ()))
+
+    def legal(self) -> tuple[Card, ...]:
+        """The legal cards of the player to play (CH-8)."""
+        seat = self.to_play
+        if seat is None:
+            return ()
+        return _duty(sorted(self._held[seat]), self._current, self._rules)[0]
+
+    @property
+    def _rules(self) -> ChlustRules:
+        assert isinstance(self.rules, ChlustRules)
+        return self.rules
+
+    def play(self, card: Card | str, *, seat: int | None = None, field: str = "card") -> None:
+        """Play ``card`` for the player to play (``seat``, when given, must be that player).
+
+        Raises :class:`IllegalPlayError` naming CH-8 for a card not held, out of turn or
+        against a duty.
+        """
+        to_play = self.to_play
+        if to_play is None:
+            raise IllegalPlayError(field, "the deal is over: three tricks are played", rule="CH-8")
+        if seat is not None and seat != to_play:
+            raise IllegalPlayError(
+                field, f"seat {seat} plays out of turn: seat {to_play} is to play", rule="CH-8"
+            )
+        parsed = one_card(card, self._rules, field)
+        held = self._held[to_play]
+        if parsed not in held:
+            raise IllegalPlayError(field, f"seat {to_play} does not hold {parsed}", rule="CH-8")
+        legal, duty = _duty(sorted(held), self._current, self._rules)
+        if parsed not in legal:
+            allowed = " ".join(str(c) for c in legal)
+            raise IllegalPlayError(
+                field,
+                f"seat {to_play} may not play {parsed}: {duty} (legal: {allowed})",
+                rule="CH-8",
+            )
+        held.remove(parsed)
+        self._current = self._current.play(to_play, parsed)
+        if len(self._current) == len(self._held):
+            self._done.append(self._current)
+            self._current = Trick(self._current.trump, self._current.winner)
+
+    def tricks_won(self) -> dict[int, int]:
+        """Tricks taken so far per seat still in."""
+        won = dict.fromkeys(self._order, 0)
+        for t in self._done:
+            won[t.winner] += 1
+        return won
+
+    def result(self) -> DealResult:
+        """The CH-9 result; raises when fewer than three tricks are complete."""
+        if not self.is_over:
+            raise InvalidInputError(
+                "plays", f"the deal is not over: {len(self._done)} of 3 tricks played"
+            )
+        won = self.tricks_won()
+        winners, shares, carried = settle_tricks(won, self._rules)
+        return DealResult(tuple(self._done), won, winners, shares, carried)
+
+
+def play_deal(
+    hands: Sequence[CardsLike | None],
+    trump: Suit | str,
+    plays: CardsLike | Sequence[CardsLike],
+    rules: ChlustRules | str | None = None,
+    *,
+    dealer: int = 0,
+    folded: Sequence[int] = (),
+    turned: Card | str | None = None,
+) -> DealResult:
+    """Play a whole deal from the hands and the cards in play order (CH-8, CH-9).
+
+    ``plays`` is one string/sequence of cards, or one entry per trick. Every illegal play
+    raises :class:`IllegalPlayError` (``plays[k]``, 1-based, rule CH-8).
+
+    CH-E11 (seat 0 deals; trumps ♠):
+
+    >>> result = play_deal(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s",
+    ...                    "Ah Kh Qh  Kc Js Tc  Ad Jd Td")
+    >>> dict(result.tricks_won), result.winners, result.shares[1]
+    ({0: 1, 1: 2, 2: 0}, (1,), Fraction(1, 1))
+    """
+    game = TrickGame(hands, trump, rules, dealer, folded, turned)
+    if isinstance(plays, str):
+        cards: list[Card | str] = list(_parse_plays(plays, game))
+    else:
+        cards = []
+        for entry in plays:
+            if isinstance(entry, Card):
+                cards.append(entry)
+            else:
+                cards.extend(_parse_plays(entry, game))
+    needed = 3 * len(game.seats)
+    if len(cards) != needed:
+        raise InvalidInputError(
+            "plays",
+            f"expected {needed} cards (3 tricks of {len(game.seats)} players), got {len(cards)}",
+        )
+    for k, card in enumerate(cards, start=1):
+        game.play(card, field=f"plays[{k}]")
+    return game.result()
+
+
+def _parse_plays(text: CardsLike, game: TrickGame) -> tuple[Card, ...]:
+    rules = game.rules
+    assert isinstance(rules, ChlustRules)
+    return parse_cards(text, deck=rules.card_deck, field="plays")
