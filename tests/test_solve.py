@@ -257,6 +257,18 @@ def test_solution_is_immutable_and_serialises() -> None:
             InvalidInputError,
             "objective",
         ),
+        (
+            "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s",
+            {"alternatives": -1},
+            InvalidInputError,
+            "alternatives",
+        ),
+        (
+            "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s",
+            {"alternatives": 101},
+            InvalidInputError,
+            "alternatives",
+        ),
     ],
 )
 def test_bad_input_names_the_field(

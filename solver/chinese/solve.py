@@ -31,9 +31,11 @@ from solver.errors import InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate
 from solver.rules import ChineseRules, Row
 
-__all__ = ["Arrangement", "Solution", "solve", "solve_many"]
+__all__ = ["MAX_ALTERNATIVES", "Arrangement", "Solution", "solve", "solve_many"]
 
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
+MAX_ALTERNATIVES = 100
+"""Most next-best arrangements one call reports."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,8 +291,10 @@ def solve(
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
     tables = _tables(obj, resolved)
-    if alternatives < 0:
-        raise InvalidInputError("alternatives", f"must be >= 0, got {alternatives}")
+    if not 0 <= alternatives <= MAX_ALTERNATIVES:
+        raise InvalidInputError(
+            "alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}"
+        )
     idx = np.array(indices, dtype=np.int64)
     found = search(idx, tables, strict=resolved.strict_order, top_k=1 + alternatives)
     arrangements = [
