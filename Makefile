@@ -33,8 +33,12 @@ lint: $(STAMP)
 protos: $(STAMP)
 	$(PY) protos/generate.py
 
+# Benchmark modules run by `make bench`, in order (each prints its figures; docs/BENCHMARKS.md
+# records them with the command). Add yours to the list.
+BENCHMARKS ?= bench.solve bench.grpc_load
+
 bench: $(STAMP)
-	$(PY) -m bench.solve
+	@set -e; for module in $(BENCHMARKS); do echo "== $$module"; $(PY) -m $$module; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
