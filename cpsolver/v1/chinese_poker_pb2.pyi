@@ -43,6 +43,21 @@ class NaturalKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NATURAL_KIND_THREE_FLUSHES: _ClassVar[NaturalKind]
     NATURAL_KIND_THREE_STRAIGHTS: _ClassVar[NaturalKind]
     NATURAL_KIND_SIX_PAIRS: _ClassVar[NaturalKind]
+
+class Settlement(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    SETTLEMENT_UNSPECIFIED: _ClassVar[Settlement]
+    SETTLEMENT_ROWS: _ClassVar[Settlement]
+    SETTLEMENT_FOUL: _ClassVar[Settlement]
+    SETTLEMENT_BOTH_FOULED: _ClassVar[Settlement]
+    SETTLEMENT_NATURAL: _ClassVar[Settlement]
+
+class Outcome(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OUTCOME_UNSPECIFIED: _ClassVar[Outcome]
+    OUTCOME_WIN: _ClassVar[Outcome]
+    OUTCOME_TIE: _ClassVar[Outcome]
+    OUTCOME_LOSS: _ClassVar[Outcome]
 OBJECTIVE_UNSPECIFIED: Objective
 OBJECTIVE_STRENGTH: Objective
 OBJECTIVE_ROYALTIES: Objective
@@ -66,6 +81,15 @@ NATURAL_KIND_DRAGON: NaturalKind
 NATURAL_KIND_THREE_FLUSHES: NaturalKind
 NATURAL_KIND_THREE_STRAIGHTS: NaturalKind
 NATURAL_KIND_SIX_PAIRS: NaturalKind
+SETTLEMENT_UNSPECIFIED: Settlement
+SETTLEMENT_ROWS: Settlement
+SETTLEMENT_FOUL: Settlement
+SETTLEMENT_BOTH_FOULED: Settlement
+SETTLEMENT_NATURAL: Settlement
+OUTCOME_UNSPECIFIED: Outcome
+OUTCOME_WIN: Outcome
+OUTCOME_TIE: Outcome
+OUTCOME_LOSS: Outcome
 
 class ChineseRules(_message.Message):
     __slots__ = ("preset", "players", "order", "wheel", "royalties", "royalty_mode", "scoring", "naturals")
@@ -327,39 +351,47 @@ class ScoreTableRequest(_message.Message):
     def __init__(self, players: _Optional[_Iterable[_Union[TablePlayer, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ...) -> None: ...
 
 class SeatTotal(_message.Message):
-    __slots__ = ("seat", "units", "fouled", "natural")
+    __slots__ = ("seat", "units", "fouled", "foul_reason", "natural", "available_natural")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     UNITS_FIELD_NUMBER: _ClassVar[int]
     FOULED_FIELD_NUMBER: _ClassVar[int]
+    FOUL_REASON_FIELD_NUMBER: _ClassVar[int]
     NATURAL_FIELD_NUMBER: _ClassVar[int]
+    AVAILABLE_NATURAL_FIELD_NUMBER: _ClassVar[int]
     seat: str
     units: int
     fouled: bool
+    foul_reason: str
     natural: Natural
-    def __init__(self, seat: _Optional[str] = ..., units: _Optional[int] = ..., fouled: _Optional[bool] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ...) -> None: ...
+    available_natural: Natural
+    def __init__(self, seat: _Optional[str] = ..., units: _Optional[int] = ..., fouled: _Optional[bool] = ..., foul_reason: _Optional[str] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., available_natural: _Optional[_Union[Natural, _Mapping]] = ...) -> None: ...
 
 class Pairing(_message.Message):
-    __slots__ = ("seat", "opponent", "units", "rows", "bonus", "settled_by")
+    __slots__ = ("seat", "opponent", "units", "rows", "bonus", "settlement", "notes")
     class RowOutcome(_message.Message):
-        __slots__ = ("row", "units")
+        __slots__ = ("row", "outcome", "units")
         ROW_FIELD_NUMBER: _ClassVar[int]
+        OUTCOME_FIELD_NUMBER: _ClassVar[int]
         UNITS_FIELD_NUMBER: _ClassVar[int]
         row: Row
+        outcome: Outcome
         units: int
-        def __init__(self, row: _Optional[_Union[Row, str]] = ..., units: _Optional[int] = ...) -> None: ...
+        def __init__(self, row: _Optional[_Union[Row, str]] = ..., outcome: _Optional[_Union[Outcome, str]] = ..., units: _Optional[int] = ...) -> None: ...
     SEAT_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_FIELD_NUMBER: _ClassVar[int]
     UNITS_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     BONUS_FIELD_NUMBER: _ClassVar[int]
-    SETTLED_BY_FIELD_NUMBER: _ClassVar[int]
+    SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
+    NOTES_FIELD_NUMBER: _ClassVar[int]
     seat: str
     opponent: str
     units: int
     rows: _containers.RepeatedCompositeFieldContainer[Pairing.RowOutcome]
     bonus: int
-    settled_by: str
-    def __init__(self, seat: _Optional[str] = ..., opponent: _Optional[str] = ..., units: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[Pairing.RowOutcome, _Mapping]]] = ..., bonus: _Optional[int] = ..., settled_by: _Optional[str] = ...) -> None: ...
+    settlement: Settlement
+    notes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, seat: _Optional[str] = ..., opponent: _Optional[str] = ..., units: _Optional[int] = ..., rows: _Optional[_Iterable[_Union[Pairing.RowOutcome, _Mapping]]] = ..., bonus: _Optional[int] = ..., settlement: _Optional[_Union[Settlement, str]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class ScoreTableResponse(_message.Message):
     __slots__ = ("totals", "pairings")
