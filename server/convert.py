@@ -12,7 +12,8 @@ message follows that pattern (``ChineseRules``, and the Chlust / Three Leaves me
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -20,20 +21,29 @@ from google.protobuf.message import Message
 
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 from solver.cards import Card, Rank, Suit
+from solver.chinese.naturals import Natural, NaturalKind
+from solver.chinese.solve import Arrangement, Solution
 from solver.errors import FieldViolation, InvalidInputError
-from solver.evaluator.poker import HandValue
+from solver.evaluator.poker import Category, HandValue, evaluate
 from solver.rules.base import RuleSet
+from solver.rules.chinese import ChineseRules, Row
 
 __all__ = [
+    "card_from_wire",
     "card_to_wire",
     "cards_from_wire",
     "cards_to_wire",
     "enum_value_name",
+    "hand_from_wire",
     "hand_to_wire",
+    "natural_from_wire",
     "rules_from_wire",
+    "rules_to_wire",
+    "solution_from_wire",
 ]
 
 R = TypeVar("R", bound=RuleSet)
+M = TypeVar("M", bound=Message)
 
 _SUIT_FROM_WIRE = {
     cards_pb2.SUIT_CLUBS: Suit.CLUBS,
@@ -145,3 +155,124 @@ def hand_to_wire(hand: HandValue) -> chinese_poker_pb2.Hand:
         strength=hand.strength,
         royal=hand.is_royal,
     )
+
+
+# -- library <- wire (the typed client, client/remote.py, converts responses back) ----------
+
+_CATEGORY_FROM_WIRE = {
+    chinese_poker_pb2.HandCategory.Value("HAND_CATEGORY_" + c.name): c for c in Category
+}
+
+
+def rules_to_wire(rules: RuleSet, message_type: type[M]) -> M:
+    """The rules message of a library rule set, every option spelled out (no preset needed).
+
+    >>> from solver.rules import ChineseRules
+    >>> wire = rules_to_wire(ChineseRules.preset("two_four"), chinese_poker_pb2.ChineseRules)
+    >>> rules_from_wire(wire, ChineseRules) == ChineseRules.preset("two_four")
+    True
+    """
+    message: M = message_type()
+    values = rules.to_dict()
+    for desc in message.DESCRIPTOR.fields:
+        if desc.name == "preset" or desc.name not in values:
+            continue
+        value = values[desc.name]
+        if desc.enum_type is not None:
+            prefix = "".join(f"_{c}" if c.isupper() else c.upper() for c in desc.enum_type.name)
+            name = f"{prefix.lstrip('_')}_{str(value).upper()}"
+            setattr(message, desc.name, desc.enum_type.values_by_name[name].number)
+        else:
+            setattr(message, desc.name, value)
+    return message
+
+
+def card_from_wire(card: cards_pb2.Card) -> Card:
+    """The library card of a Card message the server sent (trusted: no validation)."""
+    return Card(Rank(card.rank), _SUIT_FROM_WIRE[card.suit])
+
+
+def hand_from_wire(hand: chinese_poker_pb2.Hand) -> HandValue:
+    """The library's :class:`HandValue` of a Hand message (inverse of :func:`hand_to_wire`).
+
+    >>> from solver.evaluator.poker import evaluate
+    >>> hand = evaluate("Jh Js 4c 4d Jd")
+    >>> back = hand_from_wire(hand_to_wire(hand))
+    >>> back == hand, back.name, back.cards == hand.cards, back.category is hand.category
+    (True, 'full house, jacks over fours', True, True)
+    """
+    return HandValue(
+        strength=hand.strength,
+        category=_CATEGORY_FROM_WIRE[hand.category],
+        cards=tuple(card_from_wire(c) for c in hand.cards),
+        name=hand.name,
+        is_royal=hand.royal,
+    )
+
+
+def _row_cards(arrangement: chinese_poker_pb2.Arrangement, row: Row) -> tuple[Card, ...]:
+    wire = getattr(arrangement, row.label)
+    return tuple(card_from_wire(c) for c in wire)
+
+
+def _library_arrangement(
+    arrangement: chinese_poker_pb2.Arrangement,
+    hands: Mapping[Row, HandValue] | None,
+    value: float,
+    rules: ChineseRules,
+) -> Arrangement:
+    """An :class:`Arrangement` from wire rows; hands the server did not send are evaluated."""
+    if hands is None:
+        wheel = rules.wheel_second_highest
+        hands = {
+            row: evaluate(_row_cards(arrangement, row), wheel_second_highest=wheel) for row in Row
+        }
+    royalties = {
+        row: rules.royalty(row, hands[row].category, royal=hands[row].is_royal) for row in Row
+    }
+    row_values = {
+        row: rules.row_value(row, hands[row].category, royal=hands[row].is_royal) for row in Row
+    }
+    return Arrangement(
+        _row_cards(arrangement, Row.BACK),
+        _row_cards(arrangement, Row.MIDDLE),
+        _row_cards(arrangement, Row.FRONT),
+        MappingProxyType({row: hands[row] for row in _DISPLAY_ROWS}),
+        MappingProxyType({row: royalties[row] for row in _DISPLAY_ROWS}),
+        MappingProxyType({row: row_values[row] for row in _DISPLAY_ROWS}),
+        value,
+    )
+
+
+_DISPLAY_ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
+
+
+def natural_from_wire(natural: chinese_poker_pb2.Natural) -> Natural:
+    """The library's :class:`Natural` of a Natural message."""
+    kind = NaturalKind[
+        chinese_poker_pb2.NaturalKind.Name(natural.kind).removeprefix("NATURAL_KIND_")
+    ]
+    groups = tuple(tuple(card_from_wire(c) for c in group.cards) for group in natural.groups)
+    return Natural(kind, groups)
+
+
+def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: ChineseRules) -> Solution:
+    """The library's :class:`Solution` of a SolveResponse to a request made with ``rules``.
+
+    Royalties and row values follow from ``rules`` and the rows' hands (the library's own
+    functions); an alternative's hands, which the wire does not carry, are evaluated.
+    """
+    hands = {
+        Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: hand_from_wire(r.hand)
+        for r in response.rows
+    }
+    best = _library_arrangement(
+        response.arrangement, hands if len(hands) == 3 else None, response.value, rules
+    )
+    objective = chinese_poker_pb2.Objective.Name(response.objective).removeprefix("OBJECTIVE_")
+    natural = natural_from_wire(response.natural) if response.HasField("natural") else None
+    alternatives = tuple(
+        _library_arrangement(alt.arrangement, None, alt.value, rules)
+        for alt in response.alternatives
+    )
+    return Solution(best, objective.lower(), rules, natural, alternatives)

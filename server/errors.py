@@ -22,9 +22,15 @@ import re
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from solver.errors import InfeasibleError, InvalidInputError
+from solver.errors import CpsolverError, FieldViolation, InfeasibleError, InvalidInputError
 
-__all__ = ["OK_STATUS", "status_from_exception", "wire_field_path"]
+__all__ = [
+    "OK_STATUS",
+    "exception_from_status",
+    "library_field_path",
+    "status_from_exception",
+    "wire_field_path",
+]
 
 log = logging.getLogger("cpsolver.server")
 
@@ -42,6 +48,16 @@ def wire_field_path(path: str) -> str:
     'rules.order'
     """
     return _INDEX.sub(lambda m: f"[{max(int(m.group(1)) - 1, 0)}]", path)
+
+
+def library_field_path(path: str) -> str:
+    """A wire field path (0-based indexes) as a library field path (1-based); the inverse of
+    :func:`wire_field_path` for the paths the server sends.
+
+    >>> library_field_path("players[1].back[4]")
+    'players[2].back[5]'
+    """
+    return _INDEX.sub(lambda m: f"[{int(m.group(1)) + 1}]", path)
 
 
 def status_from_exception(exc: BaseException, *, prefix: str = "") -> status_pb2.Status:
@@ -74,3 +90,32 @@ def status_from_exception(exc: BaseException, *, prefix: str = "") -> status_pb2
     return status_pb2.Status(
         code=code_pb2.INTERNAL, message=f"internal error ({type(exc).__name__})"
     )
+
+
+def exception_from_status(status: status_pb2.Status) -> CpsolverError | None:
+    """The library exception a ``google.rpc.Status`` stands for (the inverse of
+    :func:`status_from_exception`), or None when the code is not a library error.
+
+    ``INVALID_ARGUMENT`` -> :class:`InvalidInputError` with the BadRequest's field violations
+    (field paths back in the library's 1-based convention); ``FAILED_PRECONDITION`` ->
+    :class:`InfeasibleError`. The typed client (``client.remote``) raises what this returns.
+
+    >>> err = exception_from_status(status_from_exception(InvalidInputError("cards[5]", "dup")))
+    >>> type(err).__name__, str(err)
+    ('InvalidInputError', 'cards[5]: dup')
+    """
+    if status.code == code_pb2.INVALID_ARGUMENT:
+        found: list[FieldViolation] = []
+        for detail in status.details:
+            bad_request = error_details_pb2.BadRequest()
+            if detail.Unpack(bad_request):
+                found.extend(
+                    FieldViolation(library_field_path(v.field), v.description)
+                    for v in bad_request.field_violations
+                )
+        if not found:
+            found.append(FieldViolation("", status.message or "invalid argument"))
+        return InvalidInputError(violations=found)
+    if status.code == code_pb2.FAILED_PRECONDITION:
+        return InfeasibleError(status.message)
+    return None

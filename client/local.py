@@ -1,0 +1,187 @@
+"""The :class:`Solver` protocol and its in-process implementation, :class:`LocalSolver`.
+
+A bot codes against :class:`Solver` and picks the implementation with one line:
+
+>>> from client import connect
+>>> with connect(None) as solver:          # in-process; connect("host:50051") for a server
+...     solution = solver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
+>>> from solver import Row
+>>> solution.hands[Row.BACK].name
+'royal flush'
+
+Both implementations return the library's types and raise the library's exceptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from types import TracebackType
+from typing import Any, Protocol, Self, runtime_checkable
+
+from solver.cards import CardsLike, parse_cards
+from solver.chinese import Solution, solve, solve_many
+from solver.chinese.objectives import DEFAULT_OBJECTIVE
+from solver.errors import CpsolverError
+from solver.evaluator.poker import HandValue, evaluate
+from solver.rules import ChineseRules
+
+__all__ = ["LocalSolver", "Solver"]
+
+LOCAL_CHUNK = 256  # hands per solve_many call in solve_batch
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """What a bot needs from the solver, in-process or remote (same types either way)."""
+
+    def solve(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        objective: str | None = None,
+        *,
+        alternatives: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Solution:
+        """The best arrangement of 13 cards (see :func:`solver.solve`)."""
+        ...
+
+    def solve_batch(
+        self,
+        hands: Iterable[CardsLike],
+        rules: ChineseRules | str | None = "standard",
+        objective: str | None = None,
+        *,
+        alternatives: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Iterator[Solution | CpsolverError]:
+        """One Solution or exception per hand, in input order."""
+        ...
+
+    def evaluate(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> HandValue:
+        """Evaluate a 5-card hand or 3-card front (see :func:`solver.evaluate`)."""
+        ...
+
+    def close(self) -> None:
+        """Release resources (a channel for a remote solver)."""
+        ...
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
+
+
+class LocalSolver:
+    """The library in this process; ``timeout`` arguments are accepted and ignored."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def solve(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        objective: str | None = None,
+        *,
+        alternatives: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Solution:
+        """:func:`solver.solve`."""
+        return solve(
+            cards, rules, objective or DEFAULT_OBJECTIVE, alternatives=alternatives, **overrides
+        )
+
+    def solve_batch(
+        self,
+        hands: Iterable[CardsLike],
+        rules: ChineseRules | str | None = "standard",
+        objective: str | None = None,
+        *,
+        alternatives: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Iterator[Solution | CpsolverError]:
+        """:func:`solver.solve_many` in chunks; a bad hand yields its exception, in place.
+
+        >>> hands = ["As Ks", "2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh Ah"]
+        >>> results = list(LocalSolver().solve_batch(hands))
+        >>> from solver import Row
+        >>> str(results[0]), results[1].hands[Row.FRONT].name
+        ('cards: expected 13 cards, got 2', 'high card, A-K-Q')
+        """
+        resolved = ChineseRules.resolve(rules, **overrides)
+        name = objective or DEFAULT_OBJECTIVE
+        chunk: list[CardsLike] = []
+        for hand in hands:
+            chunk.append(hand)
+            if len(chunk) >= LOCAL_CHUNK:
+                yield from self._chunk(chunk, resolved, name, alternatives)
+                chunk = []
+        yield from self._chunk(chunk, resolved, name, alternatives)
+
+    @staticmethod
+    def _chunk(
+        hands: list[CardsLike], rules: ChineseRules, objective: str, alternatives: int
+    ) -> Iterator[Solution | CpsolverError]:
+        results: list[Solution | CpsolverError | None] = []
+        good: list[int] = []
+        for hand in hands:
+            try:
+                cards = parse_cards(hand, count=13)
+            except CpsolverError as exc:
+                results.append(exc)
+                continue
+            results.append(None)
+            good.append(len(results) - 1)
+            hands[len(results) - 1] = cards
+        if good and alternatives == 0:
+            solved = solve_many([hands[i] for i in good], rules, objective)
+            for i, solution in zip(good, solved, strict=True):
+                results[i] = solution
+        else:
+            for i in good:
+                try:
+                    results[i] = solve(hands[i], rules, objective, alternatives=alternatives)
+                except CpsolverError as exc:
+                    results[i] = exc
+        for result in results:
+            assert result is not None
+            yield result
+
+    def evaluate(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> HandValue:
+        """:func:`solver.evaluate` with the rule set's ``wheel``."""
+        resolved = ChineseRules.resolve(rules, **overrides)
+        return evaluate(cards, wheel_second_highest=resolved.wheel_second_highest)

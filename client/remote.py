@@ -1,0 +1,335 @@
+"""The typed gRPC client: the library's API, answered by a ``cpsolver serve`` server.
+
+:class:`RemoteSolver` has the methods of :class:`client.local.LocalSolver` and returns the
+same types (:class:`solver.Solution`, :class:`solver.HandValue`...), so a bot switches between
+an embedded solver and a server with one line (``client.connect(None)`` or
+``client.connect("host:50051")``). Library errors come back as the library's exceptions:
+``INVALID_ARGUMENT`` is an :class:`~solver.errors.InvalidInputError` with the same field
+violations (field paths numbered from 1, as the library numbers them), ``FAILED_PRECONDITION``
+an :class:`~solver.errors.InfeasibleError`; an unreachable server is a
+:class:`~client.errors.ServerUnavailableError`, a missed deadline a
+:class:`~client.errors.DeadlineExceededError`, anything else a
+:class:`~client.errors.RemoteError`.
+
+The channel is configured the standard gRPC way, with a service config: retries of
+``UNAVAILABLE`` with exponential backoff (:class:`RetryPolicy`, done by gRPC itself, so a
+retried call never runs twice on the server after it answered), and ``round_robin`` load
+balancing, which spreads calls over every address a ``dns:///name:port`` target resolves to.
+Every call has a deadline (``timeout`` seconds, per client, overridable per call).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import grpc
+from grpc_status import rpc_status
+
+from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
+from cpsolver.v1 import chinese_poker_pb2 as pb
+from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
+from server.convert import cards_to_wire, hand_from_wire, rules_to_wire, solution_from_wire
+from server.errors import exception_from_status
+from solver.cards import CardsLike, parse_cards
+from solver.chinese import Solution
+from solver.errors import CpsolverError
+from solver.evaluator.poker import HandValue
+from solver.rules import ChineseRules
+
+__all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
+
+T = TypeVar("T")
+
+SERVICES = (
+    "cpsolver.v1.ChinesePokerService",
+    "cpsolver.v1.ChlustService",
+    "cpsolver.v1.ThreeLeavesService",
+)
+BATCH_CHUNK = 1000  # hands per BatchSolve call (the server's default cap is 10,000)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """gRPC's retry policy (A6 of the gRPC proposals), applied to every cpsolver method.
+
+    ``max_attempts`` counts the first call (gRPC caps it at 5); the n-th retry waits a random
+    time up to ``min(initial_backoff * multiplier**(n-1), max_backoff)`` seconds.
+    """
+
+    max_attempts: int = 5
+    initial_backoff: float = 0.1
+    max_backoff: float = 2.0
+    multiplier: float = 2.0
+    codes: tuple[str, ...] = ("UNAVAILABLE",)
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``retryPolicy`` object of a service config."""
+        return {
+            "maxAttempts": self.max_attempts,
+            "initialBackoff": f"{self.initial_backoff}s",
+            "maxBackoff": f"{self.max_backoff}s",
+            "backoffMultiplier": self.multiplier,
+            "retryableStatusCodes": list(self.codes),
+        }
+
+
+DEFAULT_RETRY = RetryPolicy()
+
+
+def service_config(retry: RetryPolicy | None, load_balancing: str = "round_robin") -> str:
+    """The channel's service config JSON: load balancing policy and retry policy.
+
+    >>> config = json.loads(service_config(RetryPolicy(max_attempts=3)))
+    >>> config["loadBalancingConfig"], config["methodConfig"][0]["retryPolicy"]["maxAttempts"]
+    ([{'round_robin': {}}], 3)
+    """
+    method: dict[str, Any] = {"name": [{"service": s} for s in SERVICES]}
+    if retry is not None:
+        method["retryPolicy"] = retry.to_json()
+    return json.dumps(
+        {"loadBalancingConfig": [{load_balancing: {}}], "methodConfig": [method]},
+        separators=(",", ":"),
+    )
+
+
+def _read(value: bytes | str | Path | None) -> bytes | None:
+    if value is None or isinstance(value, bytes):
+        return value
+    return Path(value).read_bytes()
+
+
+class RemoteSolver:
+    """A client of a ``cpsolver serve`` server, used as a context manager.
+
+    >>> with RemoteSolver("127.0.0.1:1", timeout=5, retry=None) as remote:
+    ...     remote.target
+    '127.0.0.1:1'
+
+    ``target`` is ``host:port`` or any gRPC target (``dns:///solver.internal:50051`` resolves
+    every address and balances over them). ``timeout`` is each call's deadline in seconds
+    (None: no deadline; a method's ``timeout`` argument overrides it for one call); ``retry``
+    is the policy for ``UNAVAILABLE`` (None: no retries).
+    ``tls=True`` (implied by any certificate argument) uses TLS with the system's roots or
+    ``root_certificates``; ``client_certificate`` and ``client_key`` (PEM bytes or file paths)
+    answer a server that requires mutual TLS. ``token`` sends ``authorization: Bearer TOKEN``.
+    ``options`` are extra channel arguments.
+    """
+
+    def __init__(
+        self,
+        target: str,
+        *,
+        timeout: float | None = 30.0,
+        retry: RetryPolicy | None = DEFAULT_RETRY,
+        load_balancing: str = "round_robin",
+        tls: bool = False,
+        root_certificates: bytes | str | Path | None = None,
+        client_certificate: bytes | str | Path | None = None,
+        client_key: bytes | str | Path | None = None,
+        token: str | None = None,
+        max_message_bytes: int = 64 * 1024 * 1024,
+        options: Sequence[tuple[str, Any]] = (),
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self._metadata: tuple[tuple[str, str], ...] = (
+            (("authorization", f"Bearer {token}"),) if token else ()
+        )
+        channel_options: list[tuple[str, Any]] = [
+            ("grpc.service_config", service_config(retry, load_balancing)),
+            ("grpc.enable_retries", 1 if retry is not None else 0),
+            ("grpc.max_receive_message_length", max_message_bytes),
+            ("grpc.max_send_message_length", max_message_bytes),
+            ("grpc.keepalive_time_ms", 60_000),
+            *options,
+        ]
+        secure = tls or any(x is not None for x in (root_certificates, client_certificate))
+        if secure:
+            credentials = grpc.ssl_channel_credentials(
+                root_certificates=_read(root_certificates),
+                private_key=_read(client_key),
+                certificate_chain=_read(client_certificate),
+            )
+            self._channel = grpc.secure_channel(target, credentials, options=channel_options)
+        else:
+            self._channel = grpc.insecure_channel(target, options=channel_options)
+        self._chinese = pb_grpc.ChinesePokerServiceStub(self._channel)  # type: ignore[no-untyped-call]
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel (calls in progress are cancelled)."""
+        self._channel.close()
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Block until the channel is connected; :class:`ServerUnavailableError` otherwise."""
+        try:
+            grpc.channel_ready_future(self._channel).result(timeout=timeout)
+        except grpc.FutureTimeoutError:
+            raise ServerUnavailableError(
+                "UNAVAILABLE", f"no connection within {timeout:g} s", target=self.target
+            ) from None
+
+    # -- calls -------------------------------------------------------------------------
+
+    def _call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+        deadline = self.timeout if timeout is None else timeout
+        try:
+            return method(request, timeout=deadline, metadata=self._metadata)
+        except grpc.RpcError as exc:
+            raise self._error(exc) from None
+
+    def _error(self, exc: grpc.RpcError) -> CpsolverError:
+        """The exception a failed call raises (see the module docstring)."""
+        call: Any = exc  # a grpc.Call as well as an RpcError
+        code: grpc.StatusCode = call.code()
+        details: str = call.details() or ""
+        try:
+            status = rpc_status.from_call(call)
+        except ValueError:  # inconsistent trailers: fall back to the code
+            status = None
+        if status is not None:
+            mapped = exception_from_status(status)
+            if mapped is not None:
+                return mapped
+        if code is grpc.StatusCode.INVALID_ARGUMENT:
+            mapped = exception_from_status(_plain_status(code, details))
+            assert mapped is not None
+            return mapped
+        if code is grpc.StatusCode.UNAVAILABLE:
+            return ServerUnavailableError(code.name, details, target=self.target)
+        if code is grpc.StatusCode.DEADLINE_EXCEEDED:
+            return DeadlineExceededError(code.name, details, target=self.target)
+        return RemoteError(code.name, details, target=self.target)
+
+    def evaluate(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> HandValue:
+        """Evaluate a 5-card hand or a 3-card front, as :func:`solver.evaluate` does."""
+        resolved = ChineseRules.resolve(rules, **overrides)
+        request = pb.EvaluateHandRequest(
+            cards=cards_to_wire(parse_cards(cards)),
+            rules=rules_to_wire(resolved, pb.ChineseRules),
+        )
+        return hand_from_wire(self._call(self._chinese.EvaluateHand, request, timeout).hand)
+
+    def _solve_request(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules,
+        objective: str | None,
+        alternatives: int,
+        field: str = "cards",
+    ) -> pb.SolveRequest:
+        request = pb.SolveRequest(
+            cards=cards_to_wire(parse_cards(cards, field=field)),
+            rules=rules_to_wire(rules, pb.ChineseRules),
+            top_k=alternatives,
+        )
+        if objective is not None:
+            name = f"OBJECTIVE_{objective.upper()}"
+            if name not in pb.Objective.DESCRIPTOR.values_by_name:
+                from solver.chinese.objectives import get_objective
+
+                get_objective(objective)  # raises the library's error for an unknown name
+                raise RemoteError("UNIMPLEMENTED", f"objective {objective!r} has no wire name")
+            request.objective = pb.Objective.Value(name)
+        return request
+
+    def solve(
+        self,
+        cards: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        objective: str | None = None,
+        *,
+        alternatives: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Solution:
+        """The best arrangement of 13 cards, as :func:`solver.solve` returns it."""
+        resolved = ChineseRules.resolve(rules, **overrides)
+        request = self._solve_request(cards, resolved, objective, alternatives)
+        return solution_from_wire(self._call(self._chinese.Solve, request, timeout), resolved)
+
+    def solve_batch(
+        self,
+        hands: Iterable[CardsLike],
+        rules: ChineseRules | str | None = "standard",
+        objective: str | None = None,
+        *,
+        alternatives: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Iterator[Solution | CpsolverError]:
+        """Solve many hands with ``BatchSolve`` streaming; one result per hand, in order.
+
+        A hand that cannot be solved yields its exception (an
+        :class:`~solver.errors.InvalidInputError` naming the hand's field, e.g. ``cards[13]``)
+        instead of a Solution, so one bad hand does not stop the batch. ``timeout`` is the
+        deadline of each BatchSolve call (up to 1,000 hands each).
+        """
+        resolved = ChineseRules.resolve(rules, **overrides)
+        pending: list[Solution | CpsolverError | pb.SolveRequest] = []
+        for hand in hands:
+            try:
+                pending.append(self._solve_request(hand, resolved, objective, alternatives))
+            except CpsolverError as exc:
+                pending.append(exc)
+            if len(pending) >= BATCH_CHUNK:
+                yield from self._flush(pending, resolved, timeout)
+                pending = []
+        yield from self._flush(pending, resolved, timeout)
+
+    def _flush(
+        self,
+        pending: list[Solution | CpsolverError | pb.SolveRequest],
+        rules: ChineseRules,
+        timeout: float | None,
+    ) -> Iterator[Solution | CpsolverError]:
+        sent = [i for i, item in enumerate(pending) if isinstance(item, pb.SolveRequest)]
+        results: list[Solution | CpsolverError | pb.SolveRequest] = list(pending)
+        if sent:
+            request = pb.BatchSolveRequest(requests=[pending[i] for i in sent])  # type: ignore[misc]
+            stream = self._call(self._chinese.BatchSolve, request, timeout)
+            try:
+                for item in stream:
+                    position = sent[item.index]
+                    if item.status.code == 0:
+                        results[position] = solution_from_wire(item.response, rules)
+                    else:
+                        error = exception_from_status(item.status)
+                        results[position] = error or RemoteError(
+                            str(item.status.code), item.status.message, target=self.target
+                        )
+            except grpc.RpcError as exc:
+                raise self._error(exc) from None
+        for result in results:
+            assert not isinstance(result, pb.SolveRequest), "the server skipped a hand"
+            yield result
+
+
+def _plain_status(code: grpc.StatusCode, details: str) -> Any:
+    from google.rpc import status_pb2
+
+    return status_pb2.Status(code=code.value[0], message=details)
