@@ -15,77 +15,21 @@ from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from server.convert import (
     cards_from_wire,
-    cards_to_wire,
     enum_value_name,
     hand_to_wire,
     rules_from_wire,
+    solution_to_wire,
 )
 from server.errors import OK_STATUS, status_from_exception
 from server.services import Service, ServiceLimits
-from solver.chinese import Solution, solve
-from solver.chinese.naturals import Natural
-from solver.chinese.solve import Arrangement
+from solver.chinese import solve
 from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.poker import evaluate
-from solver.rules import ChineseRules, Row
+from solver.rules import ChineseRules
 
 __all__ = ["SERVICE", "ChinesePokerServicer"]
 
-_ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
 _OBJECTIVE_FIELD = pb.SolveRequest.DESCRIPTOR.fields_by_name["objective"]
-
-
-def _arrangement_to_wire(arrangement: Arrangement) -> pb.Arrangement:
-    return pb.Arrangement(
-        back=cards_to_wire(arrangement.back),
-        middle=cards_to_wire(arrangement.middle),
-        front=cards_to_wire(arrangement.front),
-    )
-
-
-def _rows_to_wire(arrangement: Arrangement) -> list[pb.RowResult]:
-    return [
-        pb.RowResult(
-            row=pb.Row.Value("ROW_" + row.name),
-            hand=hand_to_wire(arrangement.hands[row]),
-            royalty=arrangement.royalties[row],
-        )
-        for row in _ROWS
-    ]
-
-
-def _natural_to_wire(natural: Natural) -> pb.Natural:
-    return pb.Natural(
-        kind=pb.NaturalKind.Value("NATURAL_KIND_" + natural.kind.name),
-        name=natural.name,
-        units=natural.units,
-        declared=True,
-        groups=[pb.CardGroup(cards=cards_to_wire(group)) for group in natural.groups],
-    )
-
-
-def solution_to_wire(solution: Solution) -> pb.SolveResponse:
-    """The SolveResponse of a library Solution."""
-    best = solution.arrangement
-    objective_name = "OBJECTIVE_" + solution.objective.upper()
-    known = objective_name in pb.Objective.DESCRIPTOR.values_by_name
-    objective = objective_name if known else "OBJECTIVE_UNSPECIFIED"
-    return pb.SolveResponse(
-        arrangement=_arrangement_to_wire(best),
-        rows=_rows_to_wire(best),
-        royalties=sum(best.royalties.values()),
-        objective=objective,
-        value=best.value,
-        natural=_natural_to_wire(solution.natural) if solution.natural else None,
-        alternatives=[
-            pb.Alternative(
-                arrangement=_arrangement_to_wire(alt),
-                value=alt.value,
-                gap=best.value - alt.value,
-            )
-            for alt in solution.alternatives
-        ],
-    )
 
 
 class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):

@@ -1,4 +1,5 @@
-"""Wire <-> library conversions shared by every game's servicer (no game logic here).
+"""Wire <-> library conversions, one home for both directions: the servicers convert requests
+in and results out, the typed client (:mod:`client.remote`) converts results back (no game logic).
 
 Inbound helpers raise the library's :class:`~solver.errors.InvalidInputError` with field paths
 in the library convention (1-based list indexes, see :mod:`server.errors`), so a servicer only
@@ -40,6 +41,7 @@ __all__ = [
     "rules_from_wire",
     "rules_to_wire",
     "solution_from_wire",
+    "solution_to_wire",
 ]
 
 R = TypeVar("R", bound=RuleSet)
@@ -154,6 +156,64 @@ def hand_to_wire(hand: HandValue) -> chinese_poker_pb2.Hand:
         name=hand.name,
         strength=hand.strength,
         royal=hand.is_royal,
+    )
+
+
+# -- wire <- library results (the servicers) ----------------------------------------------
+
+
+def _arrangement_to_wire(arrangement: Arrangement) -> chinese_poker_pb2.Arrangement:
+    return chinese_poker_pb2.Arrangement(
+        back=cards_to_wire(arrangement.back),
+        middle=cards_to_wire(arrangement.middle),
+        front=cards_to_wire(arrangement.front),
+    )
+
+
+def _rows_to_wire(arrangement: Arrangement) -> list[chinese_poker_pb2.RowResult]:
+    return [
+        chinese_poker_pb2.RowResult(
+            row=chinese_poker_pb2.Row.Value("ROW_" + row.name),
+            hand=hand_to_wire(arrangement.hands[row]),
+            royalty=arrangement.royalties[row],
+        )
+        for row in (Row.FRONT, Row.MIDDLE, Row.BACK)
+    ]
+
+
+def _natural_to_wire(natural: Natural) -> chinese_poker_pb2.Natural:
+    return chinese_poker_pb2.Natural(
+        kind=chinese_poker_pb2.NaturalKind.Value("NATURAL_KIND_" + natural.kind.name),
+        name=natural.name,
+        units=natural.units,
+        declared=True,
+        groups=[
+            chinese_poker_pb2.CardGroup(cards=cards_to_wire(group)) for group in natural.groups
+        ],
+    )
+
+
+def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
+    """The SolveResponse of a library Solution."""
+    best = solution.arrangement
+    objective_name = "OBJECTIVE_" + solution.objective.upper()
+    known = objective_name in chinese_poker_pb2.Objective.DESCRIPTOR.values_by_name
+    objective = objective_name if known else "OBJECTIVE_UNSPECIFIED"
+    return chinese_poker_pb2.SolveResponse(
+        arrangement=_arrangement_to_wire(best),
+        rows=_rows_to_wire(best),
+        royalties=sum(best.royalties.values()),
+        objective=objective,
+        value=best.value,
+        natural=_natural_to_wire(solution.natural) if solution.natural else None,
+        alternatives=[
+            chinese_poker_pb2.Alternative(
+                arrangement=_arrangement_to_wire(alt),
+                value=alt.value,
+                gap=best.value - alt.value,
+            )
+            for alt in solution.alternatives
+        ],
     )
 
 
