@@ -1,18 +1,27 @@
-"""The root ``cpsolver`` command group, exit codes and error reporting shared by subcommands.
+"""The root ``cpsolver`` command group, exit codes, error reporting and the options every
+server-capable subcommand shares (``--server``, ``--token``, ``--timeout``, ``--tls-ca``).
 
 Exit codes: 0 success, 2 bad input (usage errors, bad cards, unknown options), 3 server
-unreachable, 1 anything unexpected.
+unreachable (or no answer within ``--timeout``), 1 anything else (e.g. a token the server
+refuses).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
+from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
+from client.local import Solver
 from solver.errors import CpsolverError, InfeasibleError, InvalidInputError
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -28,6 +37,12 @@ class CpsolverGroup(click.Group):
         except (InvalidInputError, InfeasibleError) as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)
+        except (ServerUnavailableError, DeadlineExceededError) as exc:
+            click.echo(f"error: server unreachable: {exc}", err=True)
+            ctx.exit(EXIT_UNREACHABLE)
+        except RemoteError as exc:
+            click.echo(f"error: server: {exc}", err=True)
+            ctx.exit(1)
         except CpsolverError as exc:  # pragma: no cover - defensive
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
@@ -36,7 +51,63 @@ class CpsolverGroup(click.Group):
 @click.group(cls=CpsolverGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cpsolver", prog_name="cpsolver")
 def main() -> None:
-    """Chinese poker solver, Chlust and Three Leaves: solve, score and evaluate hands."""
+    """Chinese poker solver, Chlust and Three Leaves: solve, score and evaluate hands.
+
+    Commands run in this process; with --server HOST:PORT (or CPSOLVER_SERVER) they call a
+    `cpsolver serve` server instead, with the same output. Exit codes: 0 ok, 2 bad input,
+    3 server unreachable, 1 other errors. Shell completion: `cpsolver completion --help`.
+    """
+
+
+def remote_options(command: F) -> F:
+    """Add ``--server``, ``--token``, ``--timeout`` and ``--tls-ca`` to a command; the command
+    receives a ``solver`` argument (:class:`client.Solver`: in-process or remote) instead."""
+
+    @click.option(
+        "--server", envvar="CPSOLVER_SERVER", default=None, metavar="HOST:PORT",
+        help="Call this cpsolver server instead of solving in-process (env CPSOLVER_SERVER).",
+    )  # fmt: skip
+    @click.option(
+        "--token", envvar="CPSOLVER_TOKEN", default=None,
+        help="Bearer token for the server (env CPSOLVER_TOKEN).",
+    )  # fmt: skip
+    @click.option(
+        "--timeout", type=click.FloatRange(0, min_open=True), default=30.0, show_default=True,
+        help="Deadline of each server call, in seconds.",
+    )  # fmt: skip
+    @click.option(
+        "--tls-ca", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+        envvar="CPSOLVER_TLS_CA",
+        help="Use TLS trusting this PEM CA bundle (env CPSOLVER_TLS_CA).",
+    )  # fmt: skip
+    @functools.wraps(command)
+    def wrapper(
+        *args: Any,
+        server: str | None,
+        token: str | None,
+        timeout: float,
+        tls_ca: Path | None,
+        **kwargs: Any,
+    ) -> Any:
+        with open_solver(server, token=token, timeout=timeout, tls_ca=tls_ca) as solver:
+            return command(*args, solver=solver, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_solver(
+    server: str | None,
+    *,
+    token: str | None = None,
+    timeout: float = 30.0,
+    tls_ca: Path | None = None,
+) -> Solver:
+    """The solver a command uses: in-process without ``server``, else a remote client."""
+    from client import connect
+
+    if not server:
+        return connect(None)
+    return connect(server, token=token, timeout=timeout, root_certificates=tls_ca)
 
 
 def emit_json(payload: object) -> None:

@@ -1,0 +1,208 @@
+"""``cpsolver batch``: solve many hands, JSON lines out in input order (docs/CLI-JSON.md).
+
+Input (a file or stdin), one hand per line: 13 cards as text (``As Ks Qs ...``) or a JSON
+object ``{"cards": "As Ks ..." | ["As", "Ks", ...], "id": <any JSON value, echoed>}``. Blank
+lines and lines starting with ``#`` are not hands and are skipped (line numbers still count
+them). Output, one line per hand, in input order::
+
+    {"line": 1, "ok": true, "solution": {... as `cpsolver solve --json` ...}}
+    {"line": 2, "ok": false, "error": {"message": "...", "violations": [{"field", "description"}]}}
+
+(plus ``"id"`` when the input line had one). ``--on-error skip`` (the default) writes the error
+object and goes on, then prints a summary of the bad lines on stderr; ``--on-error stop`` stops
+at the first bad line and reports it on stderr. Either way a bad line makes the exit code 2.
+In-process the hands go through :func:`solver.solve_many` in chunks (all cores); with
+``--server`` through ``BatchSolve`` streaming.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from client.cli.main import EXIT_BAD_INPUT, main, remote_options
+from client.cli.render import console
+from client.local import LocalSolver, Solver
+from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
+from solver.chinese.search import warm_up
+from solver.errors import CpsolverError, InvalidInputError
+from solver.rules import parse_assignments
+
+__all__ = ["Line", "read_lines"]
+
+_KEYS = frozenset({"cards", "id"})
+
+
+@dataclass
+class Line:
+    """One input hand: its 1-based line number, cards (text or list), id, or why it is bad."""
+
+    number: int
+    cards: Any = None
+    id: Any = None
+    has_id: bool = False
+    error: CpsolverError | None = None
+
+
+def _parse(number: int, text: str) -> Line:
+    if not text.startswith("{"):
+        return Line(number, cards=text)
+    try:
+        item = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return Line(number, error=InvalidInputError("", f"malformed JSON: {exc.msg}"))
+    if not isinstance(item, dict):
+        return Line(number, error=InvalidInputError("", "expected a JSON object"))
+    line = Line(number, cards=item.get("cards"), id=item.get("id"), has_id="id" in item)
+    unknown = sorted(set(item) - _KEYS)
+    if unknown:
+        line.error = InvalidInputError(unknown[0], "unknown key; a line has cards and id")
+    elif not isinstance(line.cards, str | list):
+        line.error = InvalidInputError("cards", "required: a string or a list of cards")
+    return line
+
+
+def read_lines(stream: IO[str]) -> Iterator[Line]:
+    """The hands of an input stream (blank and ``#`` lines skipped).
+
+    >>> import io
+    >>> [(x.number, x.cards, x.error) for x in read_lines(io.StringIO("# c\\n\\nAs Ks\\n"))]
+    [(3, 'As Ks', None)]
+    """
+    for number, raw in enumerate(stream, start=1):
+        text = raw.strip()
+        if text and not text.startswith("#"):
+            yield _parse(number, text)
+
+
+def _error_dict(exc: CpsolverError) -> dict[str, Any]:
+    violations = getattr(exc, "violations", ())
+    return {
+        "message": str(exc),
+        "violations": [{"field": v.field, "description": v.description} for v in violations],
+    }
+
+
+def _record(line: Line, result: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {"line": line.number}
+    if line.has_id:
+        record["id"] = line.id
+    if isinstance(result, CpsolverError):
+        record["ok"] = False
+        record["error"] = _error_dict(result)
+    else:
+        record["ok"] = True
+        record["solution"] = result.to_dict()
+    return record
+
+
+def _results(
+    lines: Iterator[Line], solver: Solver, rules: str, objective: str, alternatives: int,
+    overrides: dict[str, str],
+) -> Iterator[tuple[Line, Any]]:  # fmt: skip
+    """(line, Solution or exception) in input order; bad lines never reach the solver."""
+    pending: deque[Line] = deque()
+
+    def hands() -> Iterator[Any]:
+        for line in lines:
+            pending.append(line)
+            if line.error is None:
+                yield line.cards
+
+    solved = solver.solve_batch(hands(), rules, objective, alternatives=alternatives, **overrides)
+    for result in solved:
+        while pending[0].error is not None:
+            bad = pending.popleft()
+            yield bad, bad.error
+        yield pending.popleft(), result
+    while pending:
+        bad = pending.popleft()
+        yield bad, bad.error
+
+
+def _count(file: str) -> int | None:
+    if file == "-" or not os.path.isfile(file):
+        return None
+    with open(file, encoding="utf-8", errors="replace") as handle:
+        return sum(1 for raw in handle if raw.strip() and not raw.lstrip().startswith("#"))
+
+
+@main.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
+@click.option(
+    "--set", "assignments", multiple=True, metavar="OPTION=VALUE",
+    help="Override one rule option (repeatable), e.g. --set order=strict.",
+)  # fmt: skip
+@click.option(
+    "--objective", default=DEFAULT_OBJECTIVE, show_default=True,
+    help=f"What to maximise: {', '.join(objective_names())}.",
+)  # fmt: skip
+@click.option(
+    "--alternatives", default=0, show_default=True, type=click.IntRange(0, 50),
+    help="Also return this many next-best arrangements per hand.",
+)  # fmt: skip
+@click.option(
+    "--on-error", type=click.Choice(["skip", "stop"]), default="skip", show_default=True,
+    help="A bad line: write its error object and go on (skip), or stop there (stop).",
+)  # fmt: skip
+@remote_options
+def batch(
+    file: str,
+    preset: str,
+    assignments: tuple[str, ...],
+    objective: str,
+    alternatives: int,
+    on_error: str,
+    solver: Solver,
+) -> None:
+    """Solve hands read from FILE or stdin (one per line: cards, or JSON with "cards" and
+    "id"); write one JSON line per hand, in input order. A progress bar shows on a terminal.
+    Bad lines are reported with their line numbers; any bad line makes the exit code 2."""
+    overrides = parse_assignments(assignments)
+    total = _count(file)
+    try:
+        stream: IO[str] = (
+            click.get_text_stream("stdin") if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
+        )
+    except OSError as exc:
+        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror or exc}") from None
+    if isinstance(solver, LocalSolver):
+        warm_up()
+    err = console(stderr=True)
+    progress = Progress(
+        TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err, transient=True, disable=not err.is_terminal,
+    )  # fmt: skip
+    bad: list[int] = []
+    done = 0
+    with stream, progress:
+        task = progress.add_task("solving", total=total)
+        results = _results(read_lines(stream), solver, preset, objective, alternatives, overrides)
+        for line, result in results:
+            if isinstance(result, CpsolverError) and on_error == "stop":
+                sys.stdout.flush()
+                click.echo(f"error: line {line.number}: {result}", err=True)
+                raise SystemExit(EXIT_BAD_INPUT)
+            if isinstance(result, CpsolverError):
+                bad.append(line.number)
+            sys.stdout.write(json.dumps(_record(line, result), ensure_ascii=False) + "\n")
+            done += 1
+            progress.advance(task)
+    sys.stdout.flush()
+    if bad:
+        shown = ", ".join(map(str, bad[:20])) + (", ..." if len(bad) > 20 else "")
+        click.echo(
+            f"batch: {done - len(bad)} of {done} hands solved; {len(bad)} bad "
+            f"line{'s' if len(bad) > 1 else ''} ({shown}) written as error objects",
+            err=True,
+        )
+        raise SystemExit(EXIT_BAD_INPUT)

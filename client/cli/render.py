@@ -1,0 +1,113 @@
+"""Human output shared by the commands: cards with suit symbols (hearts and diamonds red,
+clubs and spades plain) and tables, through rich.
+
+Colour is rich's decision: on a terminal it is on, when the output is piped or ``NO_COLOR`` is
+set (https://no-color.org) it is off, and ``FORCE_COLOR`` forces it. The text is the same
+either way, so piped output is the terminal output without escape codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from solver.cards import Card, Suit
+from solver.chinese import Solution
+from solver.chinese.solve import Arrangement
+from solver.rules import Row
+
+__all__ = ["cards_text", "console", "number", "signed", "solution_tables"]
+
+ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
+_RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
+
+
+def console(*, stderr: bool = False) -> Console:
+    """A rich console with no automatic highlighting (numbers stay plain)."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+
+
+def cards_text(cards: Iterable[Card]) -> Text:
+    """``A♠ K♥`` with the red suits styled red.
+
+    >>> cards_text([Card.of("As"), Card.of("Kh")]).plain
+    'A♠ K♥'
+    """
+    text = Text()
+    for i, card in enumerate(cards):
+        if i:
+            text.append(" ")
+        text.append(card.pretty, style="bold red" if card.suit in _RED else "bold")
+    return text
+
+
+def number(value: float) -> str:
+    """An objective value: integers plainly, fractions to 4 decimals.
+
+    >>> number(7.0), number(1.23456)
+    ('7', '1.2346')
+    """
+    return str(int(value)) if float(value).is_integer() else f"{value:.4f}"
+
+
+def signed(units: int) -> str:
+    """``+5``, ``-9``, ``0``."""
+    return f"{units:+d}" if units else "0"
+
+
+def _rows_table(arrangement: Arrangement, title: str | None = None) -> Table:
+    table = Table(box=None, title=title, title_justify="left", pad_edge=False)
+    table.add_column("row")
+    table.add_column("cards")
+    table.add_column("hand")
+    table.add_column("royalty", justify="right")
+    for row in ROWS:
+        table.add_row(
+            row.label,
+            cards_text(arrangement.row(row)),
+            arrangement.hands[row].name,
+            str(arrangement.royalties[row]),
+        )
+    return table
+
+
+def solution_tables(solution: Solution) -> list[Table | Text]:
+    """The renderables of a solution: a natural line, the rows, the value, the alternatives."""
+    out: list[Table | Text] = []
+    natural = solution.natural
+    if natural is not None:
+        line = Text.assemble(
+            "natural: ", (natural.kind.title, "bold"), f" ({natural.units} units), declared: "
+        )
+        for i, group in enumerate(natural.groups):
+            if i:
+                line.append(" / ")
+            line.append_text(cards_text(group))
+        out.append(line)
+        out.append(Text("best ordinary arrangement, for reference:"))
+    out.append(_rows_table(solution.arrangement))
+    out.append(
+        Text(
+            f"{solution.objective} = {number(solution.value)}, "
+            f"royalties = {sum(solution.royalties.values())}"
+        )
+    )
+    if solution.alternatives:
+        table = Table(box=None, title="alternatives", title_justify="left", pad_edge=False)
+        table.add_column("#", justify="right")
+        for row in ROWS:
+            table.add_column(row.label)
+        table.add_column(solution.objective, justify="right")
+        table.add_column("gap", justify="right")
+        for i, alt in enumerate(solution.alternatives, start=1):
+            table.add_row(
+                str(i),
+                *(cards_text(alt.row(row)) for row in ROWS),
+                number(alt.value),
+                number(solution.value - alt.value),
+            )
+        out.append(table)
+    return out
