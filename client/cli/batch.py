@@ -106,7 +106,7 @@ def _record(line: Line, result: Any) -> dict[str, Any]:
 
 def _results(
     lines: Iterator[Line], solver: Solver, rules: str, objective: str, alternatives: int,
-    overrides: dict[str, str],
+    overrides: dict[str, Any],
 ) -> Iterator[tuple[Line, Any]]:  # fmt: skip
     """(line, Solution or exception) in input order; bad lines never reach the solver."""
     pending: deque[Line] = deque()
@@ -167,14 +167,12 @@ def batch(
     """Solve hands read from FILE or stdin (one per line: cards, or JSON with "cards" and
     "id"); write one JSON line per hand, in input order. A progress bar shows on a terminal.
     Bad lines are reported with their line numbers; any bad line makes the exit code 2."""
-    overrides = parse_assignments(assignments)
+    overrides: dict[str, Any] = parse_assignments(assignments)
     total = _count(file)
     try:
-        stream: IO[str] = (
-            click.get_text_stream("stdin") if file == "-" else open(file, encoding="utf-8")  # noqa: SIM115
-        )
+        stream: IO[str] = click.open_file(file, encoding="utf-8")
     except OSError as exc:
-        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror or exc}") from None
+        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror}") from None
     if isinstance(solver, LocalSolver):
         warm_up()
     err = console(stderr=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 from rich.text import Text
 
@@ -33,7 +35,8 @@ def evaluate(
     solver: Solver,
 ) -> None:
     """Evaluate a 5-card hand or a 3-card front, e.g. ``cpsolver evaluate "Jh Js 4c 4d Jd"``."""
-    hand = solver.evaluate(" ".join(cards), preset, **parse_assignments(assignments))
+    overrides: dict[str, Any] = parse_assignments(assignments)
+    hand = solver.evaluate(" ".join(cards), preset, **overrides)
     if as_json:
         emit_json(
             {
@@ -85,7 +88,7 @@ def solve(
 ) -> None:
     """Arrange 13 cards into back, middle and front, e.g.
     ``cpsolver solve "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"``."""
-    overrides = parse_assignments(assignments)
+    overrides: dict[str, Any] = parse_assignments(assignments)
     if isinstance(solver, LocalSolver):
         warm_up()
     solution = solver.solve(
