@@ -1,0 +1,239 @@
+"""The typed client (issue 5): LocalSolver and RemoteSolver give the same library types and
+errors; retries on UNAVAILABLE, deadlines, round_robin and the bearer token work over gRPC.
+
+The real server (``cpsolver serve``, the ``grpc_server`` fixture) answers the equality, error
+and deadline tests; retries and load balancing need a server that fails on purpose or several
+servers, so those use in-test gRPC servers that serve the real servicer
+(:class:`server.chinese_poker.ChinesePokerServicer`) behind a counter.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from concurrent import futures
+
+import grpc
+import pytest
+
+from client import (
+    DeadlineExceededError,
+    LocalSolver,
+    RemoteError,
+    RemoteSolver,
+    RetryPolicy,
+    ServerUnavailableError,
+    Solver,
+    connect,
+)
+from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
+from server.chinese_poker import ChinesePokerServicer
+from server.services import ServiceLimits
+from solver import InvalidInputError, evaluate, parse_cards, solve
+
+HANDS = [
+    "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s",
+    "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s",  # CP-E10 dragon
+    "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th",  # CP-E3
+    "2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As",  # CP-E9 six pairs
+]
+
+
+@pytest.fixture(scope="module")
+def remote(grpc_server) -> Iterator[RemoteSolver]:  # type: ignore[no-untyped-def]
+    with RemoteSolver(grpc_server.address, timeout=30) as client:
+        yield client
+
+
+def test_both_solvers_implement_the_protocol(remote: RemoteSolver) -> None:
+    assert isinstance(remote, Solver) and isinstance(LocalSolver(), Solver)
+    assert isinstance(connect(None), LocalSolver)
+
+
+@pytest.mark.parametrize("hand", HANDS)
+def test_remote_solution_equals_the_library(remote: RemoteSolver, hand: str) -> None:
+    """The same Solution value (rows, hands, royalties, naturals, alternatives) either way."""
+    for rules, overrides in (("standard", {}), ("eastern", {"order": "strict"})):
+        expected = solve(hand, rules, alternatives=3, **overrides)
+        got = remote.solve(hand, rules, alternatives=3, **overrides)
+        assert got == expected
+        assert got.to_dict() == expected.to_dict()
+        assert got.natural == expected.natural
+
+
+def test_remote_batch_equals_local_batch_with_errors_in_place(remote: RemoteSolver) -> None:
+    hands = [*HANDS, "As Ks", HANDS[0]]
+    local = list(LocalSolver().solve_batch(hands, "two_four"))
+    got = list(remote.solve_batch(hands, "two_four"))
+    assert len(got) == len(hands)
+    for mine, theirs in zip(got, local, strict=True):
+        if isinstance(theirs, Exception):
+            assert isinstance(mine, InvalidInputError) and str(mine) == str(theirs)
+        else:
+            assert mine == theirs
+    assert got[1].natural is None  # type: ignore[union-attr]  # two_four: naturals off
+
+
+def test_remote_evaluate_equals_the_library(remote: RemoteSolver) -> None:
+    """CP-E4 under both wheel options: the same HandValue (strength, category, cards, name)."""
+    for text in ("Ah 2d 3h 4s 5c", "6s 5h 4d 3c 2s", "Qs Qd 2c"):
+        for wheel in ("lowest", "second_highest"):
+            expected = evaluate(text, wheel_second_highest=wheel == "second_highest")
+            got = remote.evaluate(text, wheel=wheel)
+            assert (got.strength, got.category, got.cards, got.name, got.is_royal) == (
+                expected.strength,
+                expected.category,
+                expected.cards,
+                expected.name,
+                expected.is_royal,
+            )
+
+
+def _library_error(hand: str) -> InvalidInputError:
+    with pytest.raises(InvalidInputError) as caught:
+        solve(hand)
+    return caught.value
+
+
+def test_invalid_argument_is_the_library_error(remote: RemoteSolver) -> None:
+    """INVALID_ARGUMENT + BadRequest -> InvalidInputError with the library's violations, field
+    paths numbered from 1 as the library numbers them (the wire numbers from 0)."""
+    short = HANDS[0].rsplit(" ", 1)[0]
+    with pytest.raises(InvalidInputError) as caught:
+        remote.solve(short)
+    assert caught.value.violations == _library_error(short).violations
+    # a duplicate card reaches the server only from a raw request (the client parses first)
+    duplicate = HANDS[0].replace("3s", "As")
+    cards = [
+        cards_pb2.Card(rank=int(c.rank), suit="cdhs".index(c.suit.value) + 1)
+        for c in parse_cards(duplicate.split()[:12])
+    ]
+    cards.append(cards[0])
+    request = chinese_poker_pb2.SolveRequest(cards=cards)
+    with pytest.raises(InvalidInputError) as caught:
+        remote._call(remote._chinese.Solve, request, None)
+    assert caught.value.violations == _library_error(duplicate).violations
+    assert caught.value.violations[0].field == "cards[13]"
+
+
+def test_deadline_exceeded_on_a_long_batch(remote: RemoteSolver) -> None:
+    """A per-call deadline shorter than the work ends the call with DeadlineExceededError."""
+    many = [HANDS[0]] * 1000
+    started = time.monotonic()
+    with pytest.raises(DeadlineExceededError):
+        list(remote.solve_batch(many, timeout=0.05))
+    assert time.monotonic() - started < 10
+    assert remote.evaluate("Qs Qd 2c").name == "pair of queens, 2 kicker"  # still usable
+
+
+def test_unreachable_server_is_server_unavailable() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with RemoteSolver(f"127.0.0.1:{port}", timeout=10) as client:
+        with pytest.raises(ServerUnavailableError) as caught:
+            client.evaluate("Qs Qd 2c")
+        assert caught.value.code == "UNAVAILABLE"
+        with pytest.raises(ServerUnavailableError):
+            client.wait_ready(timeout=0.2)
+
+
+# --- retries, round_robin and the token, with in-test servers -----------------------------
+
+
+class Flaky(ChinesePokerServicer):
+    """The real servicer, answering UNAVAILABLE to the first ``failures`` calls and counting
+    calls and the authorization header it saw."""
+
+    def __init__(self, failures: int = 0) -> None:
+        super().__init__(ServiceLimits())
+        self.failures = failures
+        self.calls = 0
+        self.authorization: list[str] = []
+        self._lock = threading.Lock()
+
+    def EvaluateHand(self, request, context):  # type: ignore[no-untyped-def]
+        with self._lock:
+            self.calls += 1
+            failing = self.calls <= self.failures
+        metadata = dict(context.invocation_metadata())
+        self.authorization.append(metadata.get("authorization", ""))
+        if failing:
+            context.abort(grpc.StatusCode.UNAVAILABLE, "warming up")
+        return super().EvaluateHand(request, context)
+
+
+@pytest.fixture
+def flaky_servers() -> Iterator[list[tuple[Flaky, int]]]:
+    """Two in-process servers on loopback (set ``failures`` on them before calling)."""
+    made = []
+    for _ in range(2):
+        servicer = Flaky()
+        server = grpc.server(futures.ThreadPoolExecutor(max_workers=4))
+        chinese_poker_pb2_grpc.add_ChinesePokerServiceServicer_to_server(servicer, server)
+        port = server.add_insecure_port("127.0.0.1:0")
+        server.start()
+        made.append((servicer, port, server))
+    yield [(s, p) for s, p, _ in made]
+    for _, _, server in made:
+        server.stop(None)
+
+
+def test_unavailable_is_retried_with_backoff(flaky_servers) -> None:  # type: ignore[no-untyped-def]
+    servicer, port = flaky_servers[0]
+    servicer.failures = 2
+    policy = RetryPolicy(max_attempts=4, initial_backoff=0.05, max_backoff=0.2)
+    with RemoteSolver(f"127.0.0.1:{port}", retry=policy, token="s3cret") as client:
+        hand = client.evaluate("Jh Js 4c 4d Jd")
+    assert hand.name == "full house, jacks over fours" and hand.strength == 7705
+    assert servicer.calls == 3  # two UNAVAILABLE answers, then the retry that worked
+    assert servicer.authorization == ["Bearer s3cret"] * 3
+
+
+def test_without_retries_unavailable_surfaces(flaky_servers) -> None:  # type: ignore[no-untyped-def]
+    servicer, port = flaky_servers[0]
+    servicer.failures = 1
+    client = RemoteSolver(f"127.0.0.1:{port}", retry=None)
+    with client, pytest.raises(ServerUnavailableError, match="warming up"):
+        client.evaluate("Qs Qd 2c")
+    assert servicer.calls == 1
+
+
+def test_attempts_are_capped(flaky_servers) -> None:  # type: ignore[no-untyped-def]
+    servicer, port = flaky_servers[0]
+    servicer.failures = 100
+    policy = RetryPolicy(max_attempts=3, initial_backoff=0.01, max_backoff=0.05)
+    client = RemoteSolver(f"127.0.0.1:{port}", retry=policy)
+    with client, pytest.raises(ServerUnavailableError):
+        client.evaluate("Qs Qd 2c")
+    assert servicer.calls == 3
+
+
+def test_round_robin_spreads_calls_over_every_address(flaky_servers) -> None:  # type: ignore[no-untyped-def]
+    """A target that resolves to two addresses: round_robin sends calls to both."""
+    (first, p1), (second, p2) = flaky_servers
+    with RemoteSolver(f"ipv4:127.0.0.1:{p1},127.0.0.1:{p2}") as client:
+        client.wait_ready(5)
+        for _ in range(20):
+            assert client.evaluate("Qs Qd 2c").category.name == "PAIR"
+    assert first.calls + second.calls == 20
+    assert first.calls >= 5 and second.calls >= 5
+    with RemoteSolver(f"ipv4:127.0.0.1:{p1},127.0.0.1:{p2}", load_balancing="pick_first") as one:
+        before = (first.calls, second.calls)
+        for _ in range(6):
+            one.evaluate("Qs Qd 2c")
+        assert sorted((first.calls - before[0], second.calls - before[1])) == [0, 6]
+
+
+def test_other_statuses_are_remote_errors(flaky_servers) -> None:  # type: ignore[no-untyped-def]
+    _, port = flaky_servers[0]
+    """A status that is neither a library error nor a transport one is a RemoteError."""
+    with RemoteSolver(f"127.0.0.1:{port}") as client:
+        missing = client._channel.unary_unary("/cpsolver.v1.ChinesePokerService/NoSuchMethod")
+        with pytest.raises(RemoteError) as caught:
+            client._call(missing, b"", None)
+    assert caught.value.code == "UNIMPLEMENTED"
+    assert not isinstance(caught.value, ServerUnavailableError)
