@@ -90,7 +90,7 @@ def solve(
     ``cpsolver solve "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"``."""
     overrides: dict[str, Any] = parse_assignments(assignments)
     if isinstance(solver, LocalSolver):
-        warm_up()
+        warm_up(parallel=False)  # one hand: the batch kernel is not needed
     solution = solver.solve(
         " ".join(cards), preset, objective, alternatives=alternatives, **overrides
     )
