@@ -61,6 +61,8 @@ class Result:
     latencies: list[float]  # seconds, calls completed inside the window
     items: int  # hands solved inside the window
     seconds: float
+    calls: int = 0  # every call, warm-up included
+    client_cpu: float = 0.0  # client CPU seconds over all calls
 
 
 def _client(address: str, mode: str, threads: int, seconds: float, hands, seed: int, out) -> None:  # type: ignore[no-untyped-def]
@@ -76,12 +78,14 @@ def _client(address: str, mode: str, threads: int, seconds: float, hands, seed: 
     end = start + seconds
     latencies: list[float] = []
     items = [0]
+    calls = [0]
     lock = threading.Lock()
 
     def run(offset: int) -> None:
         rng = random.Random(seed * 1000 + offset)
         mine: list[float] = []
         done = 0
+        made = 0
         while True:
             t0 = time.perf_counter()
             if t0 >= end:
@@ -96,20 +100,24 @@ def _client(address: str, mode: str, threads: int, seconds: float, hands, seed: 
                 )
                 count = sum(1 for _ in stub.BatchSolve(batch, timeout=60))
             t1 = time.perf_counter()
+            made += count
             if t0 >= start and t1 <= end:
                 mine.append(t1 - t0)
                 done += count
         with lock:
             latencies.extend(mine)
             items[0] += done
+            calls[0] += made
 
     workers = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
+    cpu = time.process_time()
     for t in workers:
         t.start()
     for t in workers:
         t.join()
+    cpu = time.process_time() - cpu
     channel.close()
-    out.put(Result(latencies, items[0], seconds))
+    out.put(Result(latencies, items[0], seconds, calls[0], cpu))
 
 
 def drive(address: str, mode: str, processes: int, threads: int, seconds: float, hands) -> Result:  # type: ignore[no-untyped-def]
@@ -125,7 +133,13 @@ def drive(address: str, mode: str, processes: int, threads: int, seconds: float,
     results = [out.get(timeout=seconds + 120) for _ in procs]
     for p in procs:
         p.join()
-    return Result([x for r in results for x in r.latencies], sum(r.items for r in results), seconds)
+    return Result(
+        [x for r in results for x in r.latencies],
+        sum(r.items for r in results),
+        seconds,
+        sum(r.calls for r in results),
+        sum(r.client_cpu for r in results),
+    )
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -242,6 +256,10 @@ def main() -> None:
                 r = drive(address, mode, processes, threads, args.seconds, hands)
                 cpu = server_cpu_seconds(proc.pid) - cpu0
                 rate = r.items / r.seconds
+                per_item = (
+                    f"CPU per hand: server {1000 * cpu / r.calls:.3f} ms, "
+                    f"client {1000 * r.client_cpu / r.calls:.3f} ms"
+                )
                 rates[(workers, label)] = rate
                 if mode == "unary":
                     median = statistics.median(r.latencies) * 1000
@@ -252,13 +270,11 @@ def main() -> None:
                     )
                     print(
                         f"{workers} worker(s) {label}  median {median:6.3f} ms  "
-                        f"p99 {_ms(r.latencies, 0.99):7.3f} ms  {rate:7.0f} calls/s  "
-                        f"server CPU {cpu:5.1f} s{extra}"
+                        f"p99 {_ms(r.latencies, 0.99):7.3f} ms  {rate:7.0f} calls/s{extra}"
                     )
                 else:
-                    print(
-                        f"{workers} worker(s) {label} {rate:7.0f} hands/s  server CPU {cpu:5.1f} s"
-                    )
+                    print(f"{workers} worker(s) {label} {rate:7.0f} hands/s")
+                print(f"      {per_item}")
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(60)
