@@ -164,7 +164,7 @@ def in_process(hands: list[list[int]]) -> tuple[float, float]:
 
 
 def _solve_to_bytes(hand: list[int]) -> bytes:
-    from server.chinese_poker import solution_to_wire
+    from server.convert import solution_to_wire
     from solver.cards import Card
     from solver.chinese import solve
 
