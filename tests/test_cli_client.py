@@ -141,7 +141,7 @@ def test_solve_human_output_shows_rows_royalties_and_alternatives() -> None:
     assert front.rstrip().endswith("0")
     # the rows are aligned: each column starts at the same offset on every row
     assert back.index("A♠") == middle.index("9") == front.index("7")
-    assert "royalties = 7" in out.stdout
+    assert "royalty units 7" in out.stdout
     assert "alternatives" in out.stdout and re.search(r"^\s*2\s", out.stdout, re.M)
 
 

@@ -91,8 +91,8 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
     out.append(_rows_table(solution.arrangement))
     out.append(
         Text(
-            f"{solution.objective} = {number(solution.value)}, "
-            f"royalties = {sum(solution.royalties.values())}"
+            f"value {number(solution.value)} (objective: {solution.objective}); "
+            f"royalty units {sum(solution.royalties.values())}"
         )
     )
     if solution.alternatives:
