@@ -82,7 +82,8 @@ def deal(seed: int | None, players: int, count: int, as_json: bool, lines: bool)
             for cards in hands.values():
                 click.echo(" ".join(str(c) for c in cards))
         else:
-            table = Table(box=None, title=f"seed {n}", title_justify="left", pad_edge=False)
+            out.print(f"seed {n}")
+            table = Table(box=None, pad_edge=False)
             table.add_column("seat")
             table.add_column("cards")
             for s, cards in hands.items():

@@ -96,7 +96,8 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
         )
     )
     if solution.alternatives:
-        table = Table(box=None, title="alternatives", title_justify="left", pad_edge=False)
+        out.append(Text("alternatives:"))
+        table = Table(box=None, pad_edge=False)
         table.add_column("#", justify="right")
         for row in ROWS:
             table.add_column(row.label)
