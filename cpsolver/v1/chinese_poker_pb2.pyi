@@ -230,16 +230,18 @@ class Interval(_message.Message):
     def __init__(self, low: _Optional[float] = ..., high: _Optional[float] = ...) -> None: ...
 
 class Alternative(_message.Message):
-    __slots__ = ("arrangement", "value", "gap", "value_interval")
+    __slots__ = ("arrangement", "value", "gap", "value_interval", "natural")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     GAP_FIELD_NUMBER: _ClassVar[int]
     VALUE_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     value: float
     gap: float
     value_interval: Interval
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., value: _Optional[float] = ..., gap: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ...) -> None: ...
+    natural: NaturalKind
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., value: _Optional[float] = ..., gap: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[NaturalKind, str]] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
     __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed")
@@ -258,7 +260,7 @@ class SolveRequest(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives")
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     ROYALTIES_FIELD_NUMBER: _ClassVar[int]
@@ -267,6 +269,7 @@ class SolveResponse(_message.Message):
     VALUE_INTERVAL_FIELD_NUMBER: _ClassVar[int]
     NATURAL_FIELD_NUMBER: _ClassVar[int]
     ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     rows: _containers.RepeatedCompositeFieldContainer[RowResult]
     royalties: int
@@ -275,7 +278,8 @@ class SolveResponse(_message.Message):
     value_interval: Interval
     natural: Natural
     alternatives: _containers.RepeatedCompositeFieldContainer[Alternative]
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ...) -> None: ...
+    rollouts: int
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ...) -> None: ...
 
 class BatchSolveRequest(_message.Message):
     __slots__ = ("requests",)
