@@ -101,7 +101,15 @@ def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue
         raise SystemExit(1) from exc
 
 
-def _try_line(config: ServerConfig, port: int) -> str:
+def _try_lines(config: ServerConfig, port: int) -> list[str]:
+    """Client commands to try against this server: the cpsolver CLI and grpcurl."""
+    address = config.address(port)
+    cli = f"cpsolver solve --server {address}"
+    if config.tls:
+        cli += " --tls-ca <ca.pem>"
+    if config.token:
+        cli += " --token <token>"
+    cli += ' "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"'
     cards = [
         ("RANK_JACK", "SUIT_HEARTS"),
         ("RANK_JACK", "SUIT_SPADES"),
@@ -109,12 +117,15 @@ def _try_line(config: ServerConfig, port: int) -> str:
     ]
     cards += [("RANK_FOUR", "SUIT_DIAMONDS"), ("RANK_JACK", "SUIT_DIAMONDS")]
     body = json.dumps({"cards": [{"rank": r, "suit": s} for r, s in cards]}, separators=(",", ":"))
-    security = f"-cacert {config.tls_cert}" if config.tls else "-plaintext"
+    security = "-cacert <ca.pem>" if config.tls else "-plaintext"
+    if config.tls_client_ca:
+        security += " -cert <client.pem> -key <client-key.pem>"
     header = " -H 'authorization: Bearer <token>'" if config.token else ""
-    return (
-        f"grpcurl {security}{header} -d '{body}' {config.address(port)} "
+    grpcurl = (
+        f"grpcurl {security}{header} -d '{body}' {address} "
         "cpsolver.v1.ChinesePokerService/EvaluateHand"
     )
+    return [cli, grpcurl]
 
 
 def serve(config: ServerConfig, out: TextIO | None = None) -> int:
@@ -173,10 +184,13 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
             auth = ", bearer token required" if config.token else ""
             print(
                 f"cpsolver serve: ready on {config.address(port)} "
-                f"({config.workers} workers, {mode}{auth}; services: {services})",
+                f"({config.workers} worker{'s' if config.workers > 1 else ''}, {mode}{auth}; "
+                f"services: {services})",
                 file=out,
             )
-            print(f"try: {_try_line(config, port)}", file=out, flush=True)
+            for line in _try_lines(config, port):
+                print(f"try: {line}", file=out)
+            out.flush()
         restarts = 0
         while not stopping:
             sentinels = [p.sentinel for p in procs.values()]
