@@ -19,7 +19,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from click.testing import CliRunner
 
+from client.cli import main
 from solver import parse_cards
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
@@ -38,17 +40,30 @@ def env(**extra: str) -> dict[str, str]:
 
 
 def run(
-    *args: str, stdin: str | None = None, extra_env: dict[str, str] | None = None
+    *args: str,
+    stdin: str | None = None,
+    extra_env: dict[str, str] | None = None,
+    real: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(CPSOLVER), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=180,
-        check=False,
-        env=env(**(extra_env or {})),
+    """``cpsolver ARGS``: the installed command in a subprocess when ``real``, else click's
+    in-process runner (same code path below the entry point; keeps the suite fast)."""
+    if real:
+        return subprocess.run(
+            [str(CPSOLVER), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            check=False,
+            env=env(**(extra_env or {})),
+        )
+    runner = CliRunner(
+        env={"NO_COLOR": None, "CPSOLVER_SERVER": None, "COLUMNS": "120", **(extra_env or {})}
     )
+    result = runner.invoke(main, list(args), input=stdin)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
 
 
 def validator(name: str) -> jsonschema.protocols.Validator:
@@ -80,7 +95,7 @@ def closed_port() -> int:
 
 
 def test_version_and_help() -> None:
-    out = run("--version")
+    out = run("--version", real=True)
     assert out.returncode == 0 and version("cpsolver") in out.stdout
     helped = run("--help")
     assert helped.returncode == 0
@@ -90,16 +105,17 @@ def test_version_and_help() -> None:
 
 
 def test_completion_script_uses_clicks_mechanism() -> None:
-    out = run("completion", "bash")
+    out = run("completion", "bash", real=True)
     assert out.returncode == 0
     assert "_CPSOLVER_COMPLETE=bash_complete" in out.stdout
     # the script answers: ask for completions the way bash would
     words = run(
+        real=True,
         extra_env={
             "_CPSOLVER_COMPLETE": "bash_complete",
             "COMP_WORDS": "cpsolver ba",
             "COMP_CWORD": "1",
-        }
+        },
     )
     assert "batch" in words.stdout
 
@@ -113,8 +129,8 @@ def test_solve_output_is_the_same_in_process_and_remote(server: str) -> None:
     human = ["solve", HAND, "--alternatives", "3"]
     as_json = ["solve", DRAGON, "--rules", "eastern", "--alternatives", "2", "--json"]
     for args in (human, as_json):
-        local = run(*args)
-        remote = run(*args, "--server", server)
+        local = run(*args, real=args is human)
+        remote = run(*args, "--server", server, real=args is human)
         assert local.returncode == remote.returncode == 0, remote.stderr
         assert local.stdout == remote.stdout
     data = json.loads(remote.stdout)
@@ -181,7 +197,7 @@ def test_unreachable_server_exits_3() -> None:
     """Nothing listens on the port: exit 3, one line on stderr, after the client's retries."""
     address = f"127.0.0.1:{closed_port()}"
     for args in (["solve", HAND], ["batch", "-"]):
-        out = run(*args, "--server", address, "--timeout", "5", stdin=HAND + "\n")
+        out = run(*args, "--server", address, "--timeout", "5", stdin=HAND + "\n", real=True)
         assert out.returncode == 3, out.stderr
         lines = out.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: server unreachable")
@@ -217,7 +233,7 @@ def test_batch_skip_reports_every_bad_line(where: str, server: str, tmp_path: Pa
     extra = ["--server", server] if where == "remote" else []
     source = tmp_path / "hands.txt"
     source.write_text(BATCH_INPUT + "\n")
-    out = run("batch", str(source), *extra)
+    out = run("batch", str(source), *extra, real=where == "local")
     assert out.returncode == 2  # some line was bad
     records = check_batch_lines(out.stdout)
     assert [r["line"] for r in records] == [3, 4, 5, 6, 7, 8, 9]  # input order, none lost
@@ -295,7 +311,7 @@ def test_colours_on_a_terminal_plain_when_piped() -> None:
     on_tty = run_in_pty(*args)
     assert "\x1b[" in on_tty and "31" in on_tty  # red
     assert ANSI.sub("", on_tty).split() == run(*args).stdout.split()
-    piped = run(*args)
+    piped = run(*args, real=True)
     assert "\x1b" not in piped.stdout and "A♥ K♦ Q♠ J♣ T♥" in piped.stdout
     no_color = run_in_pty(*args, extra_env={"NO_COLOR": "1"})
     assert not re.search(r"\x1b\[[0-9;]*3[1-7]m", no_color)
@@ -304,7 +320,7 @@ def test_colours_on_a_terminal_plain_when_piped() -> None:
 def test_batch_progress_only_on_a_terminal(tmp_path: Path) -> None:
     source = tmp_path / "hands.txt"
     source.write_text(HAND + "\n")
-    piped = run("batch", str(source))
+    piped = run("batch", str(source), real=True)
     assert piped.stderr == "" and "\x1b" not in piped.stdout
     on_tty = run_in_pty("batch", str(source))
     assert "solving" in on_tty  # rich's progress bar (then the result line)
