@@ -19,7 +19,7 @@ from solver.errors import (
     RuleError,
 )
 from solver.evaluator.poker import Category, HandValue, evaluate
-from solver.rules import ChineseRules, Row
+from solver.rules import ChineseRules, ChlustRules, Row
 
 __all__ = [
     "DECKS",
@@ -27,6 +27,7 @@ __all__ = [
     "CardError",
     "Category",
     "ChineseRules",
+    "ChlustRules",
     "CpsolverError",
     "Deck",
     "FieldViolation",

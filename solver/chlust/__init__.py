@@ -8,6 +8,14 @@
 Sets themselves are judged by :mod:`solver.evaluator.chlust` (CH-3..CH-5).
 """
 
+from solver.chlust.advice import (
+    PlayAdvice,
+    ShowdownOdds,
+    advise_play,
+    showdown_odds,
+    wilson_interval,
+)
+from solver.chlust.bidding import BidAction, Bidding, BidRecord
 from solver.chlust.deal import (
     Deal,
     Showdown,
@@ -29,14 +37,20 @@ from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_se
 from solver.rules.chlust import ChlustRules
 
 __all__ = [
+    "BidAction",
+    "BidRecord",
+    "Bidding",
     "ChlustRules",
     "Deal",
     "DealResult",
+    "PlayAdvice",
     "SetCategory",
     "SetValue",
     "Showdown",
+    "ShowdownOdds",
     "TrickGame",
     "WildRole",
+    "advise_play",
     "deal",
     "evaluate_set",
     "exchange_seat",
@@ -47,4 +61,6 @@ __all__ = [
     "play_deal",
     "settle_tricks",
     "showdown",
+    "showdown_odds",
+    "wilson_interval",
 ]
