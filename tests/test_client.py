@@ -237,3 +237,59 @@ def test_other_statuses_are_remote_errors(flaky_servers) -> None:  # type: ignor
             client._call(missing, b"", None)
     assert caught.value.code == "UNIMPLEMENTED"
     assert not isinstance(caught.value, ServerUnavailableError)
+
+
+def _self_signed() -> tuple[bytes, bytes]:
+    """A throwaway certificate (and key) for 127.0.0.1, valid for a day."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    pem_key = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    )
+    return cert.public_bytes(serialization.Encoding.PEM), pem_key
+
+
+def test_tls_with_a_custom_root(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """root_certificates (a path here) makes a TLS channel that verifies the server."""
+    cert, key = _self_signed()
+    servicer = Flaky()
+    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
+    chinese_poker_pb2_grpc.add_ChinesePokerServiceServicer_to_server(servicer, server)
+    port = server.add_secure_port("127.0.0.1:0", grpc.ssl_server_credentials([(key, cert)]))
+    server.start()
+    try:
+        (tmp_path / "ca.pem").write_bytes(cert)
+        with RemoteSolver(f"127.0.0.1:{port}", root_certificates=tmp_path / "ca.pem") as client:
+            assert client.evaluate("Qs Qd 2c").name == "pair of queens, 2 kicker"
+        plain = RemoteSolver(f"127.0.0.1:{port}", retry=None, timeout=5)
+        with plain, pytest.raises(ServerUnavailableError):  # plaintext to a TLS port
+            plain.evaluate("Qs Qd 2c")
+    finally:
+        server.stop(None)
+    assert servicer.calls == 1
