@@ -41,10 +41,13 @@ class Solver(Protocol):
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        rollouts: int = 0,
+        seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
-        """The best arrangement of 13 cards (see :func:`solver.solve`)."""
+        """The best arrangement of 13 cards (see :func:`solver.solve`; ``rollouts`` and
+        ``seed`` select the expected-value objective's rollout mode)."""
         ...
 
     def solve_batch(
@@ -109,12 +112,20 @@ class LocalSolver:
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        rollouts: int = 0,
+        seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
-        """:func:`solver.solve`."""
+        """:func:`solver.solve` (``rollouts`` and ``seed`` are passed on when set)."""
+        sampling: dict[str, Any] = {"rollouts": rollouts, "seed": seed} if rollouts else {}
         return solve(
-            cards, rules, objective or DEFAULT_OBJECTIVE, alternatives=alternatives, **overrides
+            cards,
+            rules,
+            objective or DEFAULT_OBJECTIVE,
+            alternatives=alternatives,
+            **sampling,
+            **overrides,
         )
 
     def solve_batch(

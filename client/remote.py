@@ -264,12 +264,16 @@ class RemoteSolver:
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        rollouts: int = 0,
+        seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
         """The best arrangement of 13 cards, as :func:`solver.solve` returns it."""
         resolved = ChineseRules.resolve(rules, **overrides)
         request = self._solve_request(cards, resolved, objective, alternatives)
+        request.rollouts = rollouts
+        request.seed = seed
         return solution_from_wire(self._call(self._chinese.Solve, request, timeout), resolved)
 
     def solve_batch(
