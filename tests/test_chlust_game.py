@@ -103,9 +103,9 @@ def test_ch7_no_set_means_tricks_and_hands_without_sets_tie() -> None:
     [
         (["Ah Kh Qh"], "hands"),
         (["Ah Kh Qh"] * 5, "hands"),
-        (["Ah Kh Qh", "Ah Ks Qs"], "hands[1][1]"),
-        (["Ah Kh Qh", "9s Ks Qs"], "hands[1][1]"),
-        (["Ah Kh", "Js Ks Qs"], "hands[0]"),
+        (["Ah Kh Qh", "Ah Ks Qs"], "hands[2][1]"),  # 1-based, as people count
+        (["Ah Kh Qh", "9s Ks Qs"], "hands[2][1]"),
+        (["Ah Kh", "Js Ks Qs"], "hands[1]"),
     ],
 )
 def test_showdown_bad_hands(hands: list[str], field: str) -> None:

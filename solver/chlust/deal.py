@@ -41,7 +41,7 @@ def one_card(value: Card | str, rules: ChlustRules, field: str) -> Card:
 
 
 def parse_hands(
-    hands: Sequence[CardsLike],
+    hands: Sequence[CardsLike | None],
     rules: ChlustRules,
     *,
     field: str = "hands",
@@ -51,8 +51,9 @@ def parse_hands(
 ) -> tuple[tuple[Card, ...], ...]:
     """Parse 2-4 hands (``players``) of ``sizes`` cards from the rules' deck, all disjoint.
 
-    Errors name the hand and card (``hands[2][1]``); ``exclude`` lists cards that may be in no
-    hand (such as the turned card).
+    Errors name the hand and card, 1-based (``hands[2][1]`` is the second hand's first card);
+    ``exclude`` lists cards that may be in no hand (such as the turned card). A ``None`` entry
+    (a seat that folded) is skipped and comes back as an empty hand.
     """
     if isinstance(hands, str):
         raise InvalidInputError(field, "expected a list of hands, got one string")
@@ -61,7 +62,10 @@ def parse_hands(
     parsed: list[tuple[Card, ...]] = []
     owner: dict[Card, str] = {c: "the turned card" for c in exclude}
     for i, hand in enumerate(hands):
-        where = f"{field}[{i}]"
+        where = f"{field}[{i + 1}]"
+        if hand is None:
+            parsed.append(())
+            continue
         cards = parse_cards(hand, deck=rules.card_deck, count=sizes, field=where)
         for j, card in enumerate(cards, start=1):
             if card in owner:

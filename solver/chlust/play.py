@@ -205,13 +205,11 @@ class TrickGame:
         if len(active) < 2:
             raise InvalidInputError("folded", "tricks need at least two players still in (CH-6)")
         turned = () if self.turned is None else (one_card(self.turned, self.rules, "turned"),)
-        given = [self.hands[s] for s in active]
-        if any(h is None for h in given):
+        if any(self.hands[s] is None for s in active):
             raise InvalidInputError("hands", "every player still in needs a hand")
-        parsed = parse_hands(
-            [h for h in given if h is not None], self.rules, players=False, exclude=turned
-        )
-        self._held = {s: list(h) for s, h in zip(active, parsed, strict=True)}
+        given = [self.hands[s] if s in active else None for s in range(n)]
+        parsed = parse_hands(given, self.rules, players=False, exclude=turned)
+        self._held = {s: list(parsed[s]) for s in active}
         leader = first_leader(n, self.dealer, self.folded)
         self._order = tuple((leader + i) % n for i in range(n) if (leader + i) % n in self._held)
         self._done = []

@@ -93,7 +93,8 @@ class SetValue:
         """A human description, e.g. ``trump flush A-K-Q ♦ (pure)``."""
         if self.category is SetCategory.NONE:
             return "no set"
-        purity = "pure" if self.pure else f"impure, {self.wild.pretty} as {self.stands_for}"
+        stands = self.stands_for.pretty if self.stands_for else "?"
+        purity = "pure" if self.pure else f"impure, {self.wild.pretty} as {stands}"
         if self.category is SetCategory.THREE_JACKS:
             body = "three jacks"
         elif self.category is SetCategory.THREE_OF_A_RANK:
@@ -195,7 +196,7 @@ def evaluate_set(
     >>> evaluate_set("10c Ac Kc", "h").name
     'flush A-K-T ♣ (pure)'
     >>> evaluate_set("10c 10h Jh", "h").name
-    'trump flush A-J-T ♥ (impure, T♣ as Ah)'
+    'trump flush A-J-T ♥ (impure, T♣ as A♥)'
     >>> evaluate_set("9h Jh Qh", Suit.DIAMONDS, "nines").pure
     True
     """

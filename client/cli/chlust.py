@@ -1,0 +1,409 @@
+"""Chlust commands: ``cpsolver chlust evaluate|showdown|legal|play|odds|advise|deal|bid``.
+
+Every command takes ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, RULES §3 options)
+and ``--json``. Bad input exits with code 2 and one line on stderr (see ``client.cli.main``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from client.cli.main import emit_json, main
+from solver.cards import Card, format_cards, parse_cards, parse_suit
+from solver.chlust import (
+    Bidding,
+    advise_play,
+    deal,
+    evaluate_set,
+    legal_plays,
+    play_deal,
+    showdown,
+    showdown_odds,
+)
+from solver.chlust.deal import one_card
+from solver.errors import InvalidInputError
+from solver.rules import ChlustRules, parse_assignments
+from solver.tricks import Trick
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _common(func: F) -> F:
+    """The options every chlust command shares: --rules, --set, --json."""
+    func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
+    func = click.option(
+        "--set",
+        "assignments",
+        multiple=True,
+        metavar="OPTION=VALUE",
+        help="Override one rule option (repeatable), e.g. --set purity=global.",
+    )(func)
+    func = click.option(
+        "--rules", "preset", default="standard", show_default=True, help="Rule preset."
+    )(func)
+    return func
+
+
+def _rules(preset: str, assignments: tuple[str, ...], extra: Any = None) -> ChlustRules:
+    overrides: dict[str, object] = {}
+    if extra is not None:
+        if not isinstance(extra, dict):
+            raise InvalidInputError("rules", "expected an object of OPTION: VALUE")
+        overrides.update(extra)
+    overrides.update(parse_assignments(assignments))
+    return ChlustRules.preset(preset, **overrides)
+
+
+def _trump_option(func: F) -> F:
+    func = click.option(
+        "--turned", default=None, help="The turned card that set trumps (for wild_shift)."
+    )(func)
+    return click.option(
+        "--trump", "-t", required=True, help="Trump suit: c d h s, ♣ ♦ ♥ ♠ or a name."
+    )(func)
+
+
+@main.group()
+def chlust() -> None:
+    """Chlust (Silesian poker, RULES §3): sets, showdown, tricks, odds and advice."""
+
+
+@chlust.command("evaluate")
+@click.argument("cards", nargs=-1, required=True)
+@_trump_option
+@_common
+def evaluate_cmd(
+    cards: tuple[str, ...],
+    trump: str,
+    turned: str | None,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Judge a 3-card hand, e.g. ``cpsolver chlust evaluate "Js Jh Tc" --trump d``."""
+    rules = _rules(preset, assignments)
+    value = evaluate_set(
+        " ".join(cards), trump, rules, turned=_turned(turned, rules), field="cards"
+    )
+    if as_json:
+        emit_json(value.to_dict())
+    else:
+        click.echo(f"{format_cards(value.cards, pretty=True)}  {value.name}  (key {value.key})")
+
+
+@chlust.command("showdown")
+@click.argument("hands", nargs=-1, required=True)
+@_trump_option
+@_common
+def showdown_cmd(
+    hands: tuple[str, ...],
+    trump: str,
+    turned: str | None,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Rank 2-4 hands (one quoted argument each), e.g.
+    ``cpsolver chlust showdown -t d "Js Jh Tc" "Ad Kd Qd"``."""
+    rules = _rules(preset, assignments)
+    result = showdown(list(hands), trump, rules, turned=turned)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    place = 1
+    for group in result.ranking:
+        for seat in group:
+            value = result.value_of(seat)
+            click.echo(
+                f"{place}. seat {seat}: {format_cards(value.cards, pretty=True)}  {value.name}"
+            )
+        place += len(group)
+    if result.winner is None:
+        click.echo("no set: three tricks are played (CH-7)")
+    else:
+        click.echo(f"winner: seat {result.winner}")
+
+
+@chlust.command("legal")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--trick", "played", default="", help="Cards already on the trick, in order.")
+@_trump_option
+@_common
+def legal_cmd(
+    hand: tuple[str, ...],
+    played: str,
+    trump: str,
+    turned: str | None,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Cards a hand may play to a trick (CH-8), e.g.
+    ``cpsolver chlust legal "Th Kh Ac" --trick "Qd Kd Jh" -t h``."""
+    rules = _rules(preset, assignments)
+    suit = parse_suit(trump, field="trump")
+    cards = parse_cards(played, deck=rules.card_deck, count=(0, 1, 2, 3), field="trick")
+    trick = Trick.of(suit, 0, cards)
+    legal = legal_plays(" ".join(hand), trick, rules)
+    if as_json:
+        emit_json(
+            {
+                "trump": suit.value,
+                "trick": [str(c) for c in cards],
+                "legal": [str(c) for c in legal],
+            }
+        )
+    else:
+        click.echo(format_cards(legal, pretty=True))
+
+
+@chlust.command("play")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@_common
+def play_cmd(file: Any, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+    """Play a deal from a JSON file (``-`` for stdin): ``{"hands": ["Ah Td Kc", ...],
+    "trump": "s", "plays": ["Ah Kh Qh", ...], "dealer": 0, "folded": [], "turned": "Qs",
+    "rules": {"trick_tie": "split"}}``. Every illegal play is refused naming CH-8."""
+    spec = _load(file)
+    rules = _rules(preset, assignments, spec.get("rules"))
+    hands = _require(spec, "hands", list)
+    result = play_deal(
+        hands,
+        _require(spec, "trump", str),
+        _require(spec, "plays", (list, str)),
+        rules,
+        dealer=_optional(spec, "dealer", int, 0),
+        folded=_optional(spec, "folded", list, []),
+        turned=_optional(spec, "turned", str, None),
+    )
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    for i, trick in enumerate(result.tricks, start=1):
+        plays = ", ".join(f"{p.seat} {p.card.pretty}" for p in trick.plays)
+        click.echo(f"trick {i}: {plays} -> seat {trick.winner}")
+    won = ", ".join(f"seat {s}: {n}" for s, n in result.tricks_won.items())
+    click.echo(f"tricks: {won}")
+    shares = [
+        f"seat {s} takes {'the pot' if f == 1 else f'{f} of the pot'}"
+        for s, f in result.shares.items()
+        if f
+    ]
+    if result.carried:
+        shares.append(f"{'the pot' if result.carried == 1 else result.carried} stays (CH-9)")
+    click.echo("; ".join(shares))
+
+
+@chlust.command("odds")
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--opponents", "-k", default=1, show_default=True, type=int)
+@click.option("--dead", default="", help="Cards known to be out of the opponents' hands.")
+@click.option("--samples", default=20_000, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option(
+    "--exact-limit", default=300_000, show_default=True, type=int,
+    help="Enumerate exactly when there are at most this many opponent deals.",
+)  # fmt: skip
+@_trump_option
+@_common
+def odds_cmd(
+    hand: tuple[str, ...],
+    opponents: int,
+    dead: str,
+    samples: int,
+    seed: int,
+    exact_limit: int,
+    trump: str,
+    turned: str | None,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Probability that a hand wins the showdown against k opponents, e.g.
+    ``cpsolver chlust odds "Ad Kd Qd" -t d -k 2``."""
+    rules = _rules(preset, assignments)
+    odds = showdown_odds(
+        " ".join(hand),
+        trump,
+        rules,
+        opponents=opponents,
+        turned=turned,
+        dead=dead,
+        exact_limit=exact_limit,
+        samples=samples,
+        seed=seed,
+    )
+    if as_json:
+        emit_json(odds.to_dict())
+        return
+    how = (
+        f"exact over {odds.deals} deals"
+        if odds.method == "exact"
+        else f"Monte Carlo, {odds.deals} samples, seed {odds.seed}"
+    )
+    click.echo(f"win {odds.win:.4f}  lose {odds.lose:.4f}  tricks {odds.tricks:.4f}  ({how})")
+    if odds.method == "monte_carlo":
+        for name, (low, high) in odds.ci95.items():
+            click.echo(f"  95% CI {name}: {low:.4f} .. {high:.4f}")
+
+
+@chlust.command("advise")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.option("--samples", default=200, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=int)
+@_common
+def advise_cmd(
+    file: Any, samples: int, seed: int, preset: str, assignments: tuple[str, ...], as_json: bool
+) -> None:
+    """The card to play by expected tricks, from a JSON position: ``{"hand": "Ad Qh",
+    "trump": "s", "seat": 0, "seats": [0, 1], "history": [{"leader": 0, "cards": "Kd Ac"}],
+    "trick": {"leader": 0, "cards": ""}, "turned": "Js"}`` (seats clockwise)."""
+    spec = _load(file)
+    rules = _rules(preset, assignments, spec.get("rules"))
+    suit = parse_suit(_require(spec, "trump", str), field="trump")
+    seats = _require(spec, "seats", list)
+
+    def trick_of(entry: Any, field: str) -> Trick:
+        if not isinstance(entry, dict):
+            raise InvalidInputError(field, "expected an object with leader and cards")
+        cards = parse_cards(entry.get("cards", ""), deck=rules.card_deck, field=f"{field}.cards")
+        leader = entry.get("leader")
+        if not isinstance(leader, int) or leader not in seats:
+            raise InvalidInputError(f"{field}.leader", f"expected one of the seats {seats}")
+        order = seats[seats.index(leader) :] + seats[: seats.index(leader)]
+        return Trick.of(suit, leader, cards, seats=order[: len(cards)])
+
+    past = _optional(spec, "history", list, [])
+    history = [trick_of(t, f"history[{i}]") for i, t in enumerate(past, start=1)]
+    trick = trick_of(spec.get("trick", {"leader": seats[0] if seats else 0}), "trick")
+    advice = advise_play(
+        _require(spec, "hand", (str, list)),
+        trick,
+        rules,
+        seat=_require(spec, "seat", int),
+        seats=seats,
+        history=history,
+        turned=_optional(spec, "turned", str, None),
+        samples=samples,
+        seed=seed,
+    )
+    if as_json:
+        emit_json(advice.to_dict())
+        return
+    how = (
+        f"exact over {advice.deals} deals"
+        if advice.method == "exact"
+        else f"Monte Carlo, {advice.deals} samples, seed {advice.seed}"
+    )
+    click.echo(f"play {advice.card.pretty}  ({how})")
+    for card, value in sorted(advice.expected.items(), key=lambda kv: -kv[1]):
+        extra = f" ± {advice.ci95[card]:.3f}" if advice.method == "monte_carlo" else ""
+        click.echo(f"  {card.pretty}: {value:.3f} expected tricks{extra}")
+
+
+@chlust.command("deal")
+@click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
+@click.option("--dealer", default=0, show_default=True, type=int)
+@click.option("--seed", required=True, type=int)
+@_common
+def deal_cmd(
+    players: int | None,
+    dealer: int,
+    seed: int,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Deal a seeded hand (CH-2): three cards each and the turned trump card."""
+    rules = _rules(preset, assignments)
+    dealt = deal(players or rules.players, rules, seed=seed, dealer=dealer)
+    exchange = dealt.exchange_seat(rules)
+    if as_json:
+        emit_json(
+            {
+                "hands": [[str(c) for c in h] for h in dealt.hands],
+                "turned": str(dealt.turned),
+                "trump": dealt.trump.value,
+                "dealer": dealt.dealer,
+                "stock": [str(c) for c in dealt.stock],
+                "exchange_seat": exchange,
+            }
+        )
+        return
+    for seat, hand in enumerate(dealt.hands):
+        click.echo(f"seat {seat}: {format_cards(hand, pretty=True)}")
+    click.echo(f"turned: {dealt.turned.pretty} (trumps {dealt.trump.symbol})")
+    if exchange is not None:
+        click.echo(f"seat {exchange} may exchange its lowest trump for the ace (CH-2)")
+
+
+@chlust.command("bid")
+@click.argument("actions", nargs=-1)
+@click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
+@click.option("--dealer", default=0, show_default=True, type=int)
+@_common
+def bid_cmd(
+    actions: tuple[str, ...],
+    players: int | None,
+    dealer: int,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Run a bidding round (CH-6) from actions in turn order (fold, check, call, raise)."""
+    rules = _rules(preset, assignments)
+    bidding = Bidding(players, rules, dealer=dealer)
+    for i, action in enumerate(actions, start=1):
+        try:
+            bidding.act(action)
+        except InvalidInputError as exc:
+            raise exc.prefixed(f"actions[{i}]") from None
+    if as_json:
+        emit_json(bidding.to_dict() | {"legal": [a.value for a in bidding.legal_actions()]})
+        return
+    click.echo(f"pot {bidding.pot}; in play: {', '.join(map(str, bidding.in_play))}")
+    if bidding.winner is not None:
+        click.echo(f"seat {bidding.winner} takes the pot")
+    elif bidding.is_over:
+        click.echo("bidding over: showdown (CH-7)")
+    else:
+        legal = ", ".join(a.value for a in bidding.legal_actions())
+        click.echo(f"seat {bidding.to_act} to act: {legal}")
+
+
+def _turned(turned: str | None, rules: ChlustRules) -> Card | None:
+    return None if turned is None else one_card(turned, rules, "turned")
+
+
+def _load(file: Any) -> dict[str, Any]:
+    name = getattr(file, "name", "file")
+    try:
+        spec = json.load(file)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(
+            "file", f"{Path(str(name)).name}: not valid JSON ({exc.msg} at line {exc.lineno})"
+        ) from None
+    if not isinstance(spec, dict):
+        raise InvalidInputError("file", "expected a JSON object")
+    return spec
+
+
+def _require(spec: dict[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    if key not in spec:
+        raise InvalidInputError(key, "missing")
+    return _optional(spec, key, kind, None)
+
+
+def _optional(spec: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    value = spec.get(key, default)
+    if value is default:
+        return value
+    if not isinstance(value, kind) or isinstance(value, bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise InvalidInputError(key, f"expected {names}, got {type(value).__name__}")
+    return value
