@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent import futures
 from types import FrameType
@@ -30,14 +31,25 @@ log = logging.getLogger("cpsolver.server")
 
 
 def warm_up() -> None:
-    """Build the evaluator tables (and compile the search kernels) before serving."""
+    """Compile or load the search kernels, build the evaluator tables and solve one sample hand
+    under every preset with the default objective (loading any data it needs), so neither JIT
+    compilation nor a first table load falls on a request."""
+    from solver.chinese import solve
     from solver.chinese import warm_up as warm_up_search
+    from solver.errors import CpsolverError
     from solver.evaluator.poker import poker_tables
+    from solver.rules import ChineseRules
 
+    start = time.perf_counter()
     for wheel in (False, True):
         poker_tables(wheel)
-    seconds = warm_up_search()
-    log.info("warm-up took %.2f s", seconds)
+    warm_up_search()
+    for preset in ChineseRules.PRESETS:
+        try:
+            solve("As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s", preset)
+        except CpsolverError as exc:  # e.g. a preset without data: its requests will say so
+            log.warning("warm-up of preset %s: %s", preset, exc)
+    log.info("warm-up took %.2f s", time.perf_counter() - start)
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
