@@ -24,10 +24,12 @@ from typing import Any
 import numpy as np
 
 from solver.cards import Card, CardsLike, Rank, parse_cards
+from solver.chinese.constrained import arrange, check_engine, declare_natural
+from solver.chinese.constraints import Constraints, as_constraints
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.search import COMB3, COMB5, search, search_batch
-from solver.errors import InvalidInputError
+from solver.errors import CardError, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate
 from solver.rules import ChineseRules, Row
 
@@ -79,7 +81,7 @@ class Solution:
     declares (None when it declares none, CP-11): when it is set the hand plays as that natural
     and the rows are only the best ordinary arrangement, shown for reference; ``alternatives``
     are the next best arrangements with distinct objective values, best first (empty unless
-    asked for).
+    asked for); ``discarded`` are the cards left out of a 13-of-N solve (14 to 17 cards in).
     """
 
     arrangement: Arrangement
@@ -87,6 +89,8 @@ class Solution:
     rules: ChineseRules
     natural: Natural | None = None
     alternatives: tuple[Arrangement, ...] = field(default=())
+    discarded: tuple[Card, ...] = field(default=())
+    """Cards left out when more than 13 were given (13 of N), ascending; empty otherwise."""
 
     @property
     def back(self) -> tuple[Card, ...]:
@@ -128,7 +132,7 @@ class Solution:
 
         ``{"arrangement": {back, middle, front}, "natural": null | {name, units, ...},
         "hands": {row: {name, category, strength}}, "royalties": {row: units}, "row_values",
-        "value", "objective", "rules", "alternatives": [...]}``.
+        "value", "objective", "rules", "alternatives": [...], "discarded": [cards]}``.
         """
         arr = self.arrangement
         return {
@@ -141,6 +145,7 @@ class Solution:
             "objective": self.objective,
             "rules": self.rules.to_dict(),
             "alternatives": [alt.to_dict() for alt in self.alternatives],
+            "discarded": [str(c) for c in self.discarded],
         }
 
 
@@ -273,27 +278,61 @@ def solve(
     objective: str | Objective = DEFAULT_OBJECTIVE,
     *,
     alternatives: int = 0,
+    constraints: Constraints | str | Iterable[str] | None = None,
+    engine: str = "exact",
     **overrides: Any,
 ) -> Solution:
-    """The best valid arrangement of 13 cards (never a fouled one, CP-6).
+    """The best valid arrangement of 13 cards (never a fouled one, CP-6); or, given 14 to 17
+    cards, of the best 13 of them (the rest are ``Solution.discarded``).
 
     ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
     (``order="strict"``); ``objective`` names a registered objective
     (:func:`solver.chinese.objectives.objective_names`); ``alternatives`` asks for that many
-    next-best arrangements with distinct values. Raises :class:`solver.errors.CardError` for
-    bad cards and :class:`solver.errors.InvalidInputError` for unknown options or objectives.
+    next-best arrangements with distinct values. ``constraints`` (a
+    :class:`solver.chinese.constraints.Constraints` or its text, ``"As=front Kd!=back
+    front>=pair natural=forbid"``) pins cards to rows, keeps them out of rows, sets minimum
+    hands and forces or forbids a natural; ``engine`` is ``exact`` (default) or ``cpsat``
+    (OR-Tools, slow: an independent check). Raises :class:`solver.errors.CardError` for bad
+    cards, :class:`solver.errors.InvalidInputError` for unknown options, objectives or
+    engines, and :class:`solver.errors.InfeasibleError` when no valid arrangement satisfies
+    the constraints.
 
     >>> s = solve("2c 3d 4h 5s 7c 8d 9h Jc Qd Kh 6s Ts As", order="strict")
     >>> s.hands[Row.BACK].name, s.hands[Row.MIDDLE].name, s.hands[Row.FRONT].name
     ('straight, ace high', 'straight, nine high', 'high card, 4-3-2')
+    >>> s = solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s Ac Ad", constraints="Ac!=middle")
+    >>> [str(c) for c in s.discarded], s.hands[Row.MIDDLE].name
+    (['3s', '5d'], 'full house, nines over twos')
     """
-    indices = _indices13(cards, "cards")
+    indices = _indices_n(cards, "cards")
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
     tables = _tables(obj, resolved)
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise InvalidInputError(
             "alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}"
+        )
+    cons = as_constraints(constraints)
+    if len(indices) > 13 or not cons.rows_free or check_engine(engine) != "exact":
+        picked = arrange(
+            [_BY_INDEX[i] for i in indices],
+            resolved,
+            tables,
+            cons,
+            engine=engine,
+            top_k=1 + alternatives,
+        )
+        chosen = [
+            _arrangement_of(rows, value, resolved)
+            for rows, value in zip(picked.rows, picked.values, strict=True)
+        ]
+        return Solution(
+            chosen[0],
+            obj.name,
+            resolved,
+            picked.natural,
+            tuple(chosen[1:]),
+            picked.discarded,
         )
     idx = np.array(indices, dtype=np.int64)
     found = search(idx, tables, strict=resolved.strict_order, top_k=1 + alternatives)
@@ -306,12 +345,40 @@ def solve(
             strict=True,
         )
     ]
-    return Solution(
-        arrangements[0],
-        obj.name,
-        resolved,
-        _natural(indices, resolved),
-        tuple(arrangements[1:]),
+    natural = (
+        _natural(indices, resolved)
+        if cons.natural is _AUTO
+        else declare_natural([_BY_INDEX[i] for i in indices], resolved, cons.natural)
+    )
+    return Solution(arrangements[0], obj.name, resolved, natural, tuple(arrangements[1:]))
+
+
+_AUTO = as_constraints(None).natural
+
+
+def _arrangement_of(
+    rows: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]],
+    value: float,
+    rules: ChineseRules,
+) -> Arrangement:
+    """The arrangement of (back, middle, front) cards (constrained and 13-of-N solves)."""
+    wheel = rules.wheel_second_highest
+    hands = {
+        row: evaluate(cards, wheel_second_highest=wheel)
+        for row, cards in zip(_ROWS, rows, strict=True)
+    }
+    royalties = {}
+    row_values = {}
+    for row, hand in hands.items():
+        royalties[row], row_values[row] = _row_units(rules, row, hand.category, hand.is_royal)
+    return Arrangement(
+        hands[Row.BACK].cards,
+        hands[Row.MIDDLE].cards,
+        hands[Row.FRONT].cards,
+        MappingProxyType(hands),
+        MappingProxyType(royalties),
+        MappingProxyType(row_values),
+        value,
     )
 
 
@@ -329,6 +396,18 @@ def _indices13(cards: CardsLike, field: str) -> list[int]:
         if len(set(indices)) == 13:
             return indices
     return sorted(c.index for c in parse_cards(cards, count=13, field=field))
+
+
+def _indices_n(cards: CardsLike, field: str) -> list[int]:
+    """Sorted card indices of 13 cards (fast path) or of 14 to 17 cards (13 of N)."""
+    if isinstance(cards, (list, tuple)) and len(cards) == 13:
+        return _indices13(cards, field)
+    parsed = parse_cards(cards, field=field)
+    if not 13 <= len(parsed) <= 17:
+        raise CardError(
+            field, f"expected 13 cards (or 14 to 17 to keep the best 13), got {len(parsed)}"
+        )
+    return sorted(c.index for c in parsed)
 
 
 def solve_many(
