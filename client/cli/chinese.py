@@ -10,6 +10,8 @@ from rich.text import Text
 from client.cli.main import emit_json, main, remote_options
 from client.cli.render import cards_text, console, solution_tables
 from client.local import LocalSolver, Solver
+from solver.chinese.constrained import ENGINES
+from solver.chinese.constraints import Constraints, NaturalPolicy
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from solver.chinese.search import warm_up
 from solver.rules import parse_assignments
@@ -75,6 +77,42 @@ def evaluate(
     type=click.IntRange(0, 50),
     help="Also show this many next-best arrangements.",
 )
+@click.option(
+    "--pin",
+    "pins",
+    multiple=True,
+    metavar="CARD=ROW",
+    help="Pin a card to a row: front, middle, back (or discard, with more than 13 cards).",
+)
+@click.option(
+    "--forbid",
+    "forbids",
+    multiple=True,
+    metavar="CARD=ROW",
+    help="Keep a card out of a row (or --forbid As=discard: keep it).",
+)
+@click.option(
+    "--min",
+    "minimums",
+    multiple=True,
+    metavar="ROW=HAND",
+    help="Minimum hand in a row: a category (front=pair), a strength class or a hand.",
+)
+@click.option(
+    "--natural",
+    "natural_policy",
+    type=click.Choice([p.value for p in NaturalPolicy]),
+    default=NaturalPolicy.AUTO.value,
+    show_default=True,
+    help="Declare a natural when held (auto), always (force) or never (forbid).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default="exact",
+    show_default=True,
+    help="exact (fast) or cpsat (OR-Tools CP-SAT, about a second or more per hand).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options
 def solve(
@@ -83,16 +121,34 @@ def solve(
     assignments: tuple[str, ...],
     objective: str,
     alternatives: int,
+    pins: tuple[str, ...],
+    forbids: tuple[str, ...],
+    minimums: tuple[str, ...],
+    natural_policy: str,
+    engine: str,
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Arrange 13 cards into back, middle and front, e.g.
-    ``cpsolver solve "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"``."""
+    """Arrange 13 cards into back, middle and front (or keep the best 13 of 14 to 17), e.g.
+    ``cpsolver solve "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s" --pin As=front``."""
     overrides: dict[str, Any] = parse_assignments(assignments)
+    constraints = Constraints.parse(
+        pins=list(pins), forbids=list(forbids), minimums=list(minimums), natural=natural_policy
+    )
+    extra: dict[str, Any] = {}
+    if constraints != Constraints():
+        extra["constraints"] = constraints
+    if engine != "exact":
+        extra["engine"] = engine
+    if extra and not isinstance(solver, LocalSolver):
+        raise click.UsageError(
+            "--pin/--forbid/--min/--natural/--engine are not sent to a server yet; "
+            "solve without --server"
+        )
     if isinstance(solver, LocalSolver):
         warm_up(parallel=False)  # one hand: the batch kernel is not needed
     solution = solver.solve(
-        " ".join(cards), preset, objective, alternatives=alternatives, **overrides
+        " ".join(cards), preset, objective, alternatives=alternatives, **extra, **overrides
     )
     if as_json:
         emit_json(solution.to_dict())
@@ -100,3 +156,5 @@ def solve(
     out = console()
     for part in solution_tables(solution):
         out.print(part)
+    if solution.discarded:
+        out.print(Text.assemble("discarded: ", cards_text(solution.discarded)))

@@ -127,12 +127,6 @@ def arrange(
     ordered = sorted(cards, key=lambda c: c.index)
     n = len(ordered)
     masks = constraints.masks(ordered, tables.poker)
-    if n == 13:
-        for pin in constraints.pins:
-            if pin.place is Place.DISCARD:
-                raise InfeasibleError(
-                    f"{pin.card} is pinned to the discard pile, but with 13 cards every card plays"
-                )
     idx = np.array([c.index for c in ordered], dtype=np.int64)
     strict = rules.strict_order
     if constraints.natural is NaturalPolicy.FORCE and n > 13:

@@ -328,6 +328,12 @@ class Constraints:
             allowed[p] &= ~pin.place.bit
             if allowed[p] == 0:
                 raise InfeasibleError(f"{pin.card} is kept out of every row and the discard pile")
+        if len(ordered) == 13:
+            for p, card in enumerate(ordered):
+                if not allowed[p] & 7:
+                    pinned_away = pinned.get(card) is Place.DISCARD
+                    why = "pinned to the discard pile" if pinned_away else "kept out of every row"
+                    raise InfeasibleError(f"{card} is {why}, but with 13 cards every card plays")
         required = [0, 0, 0]
         for pin in self.pins:
             if pin.place is not Place.DISCARD:

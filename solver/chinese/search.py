@@ -588,4 +588,7 @@ def warm_up(*, parallel: bool = True) -> float:
         args = _batch_args(idx.reshape(1, 13), tables, False)
         _batch.compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
     assert found.splits
+    from solver.chinese.select import warm_up as warm_up_select  # constraints and 13 of N
+
+    warm_up_select()
     return time.perf_counter() - start
