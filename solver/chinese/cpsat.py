@@ -200,7 +200,9 @@ def solve_cpsat(
         ]
 
     def true_value(picks: list[int]) -> float:
-        return sum(float(vals[cls[i]]) for i, (_, cls, vals, _) in zip(picks, rows, strict=True))
+        # back + middle + front, in the order every engine and RowTables.value add them.
+        f, m, b = (float(vals[cls[i]]) for i, (_, cls, vals, _) in zip(picks, rows, strict=True))
+        return b + m + f
 
     picks = chosen(solver.boolean_value)
     value = true_value(picks)
