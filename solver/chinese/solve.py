@@ -403,7 +403,9 @@ def _indices_n(cards: CardsLike, field: str) -> list[int]:
     if isinstance(cards, (list, tuple)) and len(cards) == 13:
         return _indices13(cards, field)
     parsed = parse_cards(cards, field=field)
-    if not 13 <= len(parsed) <= 17:
+    if len(parsed) < 13:
+        raise CardError(field, f"expected 13 cards, got {len(parsed)}")
+    if len(parsed) > 17:
         raise CardError(
             field, f"expected 13 cards (or 14 to 17 to keep the best 13), got {len(parsed)}"
         )
