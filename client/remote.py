@@ -33,10 +33,18 @@ from grpc_status import rpc_status
 from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
-from server.convert import cards_to_wire, hand_from_wire, rules_to_wire, solution_from_wire
+from server.convert import (
+    cards_to_wire,
+    constraints_to_wire,
+    hand_from_wire,
+    rules_to_wire,
+    solution_from_wire,
+)
 from server.errors import exception_from_status
 from solver.cards import CardsLike, parse_cards
 from solver.chinese import Solution
+from solver.chinese.constrained import check_engine
+from solver.chinese.constraints import as_constraints
 from solver.errors import CpsolverError
 from solver.evaluator.poker import HandValue
 from solver.rules import ChineseRules
@@ -270,10 +278,15 @@ class RemoteSolver:
         **overrides: Any,
     ) -> Solution:
         """The best arrangement of 13 cards, as :func:`solver.solve` returns it."""
+        constraints = overrides.pop("constraints", None)
+        engine = check_engine(overrides.pop("engine", "exact"))
         resolved = ChineseRules.resolve(rules, **overrides)
         request = self._solve_request(cards, resolved, objective, alternatives)
         request.rollouts = rollouts
         request.seed = seed
+        if constraints is not None:
+            request.constraints.CopyFrom(constraints_to_wire(as_constraints(constraints)))
+        request.engine = pb.Engine.Value(f"ENGINE_{engine.upper()}")
         return solution_from_wire(self._call(self._chinese.Solve, request, timeout), resolved)
 
     def solve_batch(

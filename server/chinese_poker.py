@@ -15,6 +15,8 @@ from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from server.convert import (
     cards_from_wire,
+    constraints_from_wire,
+    engine_from_wire,
     enum_value_name,
     hand_to_wire,
     rules_from_wire,
@@ -49,7 +51,14 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         if request.rollouts:
             raise InvalidInputError("rollouts", "rollouts are not available in this version")
         extra = {} if objective is None else {"objective": objective}
-        solution = solve(cards, rules, alternatives=request.top_k, **extra)
+        solution = solve(
+            cards,
+            rules,
+            alternatives=request.top_k,
+            constraints=constraints_from_wire(request.constraints),
+            engine=engine_from_wire(request.engine),
+            **extra,
+        )
         return solution_to_wire(solution)
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:

@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 from solver.cards import Card, Rank, Suit
+from solver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
 from solver.chinese.naturals import Natural, NaturalKind
 from solver.chinese.solve import Arrangement, Solution
 from solver.errors import FieldViolation, InvalidInputError
@@ -193,6 +194,100 @@ def _natural_to_wire(natural: Natural) -> chinese_poker_pb2.Natural:
     )
 
 
+_PLACE_FROM_WIRE = {chinese_poker_pb2.Place.Value(f"PLACE_{p.name}"): p for p in Place}
+_POLICY_FROM_WIRE = {
+    chinese_poker_pb2.NaturalPolicy.Value("NATURAL_POLICY_UNSPECIFIED"): NaturalPolicy.AUTO,
+    **{chinese_poker_pb2.NaturalPolicy.Value(f"NATURAL_POLICY_{p.name}"): p for p in NaturalPolicy},
+}
+_ENGINE_FROM_WIRE = {
+    chinese_poker_pb2.Engine.Value("ENGINE_UNSPECIFIED"): "exact",
+    chinese_poker_pb2.Engine.Value("ENGINE_EXACT"): "exact",
+    chinese_poker_pb2.Engine.Value("ENGINE_CPSAT"): "cpsat",
+}
+
+
+def _card_place_from_wire(message: chinese_poker_pb2.CardPlace, field: str) -> Pin:
+    card = cards_from_wire([message.card], f"{field}.card")[0]
+    place = _PLACE_FROM_WIRE.get(message.place)
+    if place is None:
+        reason = "is required" if message.place == 0 else f"has unknown value {message.place}"
+        raise InvalidInputError(f"{field}.place", f"place {reason}")
+    return Pin(card, place)
+
+
+def _minimum_from_wire(message: chinese_poker_pb2.RowMinimum, field: str) -> MinHand:
+    if message.row not in (1, 2, 3):
+        raise InvalidInputError(f"{field}.row", "row is required (ROW_FRONT, ROW_MIDDLE, ROW_BACK)")
+    row = Row[chinese_poker_pb2.Row.Name(message.row).removeprefix("ROW_")]
+    bound = message.WhichOneof("bound")
+    try:
+        if bound == "category":
+            category = _CATEGORY_FROM_WIRE.get(message.category)
+            if category is None:
+                raise InvalidInputError(f"{field}.category", "category is required")
+            return MinHand(row, category=category)
+        if bound == "strength":
+            return MinHand(row, strength=message.strength)
+    except InvalidInputError as exc:
+        if exc.field.startswith(field):
+            raise
+        raise InvalidInputError(f"{field}.{bound}", exc.description) from None
+    raise InvalidInputError(f"{field}.bound", "set category or strength")
+
+
+def constraints_from_wire(
+    message: chinese_poker_pb2.SolveConstraints, field: str = "constraints"
+) -> Constraints:
+    """The library's :class:`Constraints` of a SolveConstraints message (field paths name the
+    offending entry, e.g. ``constraints.pins[1].place``; indices from 0 as on the wire)."""
+    pins = [_card_place_from_wire(p, f"{field}.pins[{i}]") for i, p in enumerate(message.pins)]
+    forbids = [
+        _card_place_from_wire(p, f"{field}.forbids[{i}]") for i, p in enumerate(message.forbids)
+    ]
+    minimums = [
+        _minimum_from_wire(m, f"{field}.minimums[{i}]") for i, m in enumerate(message.minimums)
+    ]
+    natural = _POLICY_FROM_WIRE.get(message.natural)
+    if natural is None:
+        raise InvalidInputError(f"{field}.natural", f"has unknown value {message.natural}")
+    return Constraints(tuple(pins), tuple(forbids), tuple(minimums), natural)
+
+
+def engine_from_wire(engine: int) -> str:
+    """The library's engine name of an Engine value."""
+    name = _ENGINE_FROM_WIRE.get(engine)
+    if name is None:
+        raise InvalidInputError("engine", f"has unknown value {engine}")
+    return name
+
+
+def constraints_to_wire(constraints: Constraints) -> chinese_poker_pb2.SolveConstraints:
+    """The SolveConstraints message of library constraints (the typed client sends it)."""
+    message = chinese_poker_pb2.SolveConstraints(
+        pins=[
+            chinese_poker_pb2.CardPlace(card=card_to_wire(p.card), place=f"PLACE_{p.place.name}")
+            for p in constraints.pins
+        ],
+        forbids=[
+            chinese_poker_pb2.CardPlace(card=card_to_wire(p.card), place=f"PLACE_{p.place.name}")
+            for p in constraints.forbids
+        ],
+        natural=f"NATURAL_POLICY_{constraints.natural.name}",
+    )
+    for m in constraints.minimums:
+        entry = message.minimums.add(row=f"ROW_{m.row.name}")
+        if m.category is not None:
+            entry.category = chinese_poker_pb2.HandCategory.Value(
+                f"HAND_CATEGORY_{m.category.name}"
+            )
+        elif m.strength is not None:
+            entry.strength = m.strength
+        else:
+            assert m.hand is not None
+            entry.strength = evaluate(m.hand).strength
+    return message
+
+
 def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
     """The SolveResponse of a library Solution."""
     best = solution.arrangement
@@ -214,6 +309,7 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
             )
             for alt in solution.alternatives
         ],
+        discarded=cards_to_wire(solution.discarded),
     )
 
 
@@ -335,4 +431,9 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
         _library_arrangement(alt.arrangement, None, alt.value, rules)
         for alt in response.alternatives
     )
-    return Solution(best, objective.lower(), rules, natural, alternatives)
+    discarded = tuple(sorted((card_from_wire(c) for c in response.discarded), key=_card_index))
+    return Solution(best, objective.lower(), rules, natural, alternatives, discarded)
+
+
+def _card_index(card: Card) -> int:
+    return card.index

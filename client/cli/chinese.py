@@ -140,11 +140,6 @@ def solve(
         extra["constraints"] = constraints
     if engine != "exact":
         extra["engine"] = engine
-    if extra and not isinstance(solver, LocalSolver):
-        raise click.UsageError(
-            "--pin/--forbid/--min/--natural/--engine are not sent to a server yet; "
-            "solve without --server"
-        )
     if isinstance(solver, LocalSolver):
         warm_up(parallel=False)  # one hand: the batch kernel is not needed
     solution = solver.solve(

@@ -44,6 +44,27 @@ class NaturalKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NATURAL_KIND_THREE_STRAIGHTS: _ClassVar[NaturalKind]
     NATURAL_KIND_SIX_PAIRS: _ClassVar[NaturalKind]
 
+class Place(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PLACE_UNSPECIFIED: _ClassVar[Place]
+    PLACE_FRONT: _ClassVar[Place]
+    PLACE_MIDDLE: _ClassVar[Place]
+    PLACE_BACK: _ClassVar[Place]
+    PLACE_DISCARD: _ClassVar[Place]
+
+class NaturalPolicy(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NATURAL_POLICY_UNSPECIFIED: _ClassVar[NaturalPolicy]
+    NATURAL_POLICY_AUTO: _ClassVar[NaturalPolicy]
+    NATURAL_POLICY_FORCE: _ClassVar[NaturalPolicy]
+    NATURAL_POLICY_FORBID: _ClassVar[NaturalPolicy]
+
+class Engine(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ENGINE_UNSPECIFIED: _ClassVar[Engine]
+    ENGINE_EXACT: _ClassVar[Engine]
+    ENGINE_CPSAT: _ClassVar[Engine]
+
 class Settlement(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     SETTLEMENT_UNSPECIFIED: _ClassVar[Settlement]
@@ -81,6 +102,18 @@ NATURAL_KIND_DRAGON: NaturalKind
 NATURAL_KIND_THREE_FLUSHES: NaturalKind
 NATURAL_KIND_THREE_STRAIGHTS: NaturalKind
 NATURAL_KIND_SIX_PAIRS: NaturalKind
+PLACE_UNSPECIFIED: Place
+PLACE_FRONT: Place
+PLACE_MIDDLE: Place
+PLACE_BACK: Place
+PLACE_DISCARD: Place
+NATURAL_POLICY_UNSPECIFIED: NaturalPolicy
+NATURAL_POLICY_AUTO: NaturalPolicy
+NATURAL_POLICY_FORCE: NaturalPolicy
+NATURAL_POLICY_FORBID: NaturalPolicy
+ENGINE_UNSPECIFIED: Engine
+ENGINE_EXACT: Engine
+ENGINE_CPSAT: Engine
 SETTLEMENT_UNSPECIFIED: Settlement
 SETTLEMENT_ROWS: Settlement
 SETTLEMENT_FOUL: Settlement
@@ -243,24 +276,58 @@ class Alternative(_message.Message):
     natural: NaturalKind
     def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., value: _Optional[float] = ..., gap: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[NaturalKind, str]] = ...) -> None: ...
 
+class CardPlace(_message.Message):
+    __slots__ = ("card", "place")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PLACE_FIELD_NUMBER: _ClassVar[int]
+    card: _cards_pb2.Card
+    place: Place
+    def __init__(self, card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., place: _Optional[_Union[Place, str]] = ...) -> None: ...
+
+class RowMinimum(_message.Message):
+    __slots__ = ("row", "category", "strength")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    CATEGORY_FIELD_NUMBER: _ClassVar[int]
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    row: Row
+    category: HandCategory
+    strength: int
+    def __init__(self, row: _Optional[_Union[Row, str]] = ..., category: _Optional[_Union[HandCategory, str]] = ..., strength: _Optional[int] = ...) -> None: ...
+
+class SolveConstraints(_message.Message):
+    __slots__ = ("pins", "forbids", "minimums", "natural")
+    PINS_FIELD_NUMBER: _ClassVar[int]
+    FORBIDS_FIELD_NUMBER: _ClassVar[int]
+    MINIMUMS_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    pins: _containers.RepeatedCompositeFieldContainer[CardPlace]
+    forbids: _containers.RepeatedCompositeFieldContainer[CardPlace]
+    minimums: _containers.RepeatedCompositeFieldContainer[RowMinimum]
+    natural: NaturalPolicy
+    def __init__(self, pins: _Optional[_Iterable[_Union[CardPlace, _Mapping]]] = ..., forbids: _Optional[_Iterable[_Union[CardPlace, _Mapping]]] = ..., minimums: _Optional[_Iterable[_Union[RowMinimum, _Mapping]]] = ..., natural: _Optional[_Union[NaturalPolicy, str]] = ...) -> None: ...
+
 class SolveRequest(_message.Message):
-    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed")
+    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed", "constraints", "engine")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    CONSTRAINTS_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     rules: ChineseRules
     objective: Objective
     top_k: int
     rollouts: int
     seed: int
-    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+    constraints: SolveConstraints
+    engine: Engine
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts")
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     ROYALTIES_FIELD_NUMBER: _ClassVar[int]
@@ -270,6 +337,7 @@ class SolveResponse(_message.Message):
     NATURAL_FIELD_NUMBER: _ClassVar[int]
     ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
     ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
+    DISCARDED_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     rows: _containers.RepeatedCompositeFieldContainer[RowResult]
     royalties: int
@@ -279,7 +347,8 @@ class SolveResponse(_message.Message):
     natural: Natural
     alternatives: _containers.RepeatedCompositeFieldContainer[Alternative]
     rollouts: int
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ...) -> None: ...
+    discarded: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
 
 class BatchSolveRequest(_message.Message):
     __slots__ = ("requests",)
