@@ -43,6 +43,8 @@ __all__ = [
     "rules_to_wire",
     "solution_from_wire",
     "solution_to_wire",
+    "suit_from_wire",
+    "suit_to_wire",
 ]
 
 R = TypeVar("R", bound=RuleSet)
@@ -437,3 +439,17 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
 
 def _card_index(card: Card) -> int:
     return card.index
+
+
+def suit_from_wire(value: int, field: str) -> Suit:
+    """The library suit of a Suit enum value; unset or unknown is an input error on ``field``."""
+    suit: Suit | None = _SUIT_FROM_WIRE.get(value)  # type: ignore[call-overload]
+    if suit is None:
+        reason = "is required" if value == 0 else f"has unknown value {value}"
+        raise InvalidInputError(field, f"suit {reason}")
+    return suit
+
+
+def suit_to_wire(suit: Suit | None) -> int:
+    """The Suit enum value of a library suit (``SUIT_UNSPECIFIED`` for None)."""
+    return 0 if suit is None else _SUIT_TO_WIRE[suit]

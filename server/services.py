@@ -45,7 +45,7 @@ class Service:
 
 
 # Modules defining a module-level ``SERVICE``; imported in the worker process only.
-SERVICE_MODULES: tuple[str, ...] = ("server.chinese_poker",)
+SERVICE_MODULES: tuple[str, ...] = ("server.chinese_poker", "server.chlust")
 
 
 def load_services() -> list[Service]:

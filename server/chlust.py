@@ -1,0 +1,222 @@
+"""``cpsolver.v1.ChlustService``: adapters from the wire to ``solver.chlust`` (no game logic).
+
+Every method converts the request with :mod:`server.convert`, calls the library and converts
+the result back. Library exceptions propagate to :class:`server.interceptors.ErrorInterceptor`
+(INVALID_ARGUMENT with field violations; an illegal play names rule CH-8 in its description).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from typing import TypeVar
+
+import grpc
+
+from cpsolver.v1 import chinese_poker_pb2
+from cpsolver.v1 import chlust_pb2 as pb
+from cpsolver.v1 import chlust_pb2_grpc as pb_grpc
+from server.convert import (
+    card_to_wire,
+    cards_from_wire,
+    cards_to_wire,
+    rules_from_wire,
+    suit_from_wire,
+    suit_to_wire,
+)
+from server.services import Service, ServiceLimits
+from solver.cards import Card, parse_cards
+from solver.chlust import legal_plays, play_deal, showdown, showdown_odds
+from solver.errors import FieldViolation, InvalidInputError
+from solver.evaluator.chlust import SetValue, evaluate_set
+from solver.rules import ChlustRules
+from solver.tricks import Trick
+
+__all__ = ["SERVICE", "ChlustServicer", "set_to_wire"]
+
+MAX_SAMPLES = 1_000_000
+MAX_EXACT_LIMIT = 5_000_000
+# The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
+_HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
+
+T = TypeVar("T")
+
+
+def _wire_paths(call: Callable[[], T]) -> T:
+    """Run ``call``, renaming library field paths of hands to their wire paths."""
+    try:
+        return call()
+    except InvalidInputError as exc:
+        moved = [
+            FieldViolation(_HAND_CARD.sub(r"hands[\1].cards[\2]", v.field), v.description)
+            for v in exc.violations
+        ]
+        clone = type(exc).__new__(type(exc))
+        clone.__dict__.update(exc.__dict__)
+        clone.violations = tuple(moved)
+        Exception.__init__(clone, "; ".join(str(v) for v in moved))
+        raise clone from None
+
+
+def set_to_wire(value: SetValue) -> pb.ChlustSet:
+    """The ChlustSet message of an evaluated hand."""
+    return pb.ChlustSet(
+        cards=cards_to_wire(value.cards),
+        category=pb.ChlustSetCategory.Value("CHLUST_SET_CATEGORY_" + value.category.name),
+        pure=value.pure,
+        wild=card_to_wire(value.wild),
+        wild_role=pb.WildRole.Value("WILD_ROLE_" + value.wild_role.name),
+        stands_for=card_to_wire(value.stands_for) if value.stands_for else None,
+        set_cards=cards_to_wire(value.set_cards),
+        suit=suit_to_wire(value.suit),  # type: ignore[arg-type]
+        rank=int(value.rank) if value.rank else 0,  # type: ignore[arg-type]
+        key=value.key,
+        name=value.name,
+    )
+
+
+def _turned(request: object, field: str = "turned") -> Card | None:
+    if not request.HasField(field):  # type: ignore[attr-defined]
+        return None
+    return cards_from_wire([getattr(request, field)], field)[0]
+
+
+def _hands(hands: Iterable[pb.ChlustHand]) -> list[tuple[Card, ...]]:
+    return [cards_from_wire(h.cards, f"hands[{i}].cards") for i, h in enumerate(hands, start=1)]
+
+
+def _fraction(value: Fraction) -> tuple[int, int]:
+    return value.numerator, value.denominator
+
+
+class ChlustServicer(pb_grpc.ChlustServiceServicer):
+    """Chlust over gRPC (RULES.md §3)."""
+
+    def __init__(self, limits: ServiceLimits) -> None:
+        self._limits = limits
+
+    def EvaluateSet(
+        self, request: pb.EvaluateSetRequest, context: grpc.ServicerContext
+    ) -> pb.EvaluateSetResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        cards = cards_from_wire(request.cards, "cards")
+        trump = suit_from_wire(request.trump, "trump")
+        value = evaluate_set(cards, trump, rules, turned=_turned(request))
+        return pb.EvaluateSetResponse(set=set_to_wire(value))
+
+    def Showdown(
+        self, request: pb.ShowdownRequest, context: grpc.ServicerContext
+    ) -> pb.ShowdownResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        hands = _hands(request.hands)
+        trump = suit_from_wire(request.trump, "trump")
+        turned = _turned(request)
+        result = _wire_paths(lambda: showdown(hands, trump, rules, turned=turned))
+        return pb.ShowdownResponse(
+            sets=[set_to_wire(v) for v in result.values],
+            ranking=[pb.SeatGroup(seats=list(g)) for g in result.ranking],
+            winner=result.winner,
+            needs_tricks=result.needs_tricks,
+        )
+
+    def LegalPlays(
+        self, request: pb.LegalPlaysRequest, context: grpc.ServicerContext
+    ) -> pb.LegalPlaysResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        hand = cards_from_wire(request.hand, "hand")
+        played = cards_from_wire(request.trick, "trick")
+        trump = suit_from_wire(request.trump, "trump")
+        on_trick = parse_cards(played, deck=rules.card_deck, count=(0, 1, 2, 3), field="trick")
+        legal = legal_plays(hand, Trick.of(trump, 0, on_trick), rules)
+        return pb.LegalPlaysResponse(legal=cards_to_wire(legal))
+
+    def PlayDeal(
+        self, request: pb.PlayDealRequest, context: grpc.ServicerContext
+    ) -> pb.PlayDealResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        folded = list(request.folded)
+        hands: list[tuple[Card, ...] | None] = list(_hands(request.hands))
+        for seat in folded:
+            if 0 <= seat < len(hands) and not hands[seat]:
+                hands[seat] = None
+        plays = cards_from_wire(request.plays, "plays")
+        trump = suit_from_wire(request.trump, "trump")
+        turned = _turned(request)
+        result = _wire_paths(
+            lambda: play_deal(
+                hands, trump, plays, rules, dealer=request.dealer, folded=folded, turned=turned
+            )
+        )
+        return pb.PlayDealResponse(
+            tricks=[
+                pb.TrickResult(
+                    leader=t.leader,
+                    plays=[pb.TrickPlay(seat=p.seat, card=card_to_wire(p.card)) for p in t.plays],
+                    winner=t.winner,
+                )
+                for t in result.tricks
+            ],
+            seats=[
+                pb.SeatResult(
+                    seat=seat,
+                    tricks=won,
+                    share_numerator=_fraction(result.shares[seat])[0],
+                    share_denominator=_fraction(result.shares[seat])[1],
+                )
+                for seat, won in result.tricks_won.items()
+            ],
+            winners=list(result.winners),
+            carried_numerator=result.carried.numerator,
+            carried_denominator=result.carried.denominator,
+        )
+
+    def ShowdownOdds(
+        self, request: pb.ShowdownOddsRequest, context: grpc.ServicerContext
+    ) -> pb.ShowdownOddsResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        hand = cards_from_wire(request.hand, "hand")
+        dead = cards_from_wire(request.dead, "dead")
+        trump = suit_from_wire(request.trump, "trump")
+        samples = request.samples if request.HasField("samples") else 20_000
+        exact_limit = request.exact_limit if request.HasField("exact_limit") else 300_000
+        if not 1 <= samples <= MAX_SAMPLES:
+            raise InvalidInputError("samples", f"must be 1 to {MAX_SAMPLES}, got {samples}")
+        if not 0 <= exact_limit <= MAX_EXACT_LIMIT:
+            raise InvalidInputError(
+                "exact_limit", f"must be 0 to {MAX_EXACT_LIMIT}, got {exact_limit}"
+            )
+        odds = showdown_odds(
+            hand,
+            trump,
+            rules,
+            opponents=request.opponents,
+            turned=_turned(request),
+            dead=dead,
+            exact_limit=exact_limit,
+            samples=samples,
+            seed=request.seed if request.HasField("seed") else 0,
+        )
+
+        def interval(name: str) -> chinese_poker_pb2.Interval:
+            low, high = odds.ci95[name]
+            return chinese_poker_pb2.Interval(low=low, high=high)
+
+        return pb.ShowdownOddsResponse(
+            win=odds.win,
+            lose=odds.lose,
+            tricks=odds.tricks,
+            method=pb.OddsMethod.Value("ODDS_METHOD_" + odds.method.upper()),
+            deals=odds.deals,
+            win_ci=interval("win"),
+            lose_ci=interval("lose"),
+            tricks_ci=interval("tricks"),
+            seed=odds.seed,
+        )
+
+
+SERVICE = Service(
+    name=pb.DESCRIPTOR.services_by_name["ChlustService"].full_name,
+    add_to_server=pb_grpc.add_ChlustServiceServicer_to_server,
+    make_servicer=ChlustServicer,
+)
