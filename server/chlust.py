@@ -36,7 +36,7 @@ from solver.tricks import Trick
 __all__ = ["SERVICE", "ChlustServicer", "set_to_wire"]
 
 MAX_SAMPLES = 1_000_000
-MAX_EXACT_LIMIT = 5_000_000
+MAX_EXACT_LIMIT = 2_000_000
 # The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
 _HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
 

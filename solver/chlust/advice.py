@@ -21,7 +21,7 @@ import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from solver.chlust.deal import one_card
 from solver.chlust.play import _duty
 from solver.errors import InvalidInputError
 from solver.evaluator.chlust import _evaluate
-from solver.rules.chlust import ChlustRules
+from solver.rules.chlust import ChlustRules, Underruff
 from solver.tricks import Trick
 
 __all__ = ["PlayAdvice", "ShowdownOdds", "advise_play", "showdown_odds", "wilson_interval"]
@@ -85,7 +85,7 @@ class ShowdownOdds:
         }
 
 
-@cache
+@lru_cache(maxsize=64)
 def _triple_keys(
     unseen: tuple[Card, ...], trump: Suit, wild: Card, rules: ChlustRules
 ) -> dict[int, int]:
@@ -179,6 +179,9 @@ def _count_clean(
     return sum(_count_clean(good, bad, size, depth - 1, used | m) for m in good if not m & used)
 
 
+_CHUNK = 50_000  # Monte Carlo samples drawn per numpy batch (bounded memory)
+
+
 def _sample_clean(
     unseen: tuple[Card, ...], bad: set[int], opponents: int, samples: int, seed: int
 ) -> tuple[float, tuple[float, float]]:
@@ -190,11 +193,15 @@ def _sample_clean(
         for x, y, z in itertools.permutations((a, b, c)):
             table[x, y, z] = True
     rng = np.random.default_rng(seed)
-    order = rng.permuted(np.tile(np.arange(n), (samples, 1)), axis=1)[:, : 3 * opponents]
-    hit = np.zeros(samples, dtype=np.bool_)
-    for j in range(opponents):
-        hit |= table[order[:, 3 * j], order[:, 3 * j + 1], order[:, 3 * j + 2]]
-    clean = int(samples - hit.sum())
+    hits = 0
+    for start in range(0, samples, _CHUNK):
+        size = min(_CHUNK, samples - start)
+        order = rng.permuted(np.tile(np.arange(n, dtype=np.int8), (size, 1)), axis=1)
+        hit = np.zeros(size, dtype=np.bool_)
+        for j in range(opponents):
+            hit |= table[order[:, 3 * j], order[:, 3 * j + 1], order[:, 3 * j + 2]]
+        hits += int(hit.sum())
+    clean = samples - hits
     return clean / samples, wilson_interval(clean, samples)
 
 
@@ -335,7 +342,7 @@ def _voids(history: Sequence[Trick], trick: Trick, rules: ChlustRules) -> dict[i
             voids.setdefault(play.seat, set()).add(led)
             head = before.head
             if t.trump is not None and play.card.suit is not t.trump and head is not None:
-                free = head.card.suit is t.trump and rules.underruff.value == "may_discard"
+                free = head.card.suit is t.trump and rules.underruff is Underruff.MAY_DISCARD
                 if not free:
                     voids[play.seat].add(t.trump)
     return voids
