@@ -151,19 +151,21 @@ def showdown_odds(
     total = math.prod(math.comb(len(unseen) - 3 * i, 3) for i in range(opponents))
     if total <= exact_limit:
         good = tuple(mask for mask in keys if mask not in bad)
-        p_clean = _count_clean(good, tuple(bad), len(unseen), opponents, 0) / total
+        clean = _count_clean(good, tuple(bad), len(unseen), opponents, 0)
+        p_clean, p_dirty = clean / total, (total - clean) / total
         method, deals, used_seed = "exact", total, None
         interval = (p_clean, p_clean)
     else:
         p_clean, interval = _sample_clean(unseen, bad, opponents, samples, seed)
+        p_dirty = 1 - p_clean
         method, deals, used_seed = "monte_carlo", samples, seed
     nothing = (0.0, 0.0)
-    complement = (1 - interval[1], 1 - interval[0])
+    complement = (p_dirty, p_dirty) if method == "exact" else (1 - interval[1], 1 - interval[0])
     if mine.is_set:
         ci = {"win": interval, "lose": complement, "tricks": nothing}
-        return ShowdownOdds(p_clean, 1 - p_clean, 0.0, method, deals, ci, used_seed, opponents)
+        return ShowdownOdds(p_clean, p_dirty, 0.0, method, deals, ci, used_seed, opponents)
     ci = {"win": nothing, "lose": complement, "tricks": interval}
-    return ShowdownOdds(0.0, 1 - p_clean, p_clean, method, deals, ci, used_seed, opponents)
+    return ShowdownOdds(0.0, p_dirty, p_clean, method, deals, ci, used_seed, opponents)
 
 
 def _count_clean(
