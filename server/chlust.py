@@ -27,7 +27,17 @@ from server.convert import (
 )
 from server.services import Service, ServiceLimits
 from solver.cards import Card, parse_cards
-from solver.chlust import legal_plays, play_deal, showdown, showdown_odds
+from solver.chlust import (
+    Bidding,
+    Deal,
+    advise_play,
+    exchange_seat,
+    legal_plays,
+    parse_hands,
+    play_deal,
+    showdown,
+    showdown_odds,
+)
 from solver.errors import FieldViolation, InvalidInputError
 from solver.evaluator.chlust import SetValue, evaluate_set
 from solver.rules import ChlustRules
@@ -37,6 +47,7 @@ __all__ = ["SERVICE", "ChlustServicer", "set_to_wire"]
 
 MAX_SAMPLES = 1_000_000
 MAX_EXACT_LIMIT = 2_000_000
+MAX_ADVICE_SAMPLES = 5_000
 # The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
 _HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
 
@@ -212,6 +223,100 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
             lose_ci=interval("lose"),
             tricks_ci=interval("tricks"),
             seed=odds.seed,
+        )
+
+    def Exchange(
+        self, request: pb.ExchangeRequest, context: grpc.ServicerContext
+    ) -> pb.ExchangeResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        given = _hands(request.hands)
+        if not request.HasField("turned"):
+            raise InvalidInputError("turned", "the turned card is required")
+        turned = cards_from_wire([request.turned], "turned")[0]
+        parsed = _wire_paths(lambda: parse_hands(given, rules, exclude=(turned,)))
+        seat = exchange_seat(parsed, turned, rules)
+        dealt = Deal(parsed, turned, 0, ())
+        after = dealt if seat is None else dealt.exchange(seat, rules)
+        return pb.ExchangeResponse(
+            seat=seat,
+            hands=[pb.ChlustHand(cards=cards_to_wire(h)) for h in after.hands],
+            turned=card_to_wire(after.turned),
+        )
+
+    def Bid(self, request: pb.BidRequest, context: grpc.ServicerContext) -> pb.BidResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        bidding = Bidding(request.players or None, rules, dealer=request.dealer)
+        for i, action in enumerate(request.actions, start=1):
+            name = pb.BidAction.Name(action) if action in pb.BidAction.values() else None
+            if action == 0 or name is None:
+                raise InvalidInputError(f"actions[{i}]", f"unknown or unset action {action}")
+            try:
+                bidding.act(name.removeprefix("BID_ACTION_").lower())
+            except InvalidInputError as exc:
+                raise exc.prefixed(f"actions[{i}]") from None
+
+        def action_to_wire(value: str) -> str:
+            return "BID_ACTION_" + value.upper()
+
+        return pb.BidResponse(
+            history=[
+                pb.BidRecord(seat=r.seat, action=action_to_wire(r.action.value), paid=r.paid)
+                for r in bidding.history
+            ],
+            in_play=list(bidding.in_play),
+            pot=bidding.pot,
+            over=bidding.is_over,
+            to_act=bidding.to_act,
+            winner=bidding.winner,
+            legal=[action_to_wire(a.value) for a in bidding.legal_actions()],
+        )
+
+    def AdvisePlay(
+        self, request: pb.AdvisePlayRequest, context: grpc.ServicerContext
+    ) -> pb.AdvisePlayResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        hand = cards_from_wire(request.hand, "hand")
+        trump = suit_from_wire(request.trump, "trump")
+        seats = list(request.seats)
+        samples = request.samples if request.HasField("samples") else 200
+        if not 1 <= samples <= MAX_ADVICE_SAMPLES:
+            raise InvalidInputError("samples", f"must be 1 to {MAX_ADVICE_SAMPLES}, got {samples}")
+
+        def trick_of(record: pb.TrickRecord, field: str) -> Trick:
+            cards = cards_from_wire(record.cards, f"{field}.cards")
+            if record.leader not in seats:
+                raise InvalidInputError(f"{field}.leader", f"expected one of the seats {seats}")
+            start = seats.index(record.leader)
+            order = seats[start:] + seats[:start]
+            if len(cards) > len(order):
+                raise InvalidInputError(f"{field}.cards", "more cards than seats")
+            return Trick.of(trump, record.leader, cards, seats=order[: len(cards)])
+
+        history = [trick_of(t, f"history[{i}]") for i, t in enumerate(request.history, start=1)]
+        if request.HasField("trick"):
+            trick = trick_of(request.trick, "trick")
+        else:
+            trick = Trick(trump, history[-1].winner if history else request.seat)
+        advice = advise_play(
+            hand,
+            trick,
+            rules,
+            seat=request.seat,
+            seats=seats,
+            history=history,
+            turned=_turned(request),
+            samples=samples,
+            seed=request.seed if request.HasField("seed") else 0,
+        )
+        return pb.AdvisePlayResponse(
+            card=card_to_wire(advice.card),
+            values=[
+                pb.CardValue(card=card_to_wire(c), tricks=v, ci95=advice.ci95[c])
+                for c, v in advice.expected.items()
+            ],
+            method=pb.OddsMethod.Value("ODDS_METHOD_" + advice.method.upper()),
+            deals=advice.deals,
+            seed=advice.seed,
         )
 
 

@@ -226,3 +226,55 @@ def test_chlust_rules_message_carries_every_option() -> None:
     assert rules_from_wire(wire_rules, ChlustRules) == ChlustRules.preset(
         "nines", players=2, max_raises=1
     )
+
+
+def test_exchange_ch_e9(stub: chlust_pb2_grpc.ChlustServiceStub) -> None:
+    """CH-E9: A♦ turned; the holder of 10♦A♥A♠ exchanges 10♦ for A♦."""
+    reply = stub.Exchange(
+        chlust_pb2.ExchangeRequest(hands=hands("Kh Qh Js", "Td Ah As"), turned=wire("Ad")[0]),
+        timeout=30,
+    )
+    assert reply.HasField("seat") and reply.seat == 1
+    assert sorted(text(list(reply.hands[1].cards)).split()) == ["Ad", "Ah", "As"]
+    assert text([reply.turned]) == "Td"
+    nobody = stub.Exchange(
+        chlust_pb2.ExchangeRequest(hands=hands("Kh Qh Js", "Td Ah As"), turned=wire("Kd")[0]),
+        timeout=30,
+    )
+    assert not nobody.HasField("seat") and text([nobody.turned]) == "Kd"
+
+
+def test_bid_ch6(stub: chlust_pb2_grpc.ChlustServiceStub) -> None:
+    a = chlust_pb2
+    reply = stub.Bid(
+        a.BidRequest(players=3, actions=[a.BID_ACTION_RAISE, a.BID_ACTION_FOLD, a.BID_ACTION_CALL]),
+        timeout=30,
+    )
+    assert reply.over and list(reply.in_play) == [0, 1] and reply.pot == 5
+    assert [r.seat for r in reply.history] == [1, 2, 0]
+    assert not reply.HasField("to_act") and not reply.HasField("winner")
+    with pytest.raises(grpc.RpcError) as err:
+        stub.Bid(a.BidRequest(players=2, actions=[a.BID_ACTION_CALL]), timeout=30)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    found = violations(err.value)
+    assert "CH-6" in found["actions[0].action"]
+
+
+def test_advise_play_takes_the_sure_trick(stub: chlust_pb2_grpc.ChlustServiceStub) -> None:
+    """Seat 1 showed void in ♦ and ♠ (trumps): leading Q♦ is a sure trick and keeps the lead."""
+    reply = stub.AdvisePlay(
+        chlust_pb2.AdvisePlayRequest(
+            hand=wire("Qd Qh"),
+            trump=cards_pb2.SUIT_SPADES,
+            seat=0,
+            seats=[0, 1],
+            history=[chlust_pb2.TrickRecord(leader=0, cards=wire("Kd Ac"))],
+            trick=chlust_pb2.TrickRecord(leader=0),
+            turned=wire("Js")[0],
+            samples=500,
+        ),
+        timeout=60,
+    )
+    assert text([reply.card]) == "Qd" and reply.method == chlust_pb2.ODDS_METHOD_EXACT
+    values = {text([v.card]): v.tricks for v in reply.values}
+    assert set(values) == {"Qd", "Qh"} and values["Qd"] > values["Qh"]

@@ -30,6 +30,14 @@ class OddsMethod(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ODDS_METHOD_UNSPECIFIED: _ClassVar[OddsMethod]
     ODDS_METHOD_EXACT: _ClassVar[OddsMethod]
     ODDS_METHOD_MONTE_CARLO: _ClassVar[OddsMethod]
+
+class BidAction(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    BID_ACTION_UNSPECIFIED: _ClassVar[BidAction]
+    BID_ACTION_FOLD: _ClassVar[BidAction]
+    BID_ACTION_CHECK: _ClassVar[BidAction]
+    BID_ACTION_CALL: _ClassVar[BidAction]
+    BID_ACTION_RAISE: _ClassVar[BidAction]
 CHLUST_SET_CATEGORY_UNSPECIFIED: ChlustSetCategory
 CHLUST_SET_CATEGORY_NONE: ChlustSetCategory
 CHLUST_SET_CATEGORY_THREE_OF_A_RANK: ChlustSetCategory
@@ -43,6 +51,11 @@ WILD_ROLE_UNUSED: WildRole
 ODDS_METHOD_UNSPECIFIED: OddsMethod
 ODDS_METHOD_EXACT: OddsMethod
 ODDS_METHOD_MONTE_CARLO: OddsMethod
+BID_ACTION_UNSPECIFIED: BidAction
+BID_ACTION_FOLD: BidAction
+BID_ACTION_CHECK: BidAction
+BID_ACTION_CALL: BidAction
+BID_ACTION_RAISE: BidAction
 
 class ChlustRules(_message.Message):
     __slots__ = ("preset", "players", "deck", "wild_shift", "purity", "underruff", "trick_tie", "ante", "raise_unit", "max_raises")
@@ -307,3 +320,119 @@ class ShowdownOddsResponse(_message.Message):
     tricks_ci: _chinese_poker_pb2.Interval
     seed: int
     def __init__(self, win: _Optional[float] = ..., lose: _Optional[float] = ..., tricks: _Optional[float] = ..., method: _Optional[_Union[OddsMethod, str]] = ..., deals: _Optional[int] = ..., win_ci: _Optional[_Union[_chinese_poker_pb2.Interval, _Mapping]] = ..., lose_ci: _Optional[_Union[_chinese_poker_pb2.Interval, _Mapping]] = ..., tricks_ci: _Optional[_Union[_chinese_poker_pb2.Interval, _Mapping]] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class ExchangeRequest(_message.Message):
+    __slots__ = ("hands", "turned", "rules")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TURNED_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    hands: _containers.RepeatedCompositeFieldContainer[ChlustHand]
+    turned: _cards_pb2.Card
+    rules: ChlustRules
+    def __init__(self, hands: _Optional[_Iterable[_Union[ChlustHand, _Mapping]]] = ..., turned: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., rules: _Optional[_Union[ChlustRules, _Mapping]] = ...) -> None: ...
+
+class ExchangeResponse(_message.Message):
+    __slots__ = ("seat", "hands", "turned")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TURNED_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    hands: _containers.RepeatedCompositeFieldContainer[ChlustHand]
+    turned: _cards_pb2.Card
+    def __init__(self, seat: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[ChlustHand, _Mapping]]] = ..., turned: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
+
+class BidRequest(_message.Message):
+    __slots__ = ("players", "dealer", "actions", "rules")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    dealer: int
+    actions: _containers.RepeatedScalarFieldContainer[BidAction]
+    rules: ChlustRules
+    def __init__(self, players: _Optional[int] = ..., dealer: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[BidAction, str]]] = ..., rules: _Optional[_Union[ChlustRules, _Mapping]] = ...) -> None: ...
+
+class BidRecord(_message.Message):
+    __slots__ = ("seat", "action", "paid")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    PAID_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    action: BidAction
+    paid: int
+    def __init__(self, seat: _Optional[int] = ..., action: _Optional[_Union[BidAction, str]] = ..., paid: _Optional[int] = ...) -> None: ...
+
+class BidResponse(_message.Message):
+    __slots__ = ("history", "in_play", "pot", "over", "to_act", "winner", "legal")
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    IN_PLAY_FIELD_NUMBER: _ClassVar[int]
+    POT_FIELD_NUMBER: _ClassVar[int]
+    OVER_FIELD_NUMBER: _ClassVar[int]
+    TO_ACT_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    LEGAL_FIELD_NUMBER: _ClassVar[int]
+    history: _containers.RepeatedCompositeFieldContainer[BidRecord]
+    in_play: _containers.RepeatedScalarFieldContainer[int]
+    pot: int
+    over: bool
+    to_act: int
+    winner: int
+    legal: _containers.RepeatedScalarFieldContainer[BidAction]
+    def __init__(self, history: _Optional[_Iterable[_Union[BidRecord, _Mapping]]] = ..., in_play: _Optional[_Iterable[int]] = ..., pot: _Optional[int] = ..., over: _Optional[bool] = ..., to_act: _Optional[int] = ..., winner: _Optional[int] = ..., legal: _Optional[_Iterable[_Union[BidAction, str]]] = ...) -> None: ...
+
+class TrickRecord(_message.Message):
+    __slots__ = ("leader", "cards")
+    LEADER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    leader: int
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, leader: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
+
+class AdvisePlayRequest(_message.Message):
+    __slots__ = ("hand", "trump", "seat", "seats", "history", "trick", "turned", "samples", "seed", "rules")
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
+    TRICK_FIELD_NUMBER: _ClassVar[int]
+    TURNED_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    trump: _cards_pb2.Suit
+    seat: int
+    seats: _containers.RepeatedScalarFieldContainer[int]
+    history: _containers.RepeatedCompositeFieldContainer[TrickRecord]
+    trick: TrickRecord
+    turned: _cards_pb2.Card
+    samples: int
+    seed: int
+    rules: ChlustRules
+    def __init__(self, hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., trump: _Optional[_Union[_cards_pb2.Suit, str]] = ..., seat: _Optional[int] = ..., seats: _Optional[_Iterable[int]] = ..., history: _Optional[_Iterable[_Union[TrickRecord, _Mapping]]] = ..., trick: _Optional[_Union[TrickRecord, _Mapping]] = ..., turned: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., rules: _Optional[_Union[ChlustRules, _Mapping]] = ...) -> None: ...
+
+class CardValue(_message.Message):
+    __slots__ = ("card", "tricks", "ci95")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    TRICKS_FIELD_NUMBER: _ClassVar[int]
+    CI95_FIELD_NUMBER: _ClassVar[int]
+    card: _cards_pb2.Card
+    tricks: float
+    ci95: float
+    def __init__(self, card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., tricks: _Optional[float] = ..., ci95: _Optional[float] = ...) -> None: ...
+
+class AdvisePlayResponse(_message.Message):
+    __slots__ = ("card", "values", "method", "deals", "seed")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    VALUES_FIELD_NUMBER: _ClassVar[int]
+    METHOD_FIELD_NUMBER: _ClassVar[int]
+    DEALS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    card: _cards_pb2.Card
+    values: _containers.RepeatedCompositeFieldContainer[CardValue]
+    method: OddsMethod
+    deals: int
+    seed: int
+    def __init__(self, card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., values: _Optional[_Iterable[_Union[CardValue, _Mapping]]] = ..., method: _Optional[_Union[OddsMethod, str]] = ..., deals: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...

@@ -60,6 +60,21 @@ class ChlustServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_chlust__pb2.ShowdownOddsRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_chlust__pb2.ShowdownOddsResponse.FromString,
                 _registered_method=True)
+        self.Exchange = channel.unary_unary(
+                '/cpsolver.v1.ChlustService/Exchange',
+                request_serializer=cpsolver_dot_v1_dot_chlust__pb2.ExchangeRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_chlust__pb2.ExchangeResponse.FromString,
+                _registered_method=True)
+        self.Bid = channel.unary_unary(
+                '/cpsolver.v1.ChlustService/Bid',
+                request_serializer=cpsolver_dot_v1_dot_chlust__pb2.BidRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_chlust__pb2.BidResponse.FromString,
+                _registered_method=True)
+        self.AdvisePlay = channel.unary_unary(
+                '/cpsolver.v1.ChlustService/AdvisePlay',
+                request_serializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayResponse.FromString,
+                _registered_method=True)
 
 
 class ChlustServiceServicer:
@@ -102,6 +117,28 @@ class ChlustServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Exchange(self, request, context):
+        """Who may exchange the lowest trump for a turned trump ace, and the hands after it (CH-2).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Bid(self, request, context):
+        """Replays a bidding round from its actions and returns its state; an illegal action is
+        INVALID_ARGUMENT naming the action and rule CH-6 (CH-6).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AdvisePlay(self, request, context):
+        """The card to play in a trick position by expected tricks over the unseen cards (CH-8).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ChlustServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -129,6 +166,21 @@ def add_ChlustServiceServicer_to_server(servicer, server):
                     servicer.ShowdownOdds,
                     request_deserializer=cpsolver_dot_v1_dot_chlust__pb2.ShowdownOddsRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_chlust__pb2.ShowdownOddsResponse.SerializeToString,
+            ),
+            'Exchange': grpc.unary_unary_rpc_method_handler(
+                    servicer.Exchange,
+                    request_deserializer=cpsolver_dot_v1_dot_chlust__pb2.ExchangeRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_chlust__pb2.ExchangeResponse.SerializeToString,
+            ),
+            'Bid': grpc.unary_unary_rpc_method_handler(
+                    servicer.Bid,
+                    request_deserializer=cpsolver_dot_v1_dot_chlust__pb2.BidRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_chlust__pb2.BidResponse.SerializeToString,
+            ),
+            'AdvisePlay': grpc.unary_unary_rpc_method_handler(
+                    servicer.AdvisePlay,
+                    request_deserializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -267,6 +319,87 @@ class ChlustService:
             '/cpsolver.v1.ChlustService/ShowdownOdds',
             cpsolver_dot_v1_dot_chlust__pb2.ShowdownOddsRequest.SerializeToString,
             cpsolver_dot_v1_dot_chlust__pb2.ShowdownOddsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Exchange(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ChlustService/Exchange',
+            cpsolver_dot_v1_dot_chlust__pb2.ExchangeRequest.SerializeToString,
+            cpsolver_dot_v1_dot_chlust__pb2.ExchangeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Bid(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ChlustService/Bid',
+            cpsolver_dot_v1_dot_chlust__pb2.BidRequest.SerializeToString,
+            cpsolver_dot_v1_dot_chlust__pb2.BidResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AdvisePlay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ChlustService/AdvisePlay',
+            cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayRequest.SerializeToString,
+            cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayResponse.FromString,
             options,
             channel_credentials,
             insecure,
