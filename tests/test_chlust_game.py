@@ -331,3 +331,36 @@ def test_bidding_bad_table() -> None:
         Bidding(5)
     with pytest.raises(CardError):
         showdown(["Ah Kh Qh", "Js Ks Qx"], "h")
+
+
+@settings(derandomize=True, max_examples=200, deadline=None)
+@given(
+    st.integers(2, 4),
+    st.integers(0, 3),
+    st.integers(0, 3),
+    st.lists(st.integers(0, 3), min_size=0, max_size=40),
+)
+def test_bidding_random_legal_actions_ch6(
+    players: int, dealer: int, max_raises: int, choices: list[int]
+) -> None:
+    """CH-6 invariants under any sequence of legal actions: the round ends; at the end either one
+    player is left or everyone still in has paid the same; the pot is the antes plus all
+    payments; no more than ``max_raises`` raises; an action after the end is refused."""
+    rules = ChlustRules().replace(max_raises=max_raises, raise_unit=2)
+    b = Bidding(players, rules, dealer=dealer % players)
+    for choice in [*choices, *[1] * 60]:  # then keep taking the second legal action (check/call)
+        if b.is_over:
+            break
+        legal = b.legal_actions()
+        assert legal and BidAction.FOLD in legal
+        assert (BidAction.CALL in legal) != (BidAction.CHECK in legal)
+        b.act(legal[min(choice, len(legal) - 1)])
+    assert b.is_over and b.to_act is None and b.legal_actions() == ()
+    assert b.raises <= max_raises
+    assert b.pot == players + sum(r.paid for r in b.history)
+    if b.winner is None:
+        assert len({b.paid(s) for s in b.in_play}) == 1 and len(b.in_play) >= 2
+    else:
+        assert b.in_play == (b.winner,)
+    with pytest.raises(IllegalPlayError, match="CH-6"):
+        b.act("fold")
