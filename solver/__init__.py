@@ -9,6 +9,8 @@ The public API lives here; everything else is reachable through the submodules.
 
 from solver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
 from solver.chinese import Solution, solve, solve_many
+from solver.chinese.naturals import Natural, NaturalKind, detect_natural
+from solver.chinese.scoring import TableResult, score
 from solver.errors import (
     CardError,
     CpsolverError,
@@ -35,14 +37,19 @@ __all__ = [
     "IllegalPlayError",
     "InfeasibleError",
     "InvalidInputError",
+    "Natural",
+    "NaturalKind",
     "Rank",
     "Row",
     "RuleError",
     "Solution",
     "Suit",
+    "TableResult",
+    "detect_natural",
     "evaluate",
     "format_cards",
     "parse_cards",
     "solve",
     "solve_many",
+    "score",
 ]

@@ -1,0 +1,570 @@
+"""Settling a Chinese poker table, RULES CP-7..CP-11, under every option of the rule set.
+
+Two layers:
+
+* :func:`score` takes 2 to 4 players by seat name, each with rows (back, middle, front) or a
+  declared natural, checks the input, detects fouls (CP-6 under ``order`` and ``wheel``) and
+  returns an immutable :class:`TableResult`: totals per seat (summing to zero) and, per pairing,
+  each row's outcome and units, the CP-9 bonus, notes on fouls and naturals, and the total.
+* :func:`settle_pair` is the allocation-light settlement of one pairing from strength classes,
+  foul flags and natural codes, for code that settles many thousands of pairings (rollouts).
+
+The table's size comes from the input (2, 3 or 4 seats); the rule set's ``players`` option is
+the table size the *solver* assumes and is not checked here (docs/RULES-CHOICES.md).
+
+CP-E6 (A wins the front with trips, B the middle with a full house and the back with a
+straight flush):
+
+>>> table = score({
+...     "A": {"front": "8s 8h 8d", "middle": "4c 4d 4h Ks Kd", "back": "Qs Qh Qd Qc 2c"},
+...     "B": {"front": "As Ah 3c", "middle": "9s 9h 9c 7h 7c", "back": "3s 4s 5s 6s 7s"},
+... })
+>>> dict(table.totals)
+{'A': -4, 'B': 4}
+>>> [(r.row.label, r.outcome.value, r.units) for r in table.pairings[0].rows]
+[('back', 'loss', -5), ('middle', 'loss', -2), ('front', 'win', 3)]
+>>> dict(score(table.inputs, royalty_mode="add").totals)
+{'A': -5, 'B': 5}
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from solver.cards import Card, parse_cards
+from solver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
+from solver.errors import CardError, InvalidInputError
+from solver.evaluator.poker import Category, HandValue, evaluate, poker_tables
+from solver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring
+
+__all__ = [
+    "NATURAL_UNITS",
+    "SCORING_CODES",
+    "SCORING_PER_ROW",
+    "SCORING_SCOOP_DOUBLE",
+    "SCORING_TWO_FOUR",
+    "Outcome",
+    "Pairing",
+    "RowOutcome",
+    "Seat",
+    "SettledBy",
+    "TableResult",
+    "foul_check",
+    "row_value_table",
+    "score",
+    "settle_pair",
+]
+
+# -- the fast layer ------------------------------------------------------------------------
+
+SCORING_PER_ROW = 0
+SCORING_TWO_FOUR = 1
+SCORING_SCOOP_DOUBLE = 2
+SCORING_CODES: Mapping[Scoring, int] = MappingProxyType(
+    {
+        Scoring.PER_ROW: SCORING_PER_ROW,
+        Scoring.TWO_FOUR: SCORING_TWO_FOUR,
+        Scoring.SCOOP_DOUBLE: SCORING_SCOOP_DOUBLE,
+    }
+)
+"""Integer code of each CP-9 ``scoring`` option, as :func:`settle_pair` takes it."""
+
+NATURAL_UNITS: tuple[int, ...] = (0, *(NaturalKind(5 - rank).units for rank in range(1, 5)))
+"""Units of a natural by its code: 0 = none, then the CP-11 rank (1 = dragon .. 4 = six pairs)."""
+
+RowValues = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+
+
+def row_value_table(rules: ChineseRules) -> RowValues:
+    """``values[row][cls]``: units a row collects when it wins (CP-8), per strength class.
+
+    Indexed by :class:`~solver.rules.chinese.Row` (front 0, middle 1, back 2) and by strength
+    class on the scale of ``rules.wheel`` (0 .. 7916). Built once per royalty schedule, royalty
+    mode and wheel, then shared.
+
+    >>> from solver.evaluator.poker import strength
+    >>> from solver.cards import parse_cards
+    >>> values = row_value_table(ChineseRules())
+    >>> values[Row.MIDDLE][strength(parse_cards("9s 9h 9c 7h 7c"))]
+    2
+    """
+    return _value_table(rules.royalties, rules.royalty_mode, rules.wheel_second_highest)
+
+
+@cache
+def _value_table(royalties: Royalties, mode: RoyaltyMode, wheel_second_highest: bool) -> RowValues:
+    rules = ChineseRules(royalties=royalties, royalty_mode=mode)
+    tables = poker_tables(wheel_second_highest)
+    categories = [Category(int(c)) for c in tables.category]
+    royal = [bool(r) for r in tables.is_royal]
+    front, middle, back = (
+        tuple(
+            rules.row_value(row, cat, royal=ry) for cat, ry in zip(categories, royal, strict=True)
+        )
+        for row in (Row.FRONT, Row.MIDDLE, Row.BACK)
+    )
+    return front, middle, back
+
+
+def foul_check(front: int, middle: int, back: int, *, strict: bool = False) -> bool:
+    """True when rows with these strength classes foul (CP-6): back >= middle >= front fails,
+    or, under ``order=strict`` (``strict=True``), back equals middle.
+
+    >>> foul_check(10, 20, 30), foul_check(10, 30, 20), foul_check(10, 30, 30, strict=True)
+    (False, True, True)
+    """
+    return middle < front or back < middle or (strict and back == middle)
+
+
+def settle_pair(
+    rows_a: Sequence[int],
+    rows_b: Sequence[int],
+    values: RowValues,
+    scoring: int = SCORING_PER_ROW,
+    foul_a: bool = False,
+    foul_b: bool = False,
+    natural_a: int = 0,
+    natural_b: int = 0,
+) -> int:
+    """Units player A wins from player B in one pairing (negative when A pays), CP-7..CP-11.
+
+    ``rows_a``/``rows_b`` are the strength classes of (front, middle, back), on the scale of
+    the rule set's ``wheel`` (ignored for a fouled or natural hand); ``values`` is
+    :func:`row_value_table` of the rule set; ``scoring`` a code from :data:`SCORING_CODES`;
+    ``foul_a``/``foul_b`` the CP-6 foul flags (see :func:`foul_check`); ``natural_a`` and
+    ``natural_b`` the declared natural's CP-11 rank (1 = dragon .. 4 = six pairs, 0 = none;
+    pass 0 under ``naturals=off``). Pure integer work, no allocation: call it in a loop.
+
+    >>> values = row_value_table(ChineseRules())
+    >>> settle_pair((10, 20, 30), (11, 21, 31), values, foul_a=True)  # CP-10: A pays 3 rows
+    -3
+    >>> settle_pair((10, 20, 30), (11, 21, 31), values, SCORING_TWO_FOUR, foul_a=True)
+    -4
+    >>> settle_pair((0, 0, 0), (0, 0, 0), values, natural_a=4, natural_b=1)  # dragon wins
+    -13
+    """
+    if natural_a or natural_b:
+        if natural_a and natural_b:
+            if natural_a == natural_b:
+                return 0
+            # A lower rank number is the higher natural; the winner collects its own units.
+            return NATURAL_UNITS[natural_a] if natural_a < natural_b else -NATURAL_UNITS[natural_b]
+        return NATURAL_UNITS[natural_a] if natural_a else -NATURAL_UNITS[natural_b]
+    if foul_a or foul_b:
+        if foul_a and foul_b:
+            return 0
+        # CP-10: the fouled side loses all three rows at the other side's row values.
+        if foul_b:
+            net = values[0][rows_a[0]] + values[1][rows_a[1]] + values[2][rows_a[2]]
+        else:
+            net = -(values[0][rows_b[0]] + values[1][rows_b[1]] + values[2][rows_b[2]])
+        if scoring == SCORING_SCOOP_DOUBLE:
+            return 2 * net
+        if scoring == SCORING_TWO_FOUR:
+            return net + 1 if foul_b else net - 1
+        return net
+    won = lost = 0
+    gained = paid = 0
+    for r in (0, 1, 2):
+        a = rows_a[r]
+        b = rows_b[r]
+        if a > b:
+            won += 1
+            gained += values[r][a]
+        elif b > a:
+            lost += 1
+            paid += values[r][b]
+    net = gained - paid
+    if scoring == SCORING_SCOOP_DOUBLE:
+        if won == 3 or lost == 3:
+            return 2 * net
+    elif scoring == SCORING_TWO_FOUR:
+        if won > lost:
+            return net + 1
+        if lost > won:
+            return net - 1
+    return net
+
+
+# -- the table layer -----------------------------------------------------------------------
+
+_ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)  # comparison and display order (CP-7)
+
+
+class Outcome(enum.StrEnum):
+    """A row's outcome for the first seat of a pairing."""
+
+    WIN = "win"
+    TIE = "tie"
+    LOSS = "loss"
+
+
+class SettledBy(enum.StrEnum):
+    """How a pairing was settled."""
+
+    ROWS = "rows"  # rows compared (CP-7..CP-9)
+    FOUL = "foul"  # one side fouled and loses every row (CP-10)
+    BOTH_FOULED = "both_fouled"  # both fouled: nothing paid (CP-10)
+    NATURAL = "natural"  # a declared natural, no rows compared (CP-11)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One player as scored: rows and their hands, or a declared natural.
+
+    ``available_natural`` is the highest natural the 13 cards qualify for when the player did
+    not declare one (declaring is the player's choice, CP-11; None under ``naturals=off``).
+    ``foul_reason`` says which comparison of CP-6 failed (empty when valid).
+    """
+
+    name: str
+    cards: tuple[Card, ...]
+    rows: Mapping[Row, tuple[Card, ...]] | None
+    hands: Mapping[Row, HandValue] | None
+    fouled: bool
+    foul_reason: str
+    natural: Natural | None
+    available_natural: Natural | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: rows with hand names (or null), fouled, the natural and its availability."""
+        rows = None
+        if self.rows is not None and self.hands is not None:
+            rows = {
+                row.label: {
+                    "cards": [str(c) for c in self.rows[row]],
+                    "hand": self.hands[row].name,
+                    "category": self.hands[row].category.label,
+                    "strength": self.hands[row].strength,
+                }
+                for row in _ROWS
+            }
+        return {
+            "rows": rows,
+            "fouled": self.fouled,
+            "foul_reason": self.foul_reason or None,
+            "natural": self.natural.to_dict() if self.natural else None,
+            "available_natural": (
+                self.available_natural.to_dict() if self.available_natural else None
+            ),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RowOutcome:
+    """One row of a pairing: outcome and units for the pairing's first seat (signed)."""
+
+    row: Row
+    outcome: Outcome
+    units: int
+    winner: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"outcome": "win"|"tie"|"loss", "winner": seat|null, "units": n}``."""
+        return {"outcome": self.outcome.value, "winner": self.winner, "units": self.units}
+
+
+@dataclass(frozen=True, slots=True)
+class Pairing:
+    """The settlement between two seats; every figure is for ``seats[0]`` (negative: it pays).
+
+    ``rows`` holds back, middle and front (empty when a natural settles the pairing or both
+    sides fouled); ``bonus`` is the CP-9 bonus (the doubling under ``scoop_double``, the
+    majority unit under ``two_four``); ``total`` = row units + bonus.
+    """
+
+    seats: tuple[str, str]
+    settled_by: SettledBy
+    rows: tuple[RowOutcome, ...]
+    bonus: int
+    total: int
+    notes: tuple[str, ...]
+
+    @property
+    def row_units(self) -> int:
+        """Units from the rows alone (or the natural's units)."""
+        return self.total - self.bonus
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the pairing."""
+        return {
+            "seats": list(self.seats),
+            "settled_by": self.settled_by.value,
+            "rows": {r.row.label: r.to_dict() for r in self.rows},
+            "bonus": self.bonus,
+            "total": self.total,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableResult:
+    """A settled table: per-seat totals (summing to zero), pairings in seat order, seats."""
+
+    rules: ChineseRules
+    seats: Mapping[str, Seat]
+    pairings: tuple[Pairing, ...]
+    totals: Mapping[str, int]
+    inputs: Mapping[str, object]
+
+    def net(self, a: str, b: str) -> int:
+        """Units seat ``a`` wins from seat ``b`` (negative when it pays)."""
+        for pairing in self.pairings:
+            if pairing.seats == (a, b):
+                return pairing.total
+            if pairing.seats == (b, a):
+                return -pairing.total
+        raise KeyError((a, b))
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"totals": {seat: units}, "pairings": [...], "players": {...}, "rules": {...}}``."""
+        return {
+            "totals": dict(self.totals),
+            "pairings": [p.to_dict() for p in self.pairings],
+            "players": {name: seat.to_dict() for name, seat in self.seats.items()},
+            "rules": self.rules.to_dict(),
+        }
+
+
+def score(
+    players: Mapping[str, object],
+    rules: ChineseRules | str | None = "standard",
+    **overrides: object,
+) -> TableResult:
+    """Settle a table of 2 to 4 players under a rule set (preset name or object) and overrides.
+
+    Each player (by seat name, in table order) is one of:
+
+    * rows: a mapping with ``back``, ``middle`` and ``front`` (5, 5 and 3 cards, as text or a
+      sequence of cards/card strings), a sequence ``(back, middle, front)``, or any object with
+      ``back``/``middle``/``front`` attributes (such as a solver ``Solution``; one whose
+      ``natural`` attribute holds a :class:`Natural` declares it);
+    * a declared natural: a mapping ``{"cards": 13 cards, "natural": true}`` (or the natural's
+      name, which the cards must qualify for), or a :class:`Natural`. The hand plays as the
+      highest natural it qualifies for (CP-11).
+
+    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[2]`` (1-based card
+    positions, as in every cpsolver message): a bad or repeated card (across all seats), a row
+    of the wrong size, a declared natural the cards do not make or under ``naturals=off``, fewer
+    than 2 or more than 4 seats, unknown option names or values.
+    """
+    ruleset = ChineseRules.resolve(rules, **overrides)
+    if not isinstance(players, Mapping):
+        raise InvalidInputError("players", "expected a mapping of seat name to player")
+    if not 2 <= len(players) <= 4:
+        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(players)}")
+    seats: dict[str, Seat] = {}
+    seen: dict[Card, str] = {}
+    for name, spec in players.items():
+        if not isinstance(name, str) or not name:
+            raise InvalidInputError("players", f"seat names must be non-empty text, got {name!r}")
+        seat, fields = _read_seat(name, spec, ruleset)
+        for card, where in zip(seat.cards, fields, strict=True):
+            if card in seen:
+                raise CardError(
+                    where, f"duplicate card '{card}' (also {seen[card]})", token=str(card)
+                )
+            seen[card] = where
+        seats[name] = seat
+
+    names = list(seats)
+    pairings = tuple(
+        _settle(seats[a], seats[b], ruleset) for i, a in enumerate(names) for b in names[i + 1 :]
+    )
+    totals = dict.fromkeys(names, 0)
+    for pairing in pairings:
+        totals[pairing.seats[0]] += pairing.total
+        totals[pairing.seats[1]] -= pairing.total
+    return TableResult(
+        ruleset,
+        MappingProxyType(seats),
+        pairings,
+        MappingProxyType(totals),
+        MappingProxyType(dict(players)),
+    )
+
+
+def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, list[str]]:
+    """Parse one player's input into a Seat and the field path of each of its cards."""
+    base = f"players.{name}"
+    if isinstance(spec, Natural):
+        return _declared(name, spec.cards, True, rules, f"{base}.cards")
+    if isinstance(spec, Mapping):
+        keys = set(spec)
+        if keys & {"cards", "natural"}:
+            extra = keys - {"cards", "natural"}
+            if extra:
+                raise InvalidInputError(
+                    f"{base}.{sorted(map(str, extra))[0]}",
+                    "unknown field beside a declared natural; valid fields: cards, natural",
+                )
+            if "cards" not in spec:
+                raise InvalidInputError(f"{base}.cards", "a declared natural needs its 13 cards")
+            return _declared(
+                name, spec["cards"], spec.get("natural", False), rules, base + ".cards"
+            )
+        unknown = keys - {"back", "middle", "front"}
+        if unknown:
+            raise InvalidInputError(
+                f"{base}.{sorted(map(str, unknown))[0]}",
+                "unknown field; valid fields: back, middle, front (rows) or cards, natural",
+            )
+        missing = [r.label for r in _ROWS if r.label not in spec]
+        if missing:
+            raise InvalidInputError(f"{base}.{missing[0]}", "missing row")
+        return _arranged(name, spec["back"], spec["middle"], spec["front"], rules)
+    if all(hasattr(spec, a) for a in ("back", "middle", "front")):
+        natural = getattr(spec, "natural", None)
+        if isinstance(natural, Natural):
+            return _declared(name, natural.cards, True, rules, f"{base}.cards")
+        return _arranged(name, spec.back, spec.middle, spec.front, rules)  # type: ignore[attr-defined]
+    if isinstance(spec, Sequence) and not isinstance(spec, str) and len(spec) == 3:
+        return _arranged(name, spec[0], spec[1], spec[2], rules)
+    raise InvalidInputError(
+        base, 'expected rows {"back", "middle", "front"} or {"cards": [13 cards], "natural": true}'
+    )
+
+
+def _declared(
+    name: str, cards_in: Any, flag: object, rules: ChineseRules, field: str
+) -> tuple[Seat, list[str]]:
+    base = f"players.{name}"
+    if flag is False or flag is None:
+        raise InvalidInputError(
+            f"{base}.natural",
+            'give rows (back, middle, front), or declare a natural with "natural": true',
+        )
+    if not (flag is True or isinstance(flag, str)):
+        raise InvalidInputError(
+            f"{base}.natural", f"expected true or a natural's name, got {flag!r}"
+        )
+    if not rules.naturals:
+        raise InvalidInputError(
+            f"{base}.natural", "naturals are off in this rule set (naturals=off): give rows"
+        )
+    cards = parse_cards(cards_in, count=13, field=field)
+    found = detect_naturals(cards)
+    if not found:
+        raise InvalidInputError(
+            f"{base}.natural",
+            "declared a natural, but the 13 cards are none of dragon, three flushes, "
+            "three straights, six pairs (CP-11)",
+        )
+    if isinstance(flag, str):
+        named = [n for n in found if n.name == flag.strip().lower().replace(" ", "_")]
+        if not named:
+            qualifies = ", ".join(n.name for n in found)
+            raise InvalidInputError(
+                f"{base}.natural", f"the cards are not {flag!r}; they qualify as {qualifies}"
+            )
+    fields = [f"{field}[{i}]" for i in range(1, 14)]
+    return Seat(name, cards, None, None, False, "", found[0], None), fields
+
+
+def _arranged(
+    name: str, back_in: Any, middle_in: Any, front_in: Any, rules: ChineseRules
+) -> tuple[Seat, list[str]]:
+    base = f"players.{name}"
+    wheel = rules.wheel_second_highest
+    rows: dict[Row, tuple[Card, ...]] = {}
+    hands: dict[Row, HandValue] = {}
+    fields: list[str] = []
+    for row, raw in ((Row.BACK, back_in), (Row.MIDDLE, middle_in), (Row.FRONT, front_in)):
+        field = f"{base}.{row.label}"
+        cards = parse_cards(raw, count=row.size, field=field)
+        rows[row] = cards
+        hands[row] = evaluate(cards, wheel_second_highest=wheel)
+        fields.extend(f"{field}[{i}]" for i in range(1, row.size + 1))
+    back, middle, front = hands[Row.BACK], hands[Row.MIDDLE], hands[Row.FRONT]
+    reason = ""
+    if middle.strength < front.strength:
+        reason = f"the front ({front.name}) beats the middle ({middle.name})"
+    elif back.strength < middle.strength:
+        reason = f"the middle ({middle.name}) beats the back ({back.name})"
+    elif rules.strict_order and back.strength == middle.strength:
+        reason = f"the back equals the middle ({back.name}) under order=strict"
+    all_cards = rows[Row.BACK] + rows[Row.MIDDLE] + rows[Row.FRONT]
+    available = None
+    if rules.naturals and len(set(all_cards)) == 13:
+        available = detect_natural(all_cards)
+    seat = Seat(
+        name,
+        all_cards,
+        MappingProxyType(rows),
+        MappingProxyType(hands),
+        bool(reason),
+        reason,
+        None,
+        available,
+    )
+    return seat, fields
+
+
+def _row_value(rules: ChineseRules, row: Row, hand: HandValue) -> int:
+    return rules.row_value(row, hand.category, royal=hand.is_royal)
+
+
+def _settle(a: Seat, b: Seat, rules: ChineseRules) -> Pairing:
+    seats = (a.name, b.name)
+    if a.natural is not None or b.natural is not None:
+        return _settle_naturals(a, b)
+    if a.fouled and b.fouled:
+        note = f"both {a.name} and {b.name} fouled: nothing paid (CP-10)"
+        return Pairing(seats, SettledBy.BOTH_FOULED, (), 0, 0, (note,))
+    assert a.hands is not None and b.hands is not None
+    notes: list[str] = []
+    for seat in (a, b):
+        if seat.fouled:
+            notes.append(f"{seat.name} fouled ({seat.foul_reason}): loses every row (CP-10)")
+    outcomes: list[RowOutcome] = []
+    won = lost = 0
+    for row in _ROWS:
+        ha, hb = a.hands[row], b.hands[row]
+        if b.fouled or (not a.fouled and ha.strength > hb.strength):
+            won += 1
+            outcomes.append(RowOutcome(row, Outcome.WIN, _row_value(rules, row, ha), a.name))
+        elif a.fouled or hb.strength > ha.strength:
+            lost += 1
+            outcomes.append(RowOutcome(row, Outcome.LOSS, -_row_value(rules, row, hb), b.name))
+        else:
+            outcomes.append(RowOutcome(row, Outcome.TIE, 0, None))
+    row_units = sum(o.units for o in outcomes)
+    bonus = 0
+    if rules.scoring is Scoring.SCOOP_DOUBLE and 3 in (won, lost):
+        bonus = row_units
+        winner = a.name if won == 3 else b.name
+        notes.append(f"{winner} wins all three rows: the pairing is doubled (CP-9 scoop_double)")
+    elif rules.scoring is Scoring.TWO_FOUR and won != lost:
+        bonus = 1 if won > lost else -1
+        winner = a.name if won > lost else b.name
+        notes.append(f"{winner} wins more rows: +1 (CP-9 two_four)")
+    settled_by = SettledBy.FOUL if a.fouled or b.fouled else SettledBy.ROWS
+    return Pairing(seats, settled_by, tuple(outcomes), bonus, row_units + bonus, tuple(notes))
+
+
+def _settle_naturals(a: Seat, b: Seat) -> Pairing:
+    seats = (a.name, b.name)
+    na, nb = a.natural, b.natural
+    if na is not None and nb is not None:
+        if na.kind == nb.kind:
+            note = f"both declare {na.kind.title}: nothing paid (CP-11)"
+            return Pairing(seats, SettledBy.NATURAL, (), 0, 0, (note,))
+        high, low, sign = (a, b, 1) if na.kind > nb.kind else (b, a, -1)
+        assert high.natural is not None and low.natural is not None
+        note = (
+            f"{high.name}'s {high.natural.kind.title} outranks {low.name}'s "
+            f"{low.natural.kind.title}: {high.natural.units} units (CP-11)"
+        )
+        return Pairing(seats, SettledBy.NATURAL, (), 0, sign * high.natural.units, (note,))
+    holder, other, sign = (a, b, 1) if na is not None else (b, a, -1)
+    natural = holder.natural
+    assert natural is not None
+    note = f"{holder.name} declares {natural.kind.title}: {natural.units} units, rows not compared"
+    if other.fouled:
+        note += f" ({other.name} fouled)"
+    return Pairing(seats, SettledBy.NATURAL, (), 0, sign * natural.units, (note + " (CP-11)",))
