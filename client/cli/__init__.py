@@ -1,6 +1,6 @@
 """The ``cpsolver`` command line. Each game's commands live in their own module."""
 
-from client.cli import batch, chinese, chlust, completion, deal, serve
+from client.cli import batch, chinese, chlust, completion, deal, scoring, serve
 from client.cli.main import main
 
-__all__ = ["batch", "chinese", "chlust", "completion", "deal", "main", "serve"]
+__all__ = ["batch", "chinese", "chlust", "completion", "deal", "main", "scoring", "serve"]

@@ -447,7 +447,7 @@ def _declared(
         raise InvalidInputError(
             f"{base}.natural", "naturals are off in this rule set (naturals=off): give rows"
         )
-    cards = parse_cards(cards_in, count=13, field=field)
+    cards = _parse(cards_in, 13, field)
     found = detect_naturals(cards)
     if not found:
         raise InvalidInputError(
@@ -476,7 +476,7 @@ def _arranged(
     fields: list[str] = []
     for row, raw in ((Row.BACK, back_in), (Row.MIDDLE, middle_in), (Row.FRONT, front_in)):
         field = f"{base}.{row.label}"
-        cards = parse_cards(raw, count=row.size, field=field)
+        cards = _parse(raw, row.size, field)
         rows[row] = cards
         hands[row] = evaluate(cards, wheel_second_highest=wheel)
         fields.extend(f"{field}[{i}]" for i in range(1, row.size + 1))
@@ -503,6 +503,14 @@ def _arranged(
         available,
     )
     return seat, fields
+
+
+def _parse(raw: object, count: int, field: str) -> tuple[Card, ...]:
+    """parse_cards for untrusted values: text or a list of cards, nothing else."""
+    if isinstance(raw, str) or (isinstance(raw, Sequence) and not isinstance(raw, bytes)):
+        return parse_cards(raw, count=count, field=field)
+    kind = "null" if raw is None else type(raw).__name__
+    raise InvalidInputError(field, f"expected {count} cards as a list or a string, got {kind}")
 
 
 def _row_value(rules: ChineseRules, row: Row, hand: HandValue) -> int:

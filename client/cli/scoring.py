@@ -1,0 +1,151 @@
+"""``cpsolver score``: settle a Chinese poker table from a JSON file (RULES CP-7..CP-11).
+
+Input: ``{"players": {"N": {"back": [...], "middle": [...], "front": [...]},
+"E": {"cards": [13 cards], "natural": true}, ...}}``; card lists may also be strings
+(``"As Ks Qs Js Ts"``). Output with ``--json``: ``{"totals": {...}, "pairings": [...],
+"players": {...}, "rules": {...}}``; otherwise rich tables. Bad input exits with code 2 and one
+line on stderr naming the field (``players.N.back[2]``, 1-based card positions).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from client.cli.main import emit_json, main
+from solver.cards import format_cards
+from solver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult, score
+from solver.errors import InvalidInputError
+from solver.rules.base import parse_assignments
+from solver.rules.chinese import Row
+
+_ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
+
+
+@main.command("score")
+@click.argument("file", metavar="FILE|-")
+@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="OPTION=VALUE",
+    help="Override one rule option (repeatable), e.g. --set scoring=two_four.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def score_command(file: str, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+    """Settle a table of 2-4 players read from FILE (or stdin with ``-``).
+
+    FILE holds {"players": {"N": {"back": [...], "middle": [...], "front": [...]},
+    "E": {"cards": [13 cards], "natural": true}, ...}}.
+    """
+    overrides = parse_assignments(assignments)
+    document = _load(file)
+    table = score(_players(document), preset, **overrides)
+    if as_json:
+        emit_json(table.to_dict())
+    else:
+        _print_table(table)
+
+
+def _load(file: str) -> Any:
+    """Read and decode the JSON input; every failure is an InvalidInputError."""
+    try:
+        if file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(file, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError("file", f"{file!r} is not UTF-8 text: {exc.reason}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = "stdin" if file == "-" else file
+        raise InvalidInputError(
+            "input", f"malformed JSON in {where} at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
+
+
+def _players(document: Any) -> Any:
+    if not isinstance(document, dict):
+        raise InvalidInputError("input", 'expected a JSON object {"players": {...}}')
+    unknown = sorted(set(document) - {"players"})
+    if unknown:
+        raise InvalidInputError(unknown[0], "unknown key; the input has one key, players")
+    if "players" not in document:
+        raise InvalidInputError("players", "missing: the input needs a players object")
+    players = document["players"]
+    if not isinstance(players, dict):
+        raise InvalidInputError("players", "expected an object of seat name to player")
+    return players
+
+
+def _print_table(table: TableResult) -> None:
+    console = Console()
+    seats = Table(title="players", box=None, show_header=True)
+    seats.add_column("seat")
+    for row in _ROWS:
+        seats.add_column(row.label)
+    seats.add_column("status")
+    for name, seat in table.seats.items():
+        if seat.natural is not None:
+            groups = " / ".join(format_cards(g, pretty=True) for g in seat.natural.groups)
+            seats.add_row(name, groups, "", "", f"natural: {seat.natural.kind.title}")
+            continue
+        assert seat.rows is not None and seat.hands is not None
+        cells = [
+            f"{format_cards(seat.rows[row], pretty=True)}\n{seat.hands[row].name}" for row in _ROWS
+        ]
+        status = f"fouled: {seat.foul_reason}" if seat.fouled else "valid"
+        if seat.available_natural is not None:
+            status += f" (holds {seat.available_natural.kind.title}, not declared)"
+        seats.add_row(name, *cells, status)
+    console.print(seats)
+
+    pairings = Table(title="pairings (units for the first seat)", box=None, show_header=True)
+    pairings.add_column("pairing")
+    for row in _ROWS:
+        pairings.add_column(row.label, justify="right")
+    pairings.add_column("bonus", justify="right")
+    pairings.add_column("total", justify="right")
+    pairings.add_column("notes")
+    for pairing in table.pairings:
+        pairings.add_row(
+            f"{pairing.seats[0]}-{pairing.seats[1]}",
+            *_row_cells(pairing),
+            _signed(pairing.bonus),
+            _signed(pairing.total),
+            "; ".join(pairing.notes),
+        )
+    console.print(pairings)
+
+    totals = Table(title="totals", box=None, show_header=True)
+    totals.add_column("seat")
+    totals.add_column("units", justify="right")
+    for name, units in table.totals.items():
+        totals.add_row(name, _signed(units))
+    console.print(totals)
+
+
+def _row_cells(pairing: Pairing) -> list[str]:
+    if pairing.settled_by in (SettledBy.NATURAL, SettledBy.BOTH_FOULED):
+        return ["-"] * 3
+    cells = []
+    for outcome in pairing.rows:
+        if outcome.outcome is Outcome.TIE:
+            cells.append("tie")
+        else:
+            cells.append(f"{_signed(outcome.units)} {outcome.winner}")
+    return cells
+
+
+def _signed(units: int) -> str:
+    return f"{units:+d}" if units else "0"
