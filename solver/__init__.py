@@ -49,7 +49,7 @@ __all__ = [
     "evaluate",
     "format_cards",
     "parse_cards",
+    "score",
     "solve",
     "solve_many",
-    "score",
 ]

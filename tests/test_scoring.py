@@ -478,3 +478,13 @@ def test_unknown_option_lists_valid_options() -> None:
         score(E5, bonus="huge")
     with pytest.raises(RuleError, match="valid values: per_row, scoop_double, two_four"):
         score(E5, scoring="1-7")
+
+
+def test_solver_solutions_can_be_scored_directly() -> None:
+    """A Solution from solver.solve sits at the table as its rows, or as its declared natural."""
+    rows_hand = solver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
+    natural_hand = solver.solve("Ah Kh Qh Jh Th 9s 8c 7h 6c 5h 4c 3h 2c")
+    assert rows_hand.natural is None and natural_hand.natural is not None
+    table = score({"N": rows_hand, "E": natural_hand})
+    assert table.seats["N"].rows is not None and not table.seats["N"].fouled
+    assert dict(table.totals) == {"N": -13, "E": 13}
