@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 E5 = {
@@ -43,10 +44,21 @@ def write(tmp_path: Path, payload: object, name: str = "table.json") -> str:
     return str(path)
 
 
+SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "schemas" / "score.schema.json"
+
+
+def check_schema(data: object) -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    cls(schema).validate(data)
+
+
 def test_cp_e5_json_from_a_file(tmp_path: Path) -> None:
     result = run("score", write(tmp_path, {"players": E5}), "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
+    check_schema(data)
     assert data["totals"] == {"N": 5, "E": -9, "S": 5, "W": -1}
     assert [p["total"] for p in data["pairings"]] == [3, 1, 1, -3, -3, 3]
     assert data["pairings"][0]["seats"] == ["N", "E"]
@@ -62,7 +74,9 @@ def test_cp_e5_scoop_double_from_stdin_with_set() -> None:
 def test_cp_e7_foul_with_rules_preset(tmp_path: Path) -> None:
     path = write(tmp_path, {"players": E7})
     result = run("score", path, "--json")
-    assert json.loads(result.stdout)["totals"] == {"F": -7, "V": 7}
+    data = json.loads(result.stdout)
+    check_schema(data)
+    assert data["totals"] == {"F": -7, "V": 7}
     # The two_four preset: royalties none, a foul pays as a scoop: 3 rows + 1.
     result = run("score", path, "--rules", "two_four", "--json")
     assert json.loads(result.stdout)["totals"] == {"F": -4, "V": 4}
@@ -72,6 +86,7 @@ def test_cp_e9_declared_natural(tmp_path: Path) -> None:
     result = run("score", write(tmp_path, {"players": {"N": SIX_PAIRS, "E": ORDINARY}}), "--json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
+    check_schema(data)
     assert data["totals"] == {"N": 3, "E": -3}
     assert data["players"]["N"]["natural"]["name"] == "six_pairs"
 
