@@ -19,12 +19,15 @@ from server.convert import (
     engine_from_wire,
     enum_value_name,
     hand_to_wire,
+    players_from_wire,
     rules_from_wire,
     solution_to_wire,
+    table_to_wire,
 )
 from server.errors import OK_STATUS, status_from_exception
 from server.services import Service, ServiceLimits
 from solver.chinese import solve
+from solver.chinese.scoring import score
 from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.poker import evaluate
 from solver.rules import ChineseRules
@@ -81,6 +84,13 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
                 )
             except CpsolverError as exc:
                 yield pb.BatchSolveResponse(index=index, status=status_from_exception(exc))
+
+    def ScoreTable(
+        self, request: pb.ScoreTableRequest, context: grpc.ServicerContext
+    ) -> pb.ScoreTableResponse:
+        rules = rules_from_wire(request.rules, ChineseRules)
+        table = score(players_from_wire(request.players), rules)
+        return table_to_wire(table)
 
     def EvaluateHand(
         self, request: pb.EvaluateHandRequest, context: grpc.ServicerContext

@@ -24,6 +24,7 @@ from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 from solver.cards import Card, Rank, Suit
 from solver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
 from solver.chinese.naturals import Natural, NaturalKind
+from solver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from solver.chinese.solve import Arrangement, Solution
 from solver.errors import FieldViolation, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate
@@ -184,12 +185,12 @@ def _rows_to_wire(arrangement: Arrangement) -> list[chinese_poker_pb2.RowResult]
     ]
 
 
-def _natural_to_wire(natural: Natural) -> chinese_poker_pb2.Natural:
+def _natural_to_wire(natural: Natural, *, declared: bool = True) -> chinese_poker_pb2.Natural:
     return chinese_poker_pb2.Natural(
         kind=chinese_poker_pb2.NaturalKind.Value("NATURAL_KIND_" + natural.kind.name),
         name=natural.name,
         units=natural.units,
-        declared=True,
+        declared=declared,
         groups=[
             chinese_poker_pb2.CardGroup(cards=cards_to_wire(group)) for group in natural.groups
         ],
@@ -453,3 +454,129 @@ def suit_from_wire(value: int, field: str) -> Suit:
 def suit_to_wire(suit: Suit | None) -> int:
     """The Suit enum value of a library suit (``SUIT_UNSPECIFIED`` for None)."""
     return 0 if suit is None else _SUIT_TO_WIRE[suit]
+
+
+# -- table scoring (ScoreTable) ----------------------------------------------------------
+
+
+def players_from_wire(
+    players: Iterable[chinese_poker_pb2.TablePlayer], field: str = "players"
+) -> dict[str, object]:
+    """The library's ``players`` mapping of :func:`solver.score` from TablePlayer messages."""
+    result: dict[str, object] = {}
+    for position, player in enumerate(players, start=1):
+        where = f"{field}[{position}]"
+        if not player.seat:
+            raise InvalidInputError(f"{where}.seat", "a seat name is required")
+        if player.seat in result:
+            raise InvalidInputError(f"{where}.seat", f"seat {player.seat!r} appears twice")
+        play = player.WhichOneof("play")
+        if play == "natural":
+            result[player.seat] = {
+                "cards": cards_from_wire(player.natural.cards, f"{where}.natural.cards"),
+                "natural": True,
+            }
+        elif play == "arrangement":
+            rows = player.arrangement
+            result[player.seat] = {
+                row.label: cards_from_wire(getattr(rows, row.label), f"{where}.{row.label}")
+                for row in _DISPLAY_ROWS
+            }
+        else:
+            raise InvalidInputError(where, "give an arrangement or a natural declaration")
+    return result
+
+
+def seat_to_wire(seat: Seat) -> chinese_poker_pb2.TablePlayer:
+    """What a scored seat played, as a TablePlayer (rows, or the declared natural's cards)."""
+    if seat.natural is not None or seat.rows is None:
+        return chinese_poker_pb2.TablePlayer(
+            seat=seat.name,
+            natural=chinese_poker_pb2.TablePlayer.NaturalDeclaration(
+                cards=cards_to_wire(seat.cards)
+            ),
+        )
+    rows = seat.rows
+    return chinese_poker_pb2.TablePlayer(
+        seat=seat.name,
+        arrangement=chinese_poker_pb2.Arrangement(
+            back=cards_to_wire(rows[Row.BACK]),
+            middle=cards_to_wire(rows[Row.MIDDLE]),
+            front=cards_to_wire(rows[Row.FRONT]),
+        ),
+    )
+
+
+def table_to_wire(table: TableResult) -> chinese_poker_pb2.ScoreTableResponse:
+    """The ScoreTableResponse of a settled table."""
+    totals = [
+        chinese_poker_pb2.SeatTotal(
+            seat=name,
+            units=table.totals[name],
+            fouled=seat.fouled,
+            foul_reason=seat.foul_reason,
+            natural=_natural_to_wire(seat.natural) if seat.natural else None,
+            available_natural=(
+                _natural_to_wire(seat.available_natural, declared=False)
+                if seat.available_natural
+                else None
+            ),
+        )
+        for name, seat in table.seats.items()
+    ]
+    pairings = [
+        chinese_poker_pb2.Pairing(
+            seat=p.seats[0],
+            opponent=p.seats[1],
+            units=p.total,
+            rows=[
+                chinese_poker_pb2.Pairing.RowOutcome(
+                    row=chinese_poker_pb2.Row.Value("ROW_" + r.row.name),
+                    outcome=chinese_poker_pb2.Outcome.Value("OUTCOME_" + r.outcome.name),
+                    units=r.units,
+                )
+                for r in p.rows
+            ],
+            bonus=p.bonus,
+            settlement=chinese_poker_pb2.Settlement.Value("SETTLEMENT_" + p.settled_by.name),
+            notes=list(p.notes),
+        )
+        for p in table.pairings
+    ]
+    return chinese_poker_pb2.ScoreTableResponse(totals=totals, pairings=pairings)
+
+
+def table_from_wire(
+    response: chinese_poker_pb2.ScoreTableResponse,
+    rules: ChineseRules,
+    seats: Mapping[str, Seat],
+    inputs: Mapping[str, object],
+) -> TableResult:
+    """The library's :class:`TableResult` of a ScoreTableResponse: pairings and totals from the
+    server, ``seats`` as the caller read them (:func:`solver.chinese.scoring.read_seats`)."""
+    pairings = []
+    for p in response.pairings:
+        rows = []
+        for r in p.rows:
+            outcome = Outcome[chinese_poker_pb2.Outcome.Name(r.outcome).removeprefix("OUTCOME_")]
+            winner = {Outcome.WIN: p.seat, Outcome.LOSS: p.opponent}.get(outcome)
+            row = Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]
+            rows.append(RowOutcome(row, outcome, r.units, winner))
+        settled = chinese_poker_pb2.Settlement.Name(p.settlement).removeprefix("SETTLEMENT_")
+        pairings.append(
+            Pairing(
+                (p.seat, p.opponent),
+                SettledBy[settled],
+                tuple(rows),
+                p.bonus,
+                p.units,
+                tuple(p.notes),
+            )
+        )
+    return TableResult(
+        rules,
+        MappingProxyType(dict(seats)),
+        tuple(pairings),
+        MappingProxyType({t.seat: t.units for t in response.totals}),
+        MappingProxyType(dict(inputs)),
+    )

@@ -55,6 +55,7 @@ __all__ = [
     "SettledBy",
     "TableResult",
     "foul_check",
+    "read_seats",
     "row_value_table",
     "score",
     "settle_pair",
@@ -354,24 +355,7 @@ def score(
     than 2 or more than 4 seats, unknown option names or values.
     """
     ruleset = ChineseRules.resolve(rules, **overrides)
-    if not isinstance(players, Mapping):
-        raise InvalidInputError("players", "expected a mapping of seat name to player")
-    if not 2 <= len(players) <= 4:
-        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(players)}")
-    seats: dict[str, Seat] = {}
-    seen: dict[Card, str] = {}
-    for name, spec in players.items():
-        if not isinstance(name, str) or not name:
-            raise InvalidInputError("players", f"seat names must be non-empty text, got {name!r}")
-        seat, fields = _read_seat(name, spec, ruleset)
-        for card, where in zip(seat.cards, fields, strict=True):
-            if card in seen:
-                raise CardError(
-                    where, f"duplicate card '{card}' (also {seen[card]})", token=str(card)
-                )
-            seen[card] = where
-        seats[name] = seat
-
+    seats = read_seats(players, ruleset)
     names = list(seats)
     pairings = tuple(
         _settle(seats[a], seats[b], ruleset) for i, a in enumerate(names) for b in names[i + 1 :]
@@ -387,6 +371,36 @@ def score(
         MappingProxyType(totals),
         MappingProxyType(dict(players)),
     )
+
+
+def read_seats(players: Mapping[str, object], rules: ChineseRules) -> dict[str, Seat]:
+    """The input half of :func:`score`: every player read, checked and evaluated (rows, fouls,
+    naturals), in table order, before anything is settled; raises the errors :func:`score`
+    documents. The typed client (``client.remote``) reads a table with it before sending it.
+
+    >>> seats = read_seats({"A": ("As Ks Qs Js Ts", "2c 2d 3h 4h 5h", "6c 7d 9h"),
+    ...                     "B": ("Ah Kh Qh Jh 9s", "2s 3s 4s 5s 6s", "7c 8d Th")}, ChineseRules())
+    >>> seats["B"].fouled, seats["B"].foul_reason
+    (True, 'the middle (straight flush, six high) beats the back (high card, A-K-Q-J-9)')
+    """
+    if not isinstance(players, Mapping):
+        raise InvalidInputError("players", "expected a mapping of seat name to player")
+    if not 2 <= len(players) <= 4:
+        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(players)}")
+    seats: dict[str, Seat] = {}
+    seen: dict[Card, str] = {}
+    for name, spec in players.items():
+        if not isinstance(name, str) or not name:
+            raise InvalidInputError("players", f"seat names must be non-empty text, got {name!r}")
+        seat, fields = _read_seat(name, spec, rules)
+        for card, where in zip(seat.cards, fields, strict=True):
+            if card in seen:
+                raise CardError(
+                    where, f"duplicate card '{card}' (also {seen[card]})", token=str(card)
+                )
+            seen[card] = where
+        seats[name] = seat
+    return seats
 
 
 def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, list[str]]:
