@@ -38,7 +38,7 @@ def connect(server: str | None = None, **options: Any) -> Solver:
     for ``server`` (``host:port`` or a gRPC target) with ``options`` (timeout, retry, tls,
     token...)."""
     if not server:
-        return LocalSolver()
+        return LocalSolver()  # options only concern a connection
     from client.remote import RemoteSolver
 
     return RemoteSolver(server, **options)

@@ -14,13 +14,14 @@ Both implementations return the library's types and raise the library's exceptio
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
 
 from solver.cards import CardsLike, parse_cards
 from solver.chinese import Solution, solve, solve_many
 from solver.chinese.objectives import DEFAULT_OBJECTIVE
+from solver.chinese.scoring import TableResult, score
 from solver.errors import CpsolverError
 from solver.evaluator.poker import HandValue, evaluate
 from solver.rules import ChineseRules
@@ -72,6 +73,17 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> HandValue:
         """Evaluate a 5-card hand or 3-card front (see :func:`solver.evaluate`)."""
+        ...
+
+    def score(
+        self,
+        players: Mapping[str, object],
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> TableResult:
+        """Settle a table of 2-4 players (see :func:`solver.score`)."""
         ...
 
     def close(self) -> None:
@@ -196,3 +208,14 @@ class LocalSolver:
         """:func:`solver.evaluate` with the rule set's ``wheel``."""
         resolved = ChineseRules.resolve(rules, **overrides)
         return evaluate(cards, wheel_second_highest=resolved.wheel_second_highest)
+
+    def score(
+        self,
+        players: Mapping[str, object],
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> TableResult:
+        """:func:`solver.score`."""
+        return score(players, rules, **overrides)

@@ -21,7 +21,7 @@ Every call has a deadline (``timeout`` seconds, per client, overridable per call
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -38,13 +38,16 @@ from server.convert import (
     constraints_to_wire,
     hand_from_wire,
     rules_to_wire,
+    seat_to_wire,
     solution_from_wire,
+    table_from_wire,
 )
 from server.errors import exception_from_status
 from solver.cards import CardsLike, parse_cards
 from solver.chinese import Solution
 from solver.chinese.constrained import check_engine
 from solver.chinese.constraints import as_constraints
+from solver.chinese.scoring import TableResult, read_seats
 from solver.errors import CpsolverError
 from solver.evaluator.poker import HandValue
 from solver.rules import ChineseRules
@@ -317,6 +320,28 @@ class RemoteSolver:
                 yield from self._flush(pending, resolved, timeout)
                 pending = []
         yield from self._flush(pending, resolved, timeout)
+
+    def score(
+        self,
+        players: Mapping[str, object],
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> TableResult:
+        """Settle a table with ``ScoreTable``, as :func:`solver.score` does.
+
+        The players are read here with the library (:func:`~solver.chinese.scoring.read_seats`:
+        the same input forms and the same errors as in-process); the server settles them.
+        """
+        resolved = ChineseRules.resolve(rules, **overrides)
+        seats = read_seats(players, resolved)
+        request = pb.ScoreTableRequest(
+            players=[seat_to_wire(seat) for seat in seats.values()],
+            rules=rules_to_wire(resolved, pb.ChineseRules),
+        )
+        response = self._call(self._chinese.ScoreTable, request, timeout)
+        return table_from_wire(response, resolved, seats, players)
 
     def _flush(
         self,

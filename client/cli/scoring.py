@@ -17,9 +17,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from client.cli.main import emit_json, main
+from client.cli.main import emit_json, main, remote_options
+from client.local import Solver
 from solver.cards import format_cards
-from solver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult, score
+from solver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
 from solver.errors import InvalidInputError
 from solver.rules.base import parse_assignments
 from solver.rules.chinese import Row
@@ -38,15 +39,18 @@ _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
     help="Override one rule option (repeatable), e.g. --set scoring=two_four.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def score_command(file: str, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+@remote_options
+def score_command(
+    file: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
+) -> None:
     """Settle a table of 2-4 players read from FILE (or stdin with ``-``).
 
     FILE holds {"players": {"N": {"back": [...], "middle": [...], "front": [...]},
     "E": {"cards": [13 cards], "natural": true}, ...}}.
     """
-    overrides = parse_assignments(assignments)
+    overrides: dict[str, Any] = parse_assignments(assignments)
     document = _load(file)
-    table = score(_players(document), preset, **overrides)
+    table = solver.score(_players(document), preset, **overrides)
     if as_json:
         emit_json(table.to_dict())
     else:
