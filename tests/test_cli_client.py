@@ -325,3 +325,40 @@ def test_batch_progress_only_on_a_terminal(tmp_path: Path) -> None:
     on_tty = run_in_pty("batch", str(source))
     assert "solving" in on_tty  # rich's progress bar (then the result line)
     assert '"line": 1' in on_tty
+
+
+# --- score: CP-E5 golden, in-process and remote -------------------------------------------
+
+CP_E5 = {
+    "players": {
+        "N": {"front": "Qs Qd 2c", "middle": "Js Jd Jh 5c 4d", "back": "9s 8s 7s 4s 2s"},
+        "E": {"front": "Ah Kd 3c", "middle": "Tc Td 6h 6c Kc", "back": "8d 9d Th Jc Qc"},
+        "S": {"front": "7d 7c Ac", "middle": "5s 5h 5d 9c 8c", "back": "3h 3d 3s Ks Kh"},
+        "W": {"front": "2h 2d 4c", "middle": "As Ad 6s 6d Ts", "back": "Qh 9h 8h 7h 4h"},
+    }
+}
+
+
+@pytest.mark.parametrize("where", ["local", "remote"])
+def test_score_cp_e5(where: str, server: str) -> None:
+    """CP-E5: pairings N-E +3, N-S +1, N-W +1, E-S -3, E-W -3, S-W +3; totals N +5, E -9,
+    S +5, W -1; with scoring=scoop_double N +8, E -18, S +11, W -1."""
+    extra = ["--server", server] if where == "remote" else []
+    table = json.dumps(CP_E5)
+    out = run("score", "-", "--json", *extra, stdin=table)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["totals"] == {"N": 5, "E": -9, "S": 5, "W": -1}
+    nets = {"-".join(p["seats"]): p["total"] for p in data["pairings"]}
+    assert nets == {"N-E": 3, "N-S": 1, "N-W": 1, "E-S": -3, "E-W": -3, "S-W": 3}
+    doubled = json.loads(run("score", "-", "--json", "--set", "scoring=scoop_double", *extra,
+                             stdin=table).stdout)  # fmt: skip
+    assert doubled["totals"] == {"N": 8, "E": -18, "S": 11, "W": -1}
+    human = run("score", "-", *extra, stdin=table)
+    totals = human.stdout[human.stdout.index("totals") :]
+    assert re.findall(r"^\s*([NESW])\s+([+-]\d+)\s*$", totals, re.M) == [
+        ("N", "+5"), ("E", "-9"), ("S", "+5"), ("W", "-1"),
+    ]  # fmt: skip
+    if where == "remote":
+        assert human.stdout == run("score", "-", stdin=table).stdout
+        assert out.stdout == run("score", "-", "--json", stdin=table).stdout

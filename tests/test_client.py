@@ -293,3 +293,31 @@ def test_tls_with_a_custom_root(tmp_path) -> None:  # type: ignore[no-untyped-de
     finally:
         server.stop(None)
     assert servicer.calls == 1
+
+
+def test_remote_score_equals_the_library(remote: RemoteSolver) -> None:
+    """ScoreTable settles like solver.score: CP-E6 (royalties) and a declared natural
+    (CP-E9 six pairs collects 3 from each opponent)."""
+    from solver import score
+
+    cp_e6 = {
+        "A": {"front": "8s 8h 8d", "middle": "4c 4d 4h Ks Kd", "back": "Qs Qh Qd Qc 2c"},
+        "B": {"front": "As Ah 3c", "middle": "9s 9h 9c 7h 7c", "back": "3s 4s 5s 6s 7s"},
+    }
+    for overrides in ({}, {"royalty_mode": "add"}, {"royalties": "none"}):
+        got = remote.score(cp_e6, **overrides)
+        expected = score(cp_e6, **overrides)
+        assert got.to_dict() == expected.to_dict()
+        assert got.pairings == expected.pairings
+    assert dict(remote.score(cp_e6).totals) == {"A": -4, "B": 4}  # CP-E6
+    with_natural = {
+        "N": {"cards": "2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "natural": True},
+        "E": {"front": "Ah Qd 3c", "middle": "Tc Td 6h 6c Ks", "back": "8d 9s Th Jc Qc"},
+        "S": solve("Ad Qh 8s 8h 6s 4s 4h 3s 3h 2d 6d 7c 5s"),
+    }
+    got = remote.score(with_natural)
+    assert got.to_dict() == score(with_natural).to_dict()
+    assert got.totals["N"] == 6
+    with pytest.raises(InvalidInputError) as caught:
+        remote.score({"N": with_natural["N"], "E": {"front": "Ah Qd", "middle": "", "back": ""}})
+    assert caught.value.field.startswith("players.E.")

@@ -1,0 +1,47 @@
+"""examples/bot.py plays a full 4-player table through the client (issue 5), in-process and
+against the real server, with the same output; its settlement is the library's."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solver import score, solve
+
+BOT = Path(__file__).resolve().parent.parent / "examples" / "bot.py"
+SEATS = ("N", "E", "S", "W")
+
+
+def run_bot(*args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, str(BOT), *args], capture_output=True, text=True, timeout=180, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize("seed", [7])
+def test_bot_plays_a_table_in_process_and_remote(seed: int, grpc_server) -> None:  # type: ignore[no-untyped-def]
+    local = run_bot("--seed", str(seed))
+    remote = run_bot("--seed", str(seed), "--server", grpc_server.address)
+    assert local == remote
+    totals = dict(re.findall(r"([NESW]) ([+-]?\d+)", local.splitlines()[-1]))
+    assert list(totals) == list(SEATS)
+    assert sum(int(v) for v in totals.values()) == 0  # CP-7: a table's totals sum to zero
+    # the settlement is the library's for the same deal and the library's arrangements
+    sys.path.insert(0, str(BOT.parent))
+    try:
+        import bot  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(BOT.parent))
+    hands = bot.deal(seed)
+    table = score({seat: solve(cards) for seat, cards in hands.items()})
+    assert {k: int(v) for k, v in totals.items()} == dict(table.totals)
+    pairings = re.findall(r"^  ([NESW])-([NESW]): ([+-]\d+)$", local, re.M)
+    assert len(pairings) == 6
+    for a, b, units in pairings:
+        assert table.net(a, b) == int(units)
