@@ -19,7 +19,9 @@ from server.convert import (
     engine_from_wire,
     enum_value_name,
     hand_to_wire,
+    player_field_path,
     players_from_wire,
+    rows_to_wire,
     rules_from_wire,
     solution_to_wire,
     table_to_wire,
@@ -27,8 +29,8 @@ from server.convert import (
 from server.errors import OK_STATUS, status_from_exception
 from server.services import Service, ServiceLimits
 from solver.chinese import solve
-from solver.chinese.scoring import score
-from solver.errors import CpsolverError, InvalidInputError
+from solver.chinese.scoring import check_arrangement, score
+from solver.errors import CpsolverError, FieldViolation, InvalidInputError
 from solver.evaluator.poker import evaluate
 from solver.rules import ChineseRules
 
@@ -85,11 +87,43 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             except CpsolverError as exc:
                 yield pb.BatchSolveResponse(index=index, status=status_from_exception(exc))
 
+    def ValidateArrangement(
+        self, request: pb.ValidateArrangementRequest, context: grpc.ServicerContext
+    ) -> pb.ValidateArrangementResponse:
+        rules = rules_from_wire(request.rules, ChineseRules)
+        wire = request.arrangement
+        rows = {
+            name: cards_from_wire(getattr(wire, name), f"arrangement.{name}")
+            for name in ("back", "middle", "front")
+        }
+        try:
+            seat = check_arrangement(rows["back"], rows["middle"], rows["front"], rules)
+        except InvalidInputError as exc:
+            raise exc.prefixed("arrangement") from exc
+        assert seat.hands is not None
+        royalties = {
+            row: rules.royalty(row, hand.category, royal=hand.is_royal)
+            for row, hand in seat.hands.items()
+        }
+        return pb.ValidateArrangementResponse(
+            valid=not seat.fouled,
+            foul_reason=seat.foul_reason,
+            rows=rows_to_wire(seat.hands, royalties),
+            royalties=0 if seat.fouled else sum(royalties.values()),
+        )
+
     def ScoreTable(
         self, request: pb.ScoreTableRequest, context: grpc.ServicerContext
     ) -> pb.ScoreTableResponse:
         rules = rules_from_wire(request.rules, ChineseRules)
-        table = score(players_from_wire(request.players), rules)
+        try:
+            table = score(players_from_wire(request.players), rules)
+        except InvalidInputError as exc:
+            moved = [
+                FieldViolation(player_field_path(v.field, request.players), v.description)
+                for v in exc.violations
+            ]
+            raise InvalidInputError(violations=moved) from exc
         return table_to_wire(table)
 
     def EvaluateHand(

@@ -40,6 +40,7 @@ __all__ = [
     "hand_from_wire",
     "hand_to_wire",
     "natural_from_wire",
+    "rows_to_wire",
     "rules_from_wire",
     "rules_to_wire",
     "solution_from_wire",
@@ -174,15 +175,22 @@ def _arrangement_to_wire(arrangement: Arrangement) -> chinese_poker_pb2.Arrangem
     )
 
 
-def _rows_to_wire(arrangement: Arrangement) -> list[chinese_poker_pb2.RowResult]:
+def rows_to_wire(
+    hands: Mapping[Row, HandValue], royalties: Mapping[Row, int]
+) -> list[chinese_poker_pb2.RowResult]:
+    """RowResult messages, front first: each row's hand and the royalty it earns if it wins."""
     return [
         chinese_poker_pb2.RowResult(
             row=chinese_poker_pb2.Row.Value("ROW_" + row.name),
-            hand=hand_to_wire(arrangement.hands[row]),
-            royalty=arrangement.royalties[row],
+            hand=hand_to_wire(hands[row]),
+            royalty=royalties[row],
         )
         for row in (Row.FRONT, Row.MIDDLE, Row.BACK)
     ]
+
+
+def _rows_to_wire(arrangement: Arrangement) -> list[chinese_poker_pb2.RowResult]:
+    return rows_to_wire(arrangement.hands, arrangement.royalties)
 
 
 def _natural_to_wire(natural: Natural, *, declared: bool = True) -> chinese_poker_pb2.Natural:
@@ -479,12 +487,45 @@ def players_from_wire(
         elif play == "arrangement":
             rows = player.arrangement
             result[player.seat] = {
-                row.label: cards_from_wire(getattr(rows, row.label), f"{where}.{row.label}")
+                row.label: cards_from_wire(
+                    getattr(rows, row.label), f"{where}.arrangement.{row.label}"
+                )
                 for row in _DISPLAY_ROWS
             }
         else:
             raise InvalidInputError(where, "give an arrangement or a natural declaration")
     return result
+
+
+# The library names a player's fields by seat (players.N.back[2]); the wire by position.
+_PLAYER_FIELDS = {
+    "back": "arrangement.back",
+    "middle": "arrangement.middle",
+    "front": "arrangement.front",
+    "cards": "natural.cards",
+    "natural": "natural",
+}
+
+
+def player_field_path(
+    field: str, players: Sequence[chinese_poker_pb2.TablePlayer], prefix: str = "players"
+) -> str:
+    """A library field path of :func:`solver.score` (``players.N.back[2]``) as the request's
+    path (``players[1].arrangement.back[2]``, library convention: 1-based).
+
+    >>> wire = [chinese_poker_pb2.TablePlayer(seat="N"), chinese_poker_pb2.TablePlayer(seat="E")]
+    >>> player_field_path("players.E.back[2]", wire), player_field_path("players.N", wire)
+    ('players[2].arrangement.back[2]', 'players[1]')
+    """
+    seats = {p.seat: i for i, p in enumerate(players, start=1) if p.seat}
+    for seat in sorted(seats, key=len, reverse=True):
+        head = f"{prefix}.{seat}"
+        rest = field[len(head) :]
+        if field.startswith(head) and (not rest or rest[0] in ".["):
+            name, bracket, tail = rest.lstrip(".").partition("[")
+            mapped = _PLAYER_FIELDS.get(name, name)
+            return f"{prefix}[{seats[seat]}]" + (f".{mapped}" if mapped else "") + bracket + tail
+    return field
 
 
 def seat_to_wire(seat: Seat) -> chinese_poker_pb2.TablePlayer:

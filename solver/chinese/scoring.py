@@ -54,6 +54,7 @@ __all__ = [
     "Seat",
     "SettledBy",
     "TableResult",
+    "check_arrangement",
     "foul_check",
     "read_seats",
     "row_value_table",
@@ -403,6 +404,36 @@ def read_seats(players: Mapping[str, object], rules: ChineseRules) -> dict[str, 
     return seats
 
 
+def check_arrangement(
+    back: object,
+    middle: object,
+    front: object,
+    rules: ChineseRules | str | None = "standard",
+    **overrides: object,
+) -> Seat:
+    """One player's rows, evaluated and checked (CP-6) as :func:`score` checks them.
+
+    The :class:`Seat` says whether the arrangement is ``fouled`` and why (``foul_reason``), holds
+    each row's hand, and the natural the 13 cards make (``available_natural``, CP-11). Errors
+    name the row and card (``back``, ``middle[2]``; 1-based), including a card given twice.
+
+    CP-E1 is valid; CP-E2 fouls (the front's kicker K beats the middle's Q):
+
+    >>> check_arrangement("As Ks Qs Js 3s", "9h 9c Kd 5s 2h", "9s 9d Kc").fouled
+    False
+    >>> check_arrangement("As Ks 8s 7s 3s", "9h 9c Qd Js Th", "9s 9d Kc").foul_reason
+    'the front (pair of nines, K kicker) beats the middle (pair of nines, Q-J-T kickers)'
+    """
+    ruleset = ChineseRules.resolve(rules, **overrides)
+    seat, fields = _arranged("", back, middle, front, ruleset, base="")
+    seen: dict[Card, str] = {}
+    for card, where in zip(seat.cards, fields, strict=True):
+        if card in seen:
+            raise CardError(where, f"duplicate card '{card}' (also {seen[card]})", token=str(card))
+        seen[card] = where
+    return seat
+
+
 def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, list[str]]:
     """Parse one player's input into a Seat and the field path of each of its cards."""
     base = f"players.{name}"
@@ -481,15 +512,20 @@ def _declared(
 
 
 def _arranged(
-    name: str, back_in: Any, middle_in: Any, front_in: Any, rules: ChineseRules
+    name: str,
+    back_in: Any,
+    middle_in: Any,
+    front_in: Any,
+    rules: ChineseRules,
+    base: str | None = None,
 ) -> tuple[Seat, list[str]]:
-    base = f"players.{name}"
+    base = f"players.{name}" if base is None else base
     wheel = rules.wheel_second_highest
     rows: dict[Row, tuple[Card, ...]] = {}
     hands: dict[Row, HandValue] = {}
     fields: list[str] = []
     for row, raw in ((Row.BACK, back_in), (Row.MIDDLE, middle_in), (Row.FRONT, front_in)):
-        field = f"{base}.{row.label}"
+        field = f"{base}.{row.label}" if base else row.label
         cards = _parse(raw, row.size, field)
         rows[row] = cards
         hands[row] = evaluate(cards, wheel_second_highest=wheel)
