@@ -134,7 +134,8 @@ def arrange(
     positions, values = _search(idx, tables, masks, strict=strict, engine=engine, top_k=top_k)
     rows = tuple(_cards(ordered, p) for p in positions)
     kept = [c for row in rows[0] for c in row]
-    discarded = tuple(c for c in ordered if c not in set(kept))
+    kept_set = set(kept)
+    discarded = tuple(c for c in ordered if c not in kept_set)
     natural = declare_natural(kept, rules, constraints.natural)
     return Arranged(rows, tuple(values), discarded, natural)
 

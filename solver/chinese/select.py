@@ -230,8 +230,9 @@ def _select(
             bound[i] = -np.inf
         else:
             bound[i] = vb[cb] + best_m[lim] + best_f[cb]
-    order_b = bk[np.argsort(-bound, kind="mergesort")]
-    bound_sorted = bound[np.argsort(-bound, kind="mergesort")]
+    by_bound = np.argsort(-bound, kind="mergesort")
+    order_b = bk[by_bound]
+    bound_sorted = bound[by_bound]
     vmd = np.empty(md.shape[0])
     for i in range(md.shape[0]):
         vmd[i] = vm[cls5[md[i]]]
