@@ -14,17 +14,19 @@ Both implementations return the library's types and raise the library's exceptio
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
 
-from solver.cards import CardsLike, parse_cards
+from solver.cards import Card, CardsLike, Suit, parse_cards
 from solver.chinese import Solution, solve, solve_many
 from solver.chinese.objectives import DEFAULT_OBJECTIVE
 from solver.chinese.scoring import TableResult, score
+from solver.chlust.deal import Showdown, showdown
 from solver.errors import CpsolverError
+from solver.evaluator.chlust import SetValue, evaluate_set
 from solver.evaluator.poker import HandValue, evaluate
-from solver.rules import ChineseRules
+from solver.rules import ChineseRules, ChlustRules
 
 __all__ = ["LocalSolver", "Solver"]
 
@@ -84,6 +86,32 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> TableResult:
         """Settle a table of 2-4 players (see :func:`solver.score`)."""
+        ...
+
+    def chlust_evaluate(
+        self,
+        cards: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> SetValue:
+        """Judge a 3-card Chlust hand (CH-3..CH-5, ``solver.chlust.evaluate_set``)."""
+        ...
+
+    def chlust_showdown(
+        self,
+        hands: Sequence[CardsLike],
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Showdown:
+        """Rank 2-4 Chlust hands (CH-7, ``solver.chlust.showdown``)."""
         ...
 
     def close(self) -> None:
@@ -219,3 +247,31 @@ class LocalSolver:
     ) -> TableResult:
         """:func:`solver.score`."""
         return score(players, rules, **overrides)
+
+    def chlust_evaluate(
+        self,
+        cards: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> SetValue:
+        """``solver.chlust.evaluate_set``."""
+        resolved = ChlustRules.resolve(rules, **overrides)
+        card = parse_cards([turned], field="turned")[0] if turned is not None else None
+        return evaluate_set(cards, trump, resolved, turned=card, field="cards")
+
+    def chlust_showdown(
+        self,
+        hands: Sequence[CardsLike],
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Showdown:
+        """``solver.chlust.showdown`` (CH-7)."""
+        return showdown(hands, trump, ChlustRules.resolve(rules, **overrides), turned=turned)

@@ -34,23 +34,27 @@ from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableE
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from server.convert import (
+    card_to_wire,
     cards_to_wire,
     constraints_to_wire,
     hand_from_wire,
     rules_to_wire,
     seat_to_wire,
     solution_from_wire,
+    suit_to_wire,
     table_from_wire,
 )
 from server.errors import exception_from_status
-from solver.cards import CardsLike, parse_cards
+from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from solver.chinese import Solution
 from solver.chinese.constrained import check_engine
 from solver.chinese.constraints import as_constraints
 from solver.chinese.scoring import TableResult, read_seats
+from solver.chlust.deal import Showdown
 from solver.errors import CpsolverError
+from solver.evaluator.chlust import SetValue
 from solver.evaluator.poker import HandValue
-from solver.rules import ChineseRules
+from solver.rules import ChineseRules, ChlustRules
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
 
@@ -342,6 +346,74 @@ class RemoteSolver:
         )
         response = self._call(self._chinese.ScoreTable, request, timeout)
         return table_from_wire(response, resolved, seats, players)
+
+    # -- Chlust (RULES.md §3) -----------------------------------------------------------
+
+    def chlust_evaluate(
+        self,
+        cards: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> SetValue:
+        """Judge a 3-card Chlust hand with ``EvaluateSet``, as ``solver.chlust.evaluate_set``."""
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import set_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        suit = parse_suit(trump) if isinstance(trump, str) else trump
+        request = chlust_pb2.EvaluateSetRequest(
+            cards=cards_to_wire(parse_cards(cards)),
+            trump=suit_to_wire(suit),  # type: ignore[arg-type]
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        if turned is not None:
+            request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
+        response = self._call(self._chlust().EvaluateSet, request, timeout)
+        return set_from_wire(response.set, suit)
+
+    def chlust_showdown(
+        self,
+        hands: Sequence[CardsLike],
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Showdown:
+        """Rank 2-4 Chlust hands with ``Showdown`` (CH-7), as ``solver.chlust.showdown``."""
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import set_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        suit = parse_suit(trump) if isinstance(trump, str) else trump
+        request = chlust_pb2.ShowdownRequest(
+            hands=[
+                chlust_pb2.ChlustHand(cards=cards_to_wire(parse_cards(h, field=f"hands[{i}]")))
+                for i, h in enumerate(hands, start=1)
+            ],
+            trump=suit_to_wire(suit),  # type: ignore[arg-type]
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        if turned is not None:
+            request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
+        response = self._call(self._chlust().Showdown, request, timeout)
+        return Showdown(
+            suit,
+            tuple(range(len(response.sets))),
+            tuple(set_from_wire(v, suit) for v in response.sets),
+            tuple(tuple(group.seats) for group in response.ranking),
+            response.winner if response.HasField("winner") else None,
+        )
+
+    def _chlust(self) -> Any:
+        from cpsolver.v1 import chlust_pb2_grpc
+
+        return chlust_pb2_grpc.ChlustServiceStub(self._channel)  # type: ignore[no-untyped-call]
 
     def _flush(
         self,

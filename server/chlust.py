@@ -18,6 +18,7 @@ from cpsolver.v1 import chinese_poker_pb2
 from cpsolver.v1 import chlust_pb2 as pb
 from cpsolver.v1 import chlust_pb2_grpc as pb_grpc
 from server.convert import (
+    card_from_wire,
     card_to_wire,
     cards_from_wire,
     cards_to_wire,
@@ -26,7 +27,7 @@ from server.convert import (
     suit_to_wire,
 )
 from server.services import Service, ServiceLimits
-from solver.cards import Card, parse_cards
+from solver.cards import Card, Rank, Suit, parse_cards
 from solver.chlust import (
     Bidding,
     Deal,
@@ -39,11 +40,11 @@ from solver.chlust import (
     showdown_odds,
 )
 from solver.errors import FieldViolation, InvalidInputError
-from solver.evaluator.chlust import SetValue, evaluate_set
+from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
 from solver.rules import ChlustRules
 from solver.tricks import Trick
 
-__all__ = ["SERVICE", "ChlustServicer", "set_to_wire"]
+__all__ = ["SERVICE", "ChlustServicer", "set_from_wire", "set_to_wire"]
 
 MAX_SAMPLES = 1_000_000
 MAX_EXACT_LIMIT = 2_000_000
@@ -84,6 +85,26 @@ def set_to_wire(value: SetValue) -> pb.ChlustSet:
         rank=int(value.rank) if value.rank else 0,  # type: ignore[arg-type]
         key=value.key,
         name=value.name,
+    )
+
+
+def set_from_wire(message: pb.ChlustSet, trump: Suit) -> SetValue:
+    """The library's :class:`SetValue` of a ChlustSet message (the inverse of
+    :func:`set_to_wire`; ``trump`` is the request's, which the message does not repeat)."""
+    category = pb.ChlustSetCategory.Name(message.category).removeprefix("CHLUST_SET_CATEGORY_")
+    role = pb.WildRole.Name(message.wild_role).removeprefix("WILD_ROLE_")
+    return SetValue(
+        cards=tuple(card_from_wire(c) for c in message.cards),
+        trump=trump,
+        category=SetCategory[category],
+        pure=message.pure,
+        wild=card_from_wire(message.wild),
+        wild_role=WildRole[role],
+        stands_for=card_from_wire(message.stands_for) if message.HasField("stands_for") else None,
+        set_cards=tuple(card_from_wire(c) for c in message.set_cards),
+        suit=suit_from_wire(message.suit, "suit") if message.suit else None,
+        rank=Rank(message.rank) if message.rank else None,
+        key=message.key,
     )
 
 

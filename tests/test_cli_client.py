@@ -362,3 +362,29 @@ def test_score_cp_e5(where: str, server: str) -> None:
     if where == "remote":
         assert human.stdout == run("score", "-", stdin=table).stdout
         assert out.stdout == run("score", "-", "--json", stdin=table).stdout
+
+
+# --- chlust: in-process and against the server's ChlustService -----------------------------
+
+
+@pytest.mark.parametrize("where", ["local", "remote"])
+def test_chlust_showdown_cp_examples(where: str, server: str) -> None:
+    """CH-E1: trumps diamonds, J♠J♥10♣ (three jacks, impure) beats A♦K♦Q♦; CH-E2 under
+    purity=within_category the spades win; CH-E8: Q♥J♦10♣ is no set. Same output either way."""
+    extra = ["--server", server] if where == "remote" else []
+    out = run("chlust", "showdown", "-t", "d", "Js Jh Tc", "Ad Kd Qd", "--json", *extra)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["winner"] == 0 and data["ranking"] == [[0], [1]]
+    assert data["hands"][0]["category"] == "three_jacks" and data["hands"][0]["pure"] is False
+    args = ["chlust", "showdown", "-t", "d", "Jd Td Tc", "As Ks Qs", "--json"]
+    within = json.loads(run(*args, "--set", "purity=within_category", *extra).stdout)
+    assert within["winner"] == 1 and json.loads(run(*args, *extra).stdout)["winner"] == 0
+    none = run("chlust", "evaluate", "Qh Jd Tc", "-t", "s", *extra)
+    assert none.returncode == 0 and "no set" in none.stdout
+    bad = run("chlust", "evaluate", "Js Jh 9c", "-t", "d", *extra)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cards[3]: card '9c'")
+    if where == "remote":
+        human = ["chlust", "showdown", "-t", "d", "Js Jh Tc", "Ad Kd Qd"]
+        assert run(*human, *extra).stdout == run(*human).stdout
+        assert out.stdout == run(*out.args[:-2]).stdout  # type: ignore[index]

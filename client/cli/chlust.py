@@ -13,16 +13,15 @@ from typing import Any, TypeVar
 
 import click
 
-from client.cli.main import emit_json, main
+from client.cli.main import emit_json, main, remote_options
+from client.local import Solver
 from solver.cards import Card, format_cards, parse_cards, parse_suit
 from solver.chlust import (
     Bidding,
     advise_play,
     deal,
-    evaluate_set,
     legal_plays,
     play_deal,
-    showdown,
     showdown_odds,
 )
 from solver.chlust.deal import one_card
@@ -77,6 +76,7 @@ def chlust() -> None:
 @click.argument("cards", nargs=-1, required=True)
 @_trump_option
 @_common
+@remote_options
 def evaluate_cmd(
     cards: tuple[str, ...],
     trump: str,
@@ -84,12 +84,11 @@ def evaluate_cmd(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Judge a 3-card hand, e.g. ``cpsolver chlust evaluate "Js Jh Tc" --trump d``."""
     rules = _rules(preset, assignments)
-    value = evaluate_set(
-        " ".join(cards), trump, rules, turned=_turned(turned, rules), field="cards"
-    )
+    value = solver.chlust_evaluate(" ".join(cards), trump, rules, turned=_turned(turned, rules))
     if as_json:
         emit_json(value.to_dict())
     else:
@@ -100,6 +99,7 @@ def evaluate_cmd(
 @click.argument("hands", nargs=-1, required=True)
 @_trump_option
 @_common
+@remote_options
 def showdown_cmd(
     hands: tuple[str, ...],
     trump: str,
@@ -107,11 +107,12 @@ def showdown_cmd(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Rank 2-4 hands (one quoted argument each), e.g.
     ``cpsolver chlust showdown -t d "Js Jh Tc" "Ad Kd Qd"``."""
     rules = _rules(preset, assignments)
-    result = showdown(list(hands), trump, rules, turned=turned)
+    result = solver.chlust_showdown(list(hands), trump, rules, turned=_turned(turned, rules))
     if as_json:
         emit_json(result.to_dict())
         return
