@@ -5,6 +5,15 @@
 * :mod:`solver.three_leaves.advice` - odds and exchange advice for bots.
 """
 
+from solver.three_leaves.advice import (
+    Estimate,
+    ExchangeOption,
+    KhlyustOdds,
+    TrickOdds,
+    exchange_advice,
+    khlyust_odds,
+    trick_odds,
+)
 from solver.three_leaves.game import (
     Choices,
     Deal,
@@ -25,6 +34,7 @@ from solver.three_leaves.game import (
     parse_plays,
     play_deal,
     play_session,
+    play_tricks,
     turn_order,
 )
 
@@ -32,21 +42,29 @@ __all__ = [
     "Choices",
     "Deal",
     "DealResult",
+    "Estimate",
     "Exchange",
     "ExchangeAction",
+    "ExchangeOption",
     "KhlyustClaim",
+    "KhlyustOdds",
     "Outcome",
     "Payment",
     "PlayPolicy",
     "SessionResult",
+    "TrickOdds",
     "assistant_of",
     "best_khlyust",
     "check_play",
+    "exchange_advice",
     "greedy_policy",
+    "khlyust_odds",
     "legal_plays",
     "parse_play",
     "parse_plays",
     "play_deal",
     "play_session",
+    "play_tricks",
+    "trick_odds",
     "turn_order",
 ]

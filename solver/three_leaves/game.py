@@ -67,6 +67,7 @@ __all__ = [
     "parse_plays",
     "play_deal",
     "play_session",
+    "play_tricks",
     "turn_order",
 ]
 
@@ -686,7 +687,7 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
     if claim is not None:
         cls = claim.value.khlyust_class
         if cls is KhlyustClass.PLAIN and ch.demand_playout:
-            tricks, counts = _play_tricks(deal, ch, hands, in_deal)
+            tricks, counts = play_tricks(deal, ch, hands, in_deal)
             _settle_playout(rules, claim, counts, in_deal, ledger)
             return finish(Outcome.PLAYOUT, claim, found)
         ledger.take(claim.seat, ledger.pot)
@@ -694,7 +695,7 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
         if cls is KhlyustClass.TRUMP or rules.draw_applies_to is DrawAppliesTo.ANY_KHLYUST:
             _payment_round(deal, ch, claim, stock, in_deal, ledger)
         return finish(Outcome.KHLYUST, claim, found)
-    tricks, counts = _play_tricks(deal, ch, hands, in_deal)
+    tricks, counts = play_tricks(deal, ch, hands, in_deal)
     _settle_tricks(rules, counts, in_deal, ledger)
     return finish(Outcome.TRICKS, None, found)
 
@@ -782,9 +783,22 @@ def _payment_round(
         ledger.pay(payer, holder, card_points(card), "khlyust payment round (TL-4)", card)
 
 
-def _play_tricks(
-    deal: Deal, ch: Choices, hands: Mapping[int, tuple[Card, ...]], in_deal: Sequence[bool]
+def play_tricks(
+    deal: Deal,
+    choices: Choices,
+    hands: Mapping[int, tuple[Card, ...]] | None = None,
+    in_deal: Sequence[bool] | None = None,
 ) -> tuple[tuple[Trick, ...], list[int]]:
+    """Play the three tricks of TL-5 (the assistant leads) and return them with the trick
+    count of every seat. ``hands`` default to the dealt ones and ``in_deal`` to everyone.
+
+    >>> d = Deal.of(["Ah Kh 8h", "Qh Jh 9d"], "Qs")
+    >>> play_tricks(d, Choices.of(plays="Ah Qh  Kh Jh  8h ~9d"))[1]
+    [3, 0]
+    """
+    ch = choices
+    hands = dict(enumerate(deal.hands)) if hands is None else hands
+    in_deal = [True] * deal.players if in_deal is None else in_deal
     rules = deal.rules
     n = deal.players
     live = [s for s in deal.order if in_deal[s]]

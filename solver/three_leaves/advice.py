@@ -1,0 +1,465 @@
+"""Advice for Three Leaves bots: khlyust odds, the chance of three tricks, what to exchange.
+
+What is exact and what is sampled:
+
+* :func:`khlyust_odds` is **exact** (enumeration of the unseen cards; inclusion-exclusion over
+  the opponents with counts of disjoint hands).
+* :func:`trick_odds` plays the three tricks with :func:`~solver.three_leaves.game.greedy_policy`
+  for everyone on the dealt hands. With one opponent it enumerates every opponent hand
+  (**exact**); otherwise it samples seeded deals (**Monte Carlo**, 95% Wilson intervals).
+* :func:`exchange_advice` compares standing, passing and every discard by the expected money
+  of the rest of the deal (pot taken, shares, penalties; the ante already paid is not
+  counted), over seeded samples of the other hands and the stock (**Monte Carlo**, 95% normal
+  intervals, the same samples for every option). Other players who could exchange are
+  assumed to stand; with the khlyust check made right after the deal (the default), hands
+  holding a khlyust are excluded, since the exchange step is reached only without one.
+
+>>> odds = khlyust_odds("As Kh 8d", trump_card="9d")
+>>> round(odds.holding["trump_khlyust"], 4), odds.method
+(0.0068, 'exact')
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.cards import Card, CardsLike, format_cards, parse_card, parse_cards
+from solver.errors import InvalidInputError
+from solver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
+from solver.rules.three_leaves import ThreeLeavesRules
+from solver.three_leaves.game import (
+    Choices,
+    Deal,
+    Exchange,
+    ExchangeAction,
+    Outcome,
+    greedy_policy,
+    play_deal,
+    play_tricks,
+)
+
+__all__ = [
+    "Estimate",
+    "ExchangeOption",
+    "KhlyustOdds",
+    "TrickOdds",
+    "exchange_advice",
+    "khlyust_odds",
+    "trick_odds",
+    "wilson_interval",
+]
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A probability or mean with its 95% interval (``low == high == value`` when exact)."""
+
+    value: float
+    low: float
+    high: float
+    exact: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values."""
+        return {"value": self.value, "low": self.low, "high": self.high, "exact": self.exact}
+
+
+def wilson_interval(successes: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson_interval(50, 100)]
+    [0.404, 0.596]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return (low, high)
+
+
+def _proportion(successes: int, n: int, exact: bool) -> Estimate:
+    p = successes / n if n else 0.0
+    if exact:
+        return Estimate(p, p, p, True)
+    low, high = wilson_interval(successes, n)
+    return Estimate(p, low, high, False)
+
+
+def _mean(values: Sequence[float]) -> Estimate:
+    n = len(values)
+    m = sum(values) / n
+    var = sum((v - m) ** 2 for v in values) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(var / n)
+    return Estimate(m, m - half, m + half, False)
+
+
+def _setup(
+    hand: CardsLike, trump_card: Card | str, rules: ThreeLeavesRules | str | None
+) -> tuple[ThreeLeavesRules, tuple[Card, ...], Card, list[Card]]:
+    r = ThreeLeavesRules.resolve(rules)
+    deck = r.card_deck
+    mine = parse_cards(hand, deck=deck, count=3, field="hand")
+    turned = (
+        trump_card
+        if isinstance(trump_card, Card)
+        else parse_card(trump_card, deck=deck, field="trump_card")
+    )
+    if turned in mine:
+        raise InvalidInputError("trump_card", f"{turned} is also in the hand")
+    unseen = [c for c in deck.cards if c not in mine and c != turned]
+    return r, mine, turned, unseen
+
+
+def _position(position: int, rules: ThreeLeavesRules) -> int:
+    if not 0 <= position < rules.players:
+        raise InvalidInputError(
+            "position",
+            f"must be 0 (assistant) to {rules.players - 1} (dealer) for "
+            f"{rules.players} players, got {position}",
+        )
+    return position
+
+
+# --------------------------------------------------------------------------------------------
+# Khlyust odds (exact)
+
+
+@dataclass(frozen=True)
+class KhlyustOdds:
+    """Exact khlyust probabilities (TL-4).
+
+    ``holding``: class label -> probability that a hand dealt from the cards other than the
+    turned trump card is of that class. ``hand``: the given hand's value. ``facing_any``: the
+    probability that at least one opponent holds a khlyust; ``beaten``: that some opponent's
+    khlyust ranks above the hand under TL-4 (seat tie-break included).
+    """
+
+    holding: dict[str, float]
+    hand: KhlyustValue
+    position: int
+    facing_any: float
+    beaten: float
+    method: str = "exact"
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values."""
+        return {
+            "holding": self.holding,
+            "hand": {
+                "cards": [str(c) for c in self.hand.cards],
+                "class": self.hand.khlyust_class.label,
+                "points": self.hand.points,
+            },
+            "position": self.position,
+            "facing_any": self.facing_any,
+            "beaten": self.beaten,
+            "method": self.method,
+        }
+
+
+def _disjoint_tuples(groups: Sequence[Sequence[int]]) -> int:
+    """Ordered tuples (one hand per group, hands as bitmasks) that are pairwise disjoint."""
+    if not all(groups):
+        return 0
+    if len(groups) == 1:
+        return len(groups[0])
+    arrays = [np.array(g, dtype=np.int64) for g in groups]
+
+    def disjoint(a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        result: npt.NDArray[np.int64] = ((a[:, None] & b[None, :]) == 0).astype(np.int64)
+        return result
+
+    if len(groups) == 2:
+        return int(disjoint(arrays[0], arrays[1]).sum())
+    if len(groups) == 3:
+        d01 = disjoint(arrays[0], arrays[1])
+        d02 = disjoint(arrays[0], arrays[2])
+        d12 = disjoint(arrays[1], arrays[2])
+        return int((d01 * (d02 @ d12.T)).sum())
+    raise ValueError("at most 3 opponents")
+
+
+def khlyust_odds(
+    hand: CardsLike,
+    trump_card: Card | str,
+    *,
+    position: int = 0,
+    rules: ThreeLeavesRules | str | None = None,
+) -> KhlyustOdds:
+    """Exact odds of holding and facing a khlyust, for ``hand`` at turn ``position``
+    (0 = assistant, players-1 = dealer), the other hands dealt from the unseen cards.
+
+    >>> odds = khlyust_odds("Ah Th 8h", trump_card="9c", rules="two_players")
+    >>> odds.hand.khlyust_class.label, 0 < odds.beaten < odds.facing_any < 1
+    ('plain_khlyust', True)
+    """
+    r, mine, turned, unseen = _setup(hand, trump_card, rules)
+    pos = _position(position, r)
+    trump = turned.suit
+    ranking = r.class_ranking
+    # Holding: every 3-card hand from the deck without the turned card.
+    pool = [c for c in r.card_deck.cards if c != turned]
+    counts = dict.fromkeys((c.label for c in KhlyustClass), 0)
+    total = 0
+    for h in itertools.combinations(pool, 3):
+        counts[
+            evaluate_khlyust(h, trump, deck=r.card_deck, class_ranking=ranking).khlyust_class.label
+        ] += 1
+        total += 1
+    holding = {k: v / total for k, v in counts.items()}
+    me = evaluate_khlyust(mine, trump, deck=r.card_deck, class_ranking=ranking)
+    my_key = me.order_key(pos)
+    bit = {c: 1 << i for i, c in enumerate(unseen)}
+    opponents = [p for p in range(r.players) if p != pos]
+    any_k: list[int] = []
+    beating: dict[int, list[int]] = {p: [] for p in opponents}
+    for h in itertools.combinations(unseen, 3):
+        v = evaluate_khlyust(h, trump, deck=r.card_deck, class_ranking=ranking)
+        if not v.is_khlyust:
+            continue
+        mask = bit[h[0]] | bit[h[1]] | bit[h[2]]
+        any_k.append(mask)
+        for p in opponents:
+            if not me.is_khlyust or v.order_key(p) > my_key:
+                beating[p].append(mask)
+
+    def union(groups: dict[int, list[int]]) -> float:
+        # P(at least one opponent's hand is in its group), inclusion-exclusion.
+        u = len(unseen)
+        result = 0.0
+        for size in range(1, len(opponents) + 1):
+            ways = math.perm(u, 3 * size) // (math.factorial(3) ** size)
+            for subset in itertools.combinations(opponents, size):
+                hits = _disjoint_tuples([groups[p] for p in subset])
+                result += (-1) ** (size + 1) * hits / ways
+        return result
+
+    facing = union({p: any_k for p in opponents})
+    beaten = union(beating)
+    return KhlyustOdds(holding, me, pos, facing, beaten)
+
+
+# --------------------------------------------------------------------------------------------
+# Trick odds
+
+
+@dataclass(frozen=True)
+class TrickOdds:
+    """Chance of the hand's trick counts with everyone playing the greedy policy (TL-5)."""
+
+    three_tricks: Estimate
+    two_or_more: Estimate
+    expected_tricks: Estimate
+    samples: int
+    method: str
+    seed: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values."""
+        return {
+            "three_tricks": self.three_tricks.to_dict(),
+            "two_or_more": self.two_or_more.to_dict(),
+            "expected_tricks": self.expected_tricks.to_dict(),
+            "samples": self.samples,
+            "method": self.method,
+            "seed": self.seed,
+        }
+
+
+def _deal_for(
+    r: ThreeLeavesRules,
+    pos: int,
+    mine: tuple[Card, ...],
+    others: Sequence[Sequence[Card]],
+    turned: Card,
+    stock: Sequence[Card],
+) -> Deal:
+    n = r.players
+    dealer = n - 1  # turn position p is seat p
+    hands: list[Sequence[Card]] = list(others)
+    hands.insert(pos, mine)
+    return Deal(r, dealer, tuple(tuple(h) for h in hands), turned, tuple(stock))
+
+
+def trick_odds(
+    hand: CardsLike,
+    trump_card: Card | str,
+    *,
+    position: int = 0,
+    rules: ThreeLeavesRules | str | None = None,
+    samples: int = 2000,
+    seed: int = 0,
+) -> TrickOdds:
+    """Chance that ``hand`` at turn ``position`` takes 3 tricks (and 2 or more), everyone
+    playing the dealt hands with the greedy policy. Exact with one opponent.
+
+    >>> odds = trick_odds("Ad Kd Qd", trump_card="9d", rules="two_players")
+    >>> odds.method, odds.three_tricks.value == 1.0
+    ('exact', True)
+    """
+    r, mine, turned, unseen = _setup(hand, trump_card, rules)
+    pos = _position(position, r)
+    if samples < 1:
+        raise InvalidInputError("samples", f"must be at least 1, got {samples}")
+    k = r.players - 1
+    worlds: list[list[list[Card]]]
+    if k == 1:
+        worlds = [[list(h)] for h in itertools.combinations(unseen, 3)]
+        method, used_seed = "exact", None
+    else:
+        rng = random.Random(seed)
+        worlds = []
+        for _ in range(samples):
+            cards = rng.sample(unseen, 3 * k)
+            worlds.append([cards[3 * i : 3 * i + 3] for i in range(k)])
+        method, used_seed = "monte_carlo", seed
+    three = two = 0
+    tricks: list[float] = []
+    choices = Choices(plays=greedy_policy)
+    for others in worlds:
+        deal = _deal_for(r, pos, mine, others, turned, ())
+        t = play_tricks(deal, choices)[1][pos]
+        three += t == 3
+        two += t >= 2
+        tricks.append(float(t))
+    n = len(worlds)
+    exact = method == "exact"
+    mean = (
+        Estimate(sum(tricks) / n, sum(tricks) / n, sum(tricks) / n, True)
+        if exact
+        else _mean(tricks)
+    )
+    return TrickOdds(
+        _proportion(three, n, exact), _proportion(two, n, exact), mean, n, method, used_seed
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Exchange advice
+
+
+@dataclass(frozen=True)
+class ExchangeOption:
+    """One TL-3 choice and its expected outcome over the samples."""
+
+    action: str  # "stand", "pass" or "discard"
+    discard: tuple[Card, ...]
+    expected_money: Estimate
+    three_tricks: Estimate
+    khlyust: Estimate = field(default_factory=lambda: Estimate(0.0, 0.0, 0.0, True))
+
+    @property
+    def label(self) -> str:
+        """``stand``, ``pass`` or ``discard 8c 9d``."""
+        return self.action if not self.discard else f"discard {format_cards(self.discard)}"
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values."""
+        return {
+            "action": self.action,
+            "discard": [str(c) for c in self.discard],
+            "expected_money": self.expected_money.to_dict(),
+            "three_tricks": self.three_tricks.to_dict(),
+            "khlyust": self.khlyust.to_dict(),
+        }
+
+
+def exchange_advice(
+    hand: CardsLike,
+    trump_card: Card | str,
+    *,
+    position: int = 1,
+    rules: ThreeLeavesRules | str | None = None,
+    carried_pot: int = 0,
+    samples: int = 400,
+    seed: int = 0,
+) -> tuple[ExchangeOption, ...]:
+    """Rank standing, passing and every discard of 1-3 cards by expected money (TL-3).
+
+    ``position`` is the turn position (0 assistant .. players-1 dealer); only the players
+    between them choose. Options come best first.
+
+    >>> options = exchange_advice("As Ah 9c", "8d", position=1, samples=60, seed=1)
+    >>> len(options), [o.expected_money.value for o in options if o.action == "pass"]
+    (9, [0.0])
+    """
+    r, mine, turned, unseen = _setup(hand, trump_card, rules)
+    pos = _position(position, r)
+    if pos in (0, r.players - 1):
+        role = "assistant" if pos == 0 else "dealer"
+        raise InvalidInputError(
+            "position", f"position {pos} is the {role}, who must play the cards dealt (TL-3)"
+        )
+    if samples < 2:
+        raise InvalidInputError("samples", f"must be at least 2, got {samples}")
+    me = evaluate_khlyust(mine, turned.suit, deck=r.card_deck, class_ranking=r.class_ranking)
+    if me.is_khlyust:
+        raise InvalidInputError(
+            "hand",
+            f"{format_cards(mine)} is a {me.khlyust_class.title}: the deal is settled "
+            "by the khlyust check before the exchange (TL-4)",
+        )
+    k = r.players - 1
+    rng = random.Random(seed)
+    worlds: list[tuple[list[list[Card]], list[Card]]] = []
+    attempts = 0
+    while len(worlds) < samples:
+        attempts += 1
+        if attempts > 50 * samples:
+            raise InvalidInputError("hand", "could not sample deals without a khlyust")
+        cards = rng.sample(unseen, len(unseen))
+        others = [cards[3 * i : 3 * i + 3] for i in range(k)]
+        if any(evaluate_khlyust(o, turned.suit, deck=r.card_deck).is_khlyust for o in others):
+            continue  # the deal would have ended at the khlyust check
+        worlds.append((others, cards[3 * k :]))
+    options: list[tuple[str, tuple[Card, ...]]] = [("stand", ()), ("pass", ())]
+    for size in (1, 2, 3):
+        options += [("discard", d) for d in itertools.combinations(mine, size)]
+    results = []
+    for action, discard in options:
+        if action == "pass":
+            zero = Estimate(0.0, 0.0, 0.0, True)
+            results.append(ExchangeOption(action, discard, zero, zero, zero))
+            continue
+        exchange = (
+            Exchange(ExchangeAction.DRAW, discard) if discard else Exchange(ExchangeAction.PLAY)
+        )
+        money: list[float] = []
+        three = made = 0
+        for i, (others, stock) in enumerate(worlds):
+            deal = _deal_for(r, pos, mine, others, turned, stock)
+            result = play_deal(
+                deal,
+                Choices(exchanges={pos: exchange}, plays=greedy_policy, seed=i),
+                carried_pot=carried_pot,
+            )
+            money.append(float(result.net[pos] + r.ante))
+            three += result.trick_counts[pos] == 3
+            made += result.outcome is not Outcome.TRICKS and (
+                result.khlyust is not None and result.khlyust.seat == pos
+            )
+        n = len(worlds)
+        results.append(
+            ExchangeOption(
+                action,
+                discard,
+                _mean(money),
+                _proportion(three, n, False),
+                _proportion(made, n, False),
+            )
+        )
+    results.sort(key=lambda o: -o.expected_money.value)
+    return tuple(results)
