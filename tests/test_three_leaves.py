@@ -278,6 +278,8 @@ def test_tl_e6_illegal_play_is_refused_naming_tl5() -> None:
         play_deal(_tl_e6_deal(), Choices.of(plays="As Ks Ts Qs  Kh 9h Ah 8c  Qd ~Ac 8d ~Jc"))
     with pytest.raises(InvalidInputError, match="make 12 plays, got 11"):
         play_deal(_tl_e6_deal(), Choices.of(plays=TL_E6_PLAYS.rsplit(" ", 1)[0]))
+    with pytest.raises(InvalidInputError, match="make 12 plays, got 13"):
+        play_deal(_tl_e6_deal(), Choices.of(plays=TL_E6_PLAYS + " 9c"))
 
 
 def test_tl_e6_under_discard_only_the_trump_cannot_be_played_face_up() -> None:

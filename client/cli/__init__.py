@@ -1,6 +1,16 @@
 """The ``cpsolver`` command line. Each game's commands live in their own module."""
 
-from client.cli import batch, chinese, chlust, completion, deal, scoring, serve
+from client.cli import batch, chinese, chlust, completion, deal, leaves, scoring, serve
 from client.cli.main import main
 
-__all__ = ["batch", "chinese", "chlust", "completion", "deal", "main", "scoring", "serve"]
+__all__ = [
+    "batch",
+    "chinese",
+    "chlust",
+    "completion",
+    "deal",
+    "leaves",
+    "main",
+    "scoring",
+    "serve",
+]

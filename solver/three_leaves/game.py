@@ -807,10 +807,13 @@ def play_tricks(
     tricks: list[Trick] = []
     scripted = None if callable(ch.plays) else list(ch.plays)
     needed = TRICKS_PER_DEAL * len(live)
-    if scripted is not None and len(scripted) != needed:
-        raise InvalidInputError(
-            "plays", f"{len(live)} players in the deal make {needed} plays, got {len(scripted)}"
+
+    def miscount() -> InvalidInputError:
+        got = len(scripted or ())
+        return InvalidInputError(
+            "plays", f"{len(live)} players in the deal make {needed} plays, got {got}"
         )
+
     leader = deal.assistant
     index = 0
     for _ in range(TRICKS_PER_DEAL):
@@ -819,6 +822,8 @@ def play_tricks(
         for seat in live[start:] + live[:start]:
             hand = tuple(holding[seat])
             if scripted is not None:
+                if index >= len(scripted):
+                    raise miscount()
                 card, down = scripted[index]
             else:
                 assert callable(ch.plays)
@@ -840,6 +845,8 @@ def play_tricks(
         leader = trick.winner
         counts[leader] += 1
         tricks.append(trick)
+    if scripted is not None and index != len(scripted):
+        raise miscount()
     return tuple(tricks), counts
 
 

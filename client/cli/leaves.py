@@ -1,0 +1,401 @@
+"""Three Leaves commands: ``cpsolver leaves evaluate|legal|resolve|play|advise``.
+
+A deal for ``resolve`` and ``play`` is one JSON object (a file, ``-`` for stdin, or the JSON
+text itself)::
+
+    {"hands": ["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"], "trump_card": "9d",
+     "stock": "Js 9s", "dealer": 3, "exchanges": {"1": "9h Jc", "2": "pass"},
+     "demand_playout": false, "picks": ["As", "Ks", "8s"], "carried_pot": 0,
+     "plays": "As Ks Ts Qs Kh 9h Ah ~8c Qd ~Ac 8d ~Jc", "rules": {"share": 2}}
+
+Only ``hands`` and ``trump_card`` are required; ``players`` defaults to the number of hands.
+``play`` also takes ``{"deals": [deal, ...]}``: a session whose pot carries over (TL-6).
+A ``~`` before a card plays it face down.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from client.cli.main import emit_json, main
+from solver.cards import format_cards, parse_card, parse_cards, parse_suit
+from solver.errors import InvalidInputError
+from solver.evaluator.khlyust import evaluate_khlyust
+from solver.rules import ThreeLeavesRules, parse_assignments
+from solver.three_leaves import (
+    Choices,
+    Deal,
+    DealResult,
+    best_khlyust,
+    exchange_advice,
+    khlyust_odds,
+    legal_plays,
+    parse_plays,
+    play_deal,
+    play_session,
+    trick_odds,
+)
+from solver.three_leaves.advice import Estimate, ExchangeOption
+from solver.tricks import Trick
+
+__all__ = ["leaves"]
+
+
+def _rules_options(f: Any) -> Any:
+    f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
+    f = click.option(
+        "--set",
+        "assignments",
+        multiple=True,
+        metavar="OPTION=VALUE",
+        help="Override one rule option (repeatable), e.g. --set void=must_trump.",
+    )(f)
+    f = click.option(
+        "--rules", "preset", default="standard", show_default=True, help="Rule preset."
+    )(f)
+    return f
+
+
+def _rules(preset: str, assignments: Sequence[str], **defaults: object) -> ThreeLeavesRules:
+    overrides: dict[str, object] = dict(defaults)
+    overrides.update(parse_assignments(assignments))
+    return ThreeLeavesRules.preset(preset, **overrides)
+
+
+@main.group()
+def leaves() -> None:
+    """Three Leaves (Tri listika, "khlyust"): evaluate, resolve and play deals, advise bots."""
+
+
+@leaves.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--trump", required=True, help="Trump suit: c d h s, a symbol or a name.")
+@click.option("--position", default=0, show_default=True, help="Turn position (0 = assistant).")
+@_rules_options
+def evaluate(
+    cards: tuple[str, ...],
+    trump: str,
+    position: int,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Khlyust class, card points and TL-4 order key of three cards, e.g.
+    ``cpsolver leaves evaluate As Ks 8s --trump s``."""
+    rules = _rules(preset, assignments)
+    value = evaluate_khlyust(
+        " ".join(cards),
+        parse_suit(trump, field="trump"),
+        deck=rules.card_deck,
+        class_ranking=rules.class_ranking,
+    )
+    if as_json:
+        emit_json(
+            {
+                "cards": [str(c) for c in value.cards],
+                "trump": value.trump.value,
+                "class": value.khlyust_class.label,
+                "is_khlyust": value.is_khlyust,
+                "points": value.points,
+                "top": value.top.symbol,
+                "key": list(value.order_key(position)),
+            }
+        )
+        return
+    click.echo(
+        f"{format_cards(value.cards, pretty=True)}  trumps {value.trump.symbol}: "
+        f"{value.khlyust_class.title}, {value.points} points, top {value.top.symbol}"
+    )
+
+
+@leaves.command()
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--trump", required=True, help="Trump suit: c d h s, a symbol or a name.")
+@click.option(
+    "--trick",
+    "trick_text",
+    default="",
+    help='Plays already on the trick in order, e.g. "As ~8c" (empty: you lead).',
+)
+@_rules_options
+def legal(
+    hand: tuple[str, ...],
+    trump: str,
+    trick_text: str,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Legal plays of HAND on a trick (TL-5), e.g.
+    ``cpsolver leaves legal 8d Ac Kh --trump d --trick As``."""
+    rules = _rules(preset, assignments)
+    suit = parse_suit(trump, field="trump")
+    cards = parse_cards(" ".join(hand), deck=rules.card_deck, count=(1, 2, 3), field="hand")
+    played = parse_plays(trick_text, rules=rules, field="trick")
+    trick = Trick(suit, 0)
+    for seat, (card, down) in enumerate(played):
+        if card in cards:
+            raise InvalidInputError(f"trick[{seat + 1}]", f"{card} is in the hand too")
+        trick = trick.play(seat, card, face_down=down)
+    plays = legal_plays(cards, trick.led_suit, suit, rules=rules, seat=len(played))
+    rows = []
+    for p in plays:
+        wins = bool(played) and trick.play(p.seat, p.card, face_down=p.face_down).winner == p.seat
+        rows.append({"card": str(p.card), "face_down": p.face_down, "heads_trick": wins})
+    if as_json:
+        emit_json({"led": trick.led_suit.value if trick.led_suit else None, "plays": rows})
+        return
+    for r in rows:
+        mark = "~" if r["face_down"] else ""
+        note = "  (takes the lead)" if r["heads_trick"] else ""
+        click.echo(f"{mark}{r['card']}{note}")
+
+
+def _load(source: str) -> Any:
+    text = source
+    if source == "-":
+        text = sys.stdin.read()
+    elif not source.lstrip().startswith(("{", "[")):
+        path = Path(source)
+        if not path.is_file():
+            raise InvalidInputError("deal", f"no such file {source!r} (give a path, - or JSON)")
+        text = path.read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError("deal", f"invalid JSON: {exc}") from None
+
+
+def _deal(
+    data: Any, preset: str, assignments: Sequence[str], field: str = "deal"
+) -> tuple[Deal, Choices, int]:
+    if not isinstance(data, Mapping):
+        raise InvalidInputError(field, "expected a JSON object with hands and trump_card")
+    for key in ("hands", "trump_card"):
+        if key not in data:
+            raise InvalidInputError(f"{field}.{key}", "is required")
+    hands = data["hands"]
+    if not isinstance(hands, list):
+        raise InvalidInputError(f"{field}.hands", "expected a list of 3-card hands")
+    extra = data.get("rules", {})
+    if not isinstance(extra, Mapping):
+        raise InvalidInputError(f"{field}.rules", "expected an object of OPTION: VALUE")
+    defaults: dict[str, object] = {"players": len(hands), **extra}
+    rules = _rules(preset, assignments, **defaults)
+    try:
+        deal = Deal.of(
+            hands,
+            data["trump_card"],
+            data.get("stock", ()),
+            dealer=data.get("dealer"),
+            rules=rules,
+        )
+        exchanges = data.get("exchanges", {})
+        if not isinstance(exchanges, Mapping):
+            raise InvalidInputError("exchanges", "expected an object seat -> play/pass/cards")
+        try:
+            ex = {int(k): v for k, v in exchanges.items()}
+        except ValueError:
+            raise InvalidInputError("exchanges", "keys are seat numbers") from None
+        choices = Choices.of(
+            exchanges=ex,
+            demand_playout=bool(data.get("demand_playout", False)),
+            picks=data.get("picks"),
+            plays=data.get("plays", ()),
+            seed=int(data.get("seed", 0)),
+            rules=rules,
+        )
+    except InvalidInputError as exc:
+        raise exc.prefixed(field) from None
+    carried = data.get("carried_pot", 0)
+    if not isinstance(carried, int) or carried < 0:
+        raise InvalidInputError(f"{field}.carried_pot", "expected a whole number 0 or more")
+    return deal, choices, carried
+
+
+@leaves.command()
+@click.argument("source")
+@_rules_options
+def resolve(source: str, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+    """The khlyust check of a dealt deal (TL-4): every khlyust, the best and what it wins.
+    SOURCE is a JSON file, - (stdin) or the JSON text."""
+    deal, _, _ = _deal(_load(source), preset, assignments)
+    best, found = best_khlyust(
+        dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
+    )
+    verdict = "no khlyust: exchange and play tricks (TL-3, TL-5)"
+    if best is not None:
+        cls = best.value.khlyust_class.label
+        verdict = {
+            "three_of_a_rank": "takes the pot; may not be challenged",
+            "trump_khlyust": "takes the pot, then the payment round",
+            "plain_khlyust": "takes the pot unless an opponent demands a play-out",
+        }[cls]
+        if cls != "trump_khlyust" and deal.rules.draw_applies_to.value == "any_khlyust":
+            verdict += " (with the payment round if it takes the pot without play)"
+    payload = {
+        "trump": deal.trump.value,
+        "assistant": deal.assistant,
+        "dealer": deal.dealer,
+        "khlyusts": [
+            {
+                "seat": c.seat,
+                "cards": [str(x) for x in c.value.cards],
+                "class": c.value.khlyust_class.label,
+                "points": c.value.points,
+                "top": c.value.top.symbol,
+            }
+            for c in found
+        ],
+        "winner": None if best is None else best.seat,
+        "verdict": verdict,
+    }
+    if as_json:
+        emit_json(payload)
+        return
+    click.echo(f"trumps {deal.trump.symbol}, assistant seat {deal.assistant}")
+    for c in found:
+        click.echo(
+            f"seat {c.seat}: {format_cards(c.value.cards, pretty=True)}  "
+            f"{c.value.khlyust_class.title}, {c.value.points} points"
+        )
+    prefix = "" if best is None else f"seat {best.seat} "
+    click.echo(prefix + verdict)
+
+
+def _echo_result(result: DealResult) -> None:
+    click.echo(f"outcome: {result.outcome.value}")
+    for note in result.notes:
+        click.echo(f"  {note}")
+    for i, trick in enumerate(result.tricks, start=1):
+        shown = " ".join(
+            f"{p.seat}:{'~' if p.face_down else ''}{p.card.pretty}" for p in trick.plays
+        )
+        click.echo(f"  trick {i}: {shown} -> seat {trick.winner}")
+    for p in result.payments:
+        click.echo(f"  seat {p.payer} pays seat {p.payee} {p.amount}: {p.reason}")
+    click.echo(
+        f"  tricks {list(result.trick_counts)}  net {list(result.net)}  "
+        f"pot {result.pot_before} -> {result.pot_after}"
+    )
+
+
+@leaves.command()
+@click.argument("source")
+@_rules_options
+def play(source: str, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+    """Play a whole deal (or a session of deals) from JSON and settle it (TL-2..TL-6).
+    Illegal plays are refused naming the rule. SOURCE is a file, - or the JSON text."""
+    data = _load(source)
+    if isinstance(data, Mapping) and "deals" in data:
+        items = data["deals"]
+        if not isinstance(items, list) or not items:
+            raise InvalidInputError("deals", "expected a non-empty list of deals")
+        parsed = [_deal(d, preset, assignments, f"deals[{i}]") for i, d in enumerate(items)]
+        session = play_session([(d, c) for d, c, _ in parsed], carried_pot=parsed[0][2])
+        if as_json:
+            emit_json(session.to_dict())
+            return
+        for i, result in enumerate(session.results, start=1):
+            click.echo(f"deal {i}:")
+            _echo_result(result)
+        click.echo(f"totals {list(session.totals)}  pot left {session.pot}")
+        return
+    deal, choices, carried = _deal(data, preset, assignments)
+    result = play_deal(deal, choices, carried_pot=carried)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    _echo_result(result)
+
+
+def _est(e: Estimate) -> str:
+    if e.exact:
+        return f"{e.value:.4f} (exact)"
+    return f"{e.value:.4f} [{e.low:.4f}, {e.high:.4f}]"
+
+
+@leaves.command()
+@click.argument("hand", nargs=-1, required=True)
+@click.option("--trump-card", required=True, help="The turned card that sets trumps.")
+@click.option("--position", default=1, show_default=True, help="Turn position (0 = assistant).")
+@click.option("--samples", default=400, show_default=True, type=click.IntRange(2, 200_000))
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--carried-pot", default=0, show_default=True, type=click.IntRange(0))
+@click.option(
+    "--what",
+    type=click.Choice(["odds", "tricks", "exchange", "all"]),
+    default="all",
+    show_default=True,
+)
+@_rules_options
+def advise(
+    hand: tuple[str, ...],
+    trump_card: str,
+    position: int,
+    samples: int,
+    seed: int,
+    carried_pot: int,
+    what: str,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Advice for a hand: khlyust odds (exact), chance of 3 tricks, which cards to exchange
+    (seeded Monte Carlo with 95% intervals)."""
+    rules = _rules(preset, assignments)
+    cards = " ".join(hand)
+    turned = parse_card(trump_card, deck=rules.card_deck, field="trump_card")
+    odds = tricks = None
+    options: tuple[ExchangeOption, ...] | None = None
+    if what in ("odds", "all"):
+        odds = khlyust_odds(cards, turned, position=position, rules=rules)
+    if what in ("tricks", "all"):
+        tricks = trick_odds(
+            cards, turned, position=position, rules=rules, samples=samples, seed=seed
+        )
+    may_exchange = 0 < position < rules.players - 1
+    if what == "exchange" or (what == "all" and may_exchange):
+        value = evaluate_khlyust(cards, turned.suit, deck=rules.card_deck)
+        if what == "exchange" or not value.is_khlyust:
+            options = exchange_advice(
+                cards,
+                turned,
+                position=position,
+                rules=rules,
+                carried_pot=carried_pot,
+                samples=samples,
+                seed=seed,
+            )
+    if as_json:
+        out: dict[str, object] = {}
+        if odds is not None:
+            out["odds"] = odds.to_dict()
+        if tricks is not None:
+            out["tricks"] = tricks.to_dict()
+        if options is not None:
+            out["exchange"] = [o.to_dict() for o in options]
+        emit_json(out)
+        return
+    if odds is not None:
+        click.echo(
+            f"hand: {odds.hand.khlyust_class.title}; a random hand is a khlyust with p="
+            f"{1 - odds.holding['none']:.4f}; facing a khlyust {odds.facing_any:.4f}, "
+            f"beaten by one {odds.beaten:.4f} (exact)"
+        )
+    if tricks is not None:
+        click.echo(
+            f"3 tricks {_est(tricks.three_tricks)}; 2+ tricks {_est(tricks.two_or_more)} "
+            f"({tricks.method}, {tricks.samples} deals, greedy play)"
+        )
+    if options is not None:
+        click.echo(f"exchange options by expected money ({samples} samples, seed {seed}):")
+        for o in options:
+            m = o.expected_money
+            click.echo(f"  {o.label:<22} {m.value:+.3f} [{m.low:+.3f}, {m.high:+.3f}]")
