@@ -45,7 +45,11 @@ class Service:
 
 
 # Modules defining a module-level ``SERVICE``; imported in the worker process only.
-SERVICE_MODULES: tuple[str, ...] = ("server.chinese_poker", "server.chlust")
+SERVICE_MODULES: tuple[str, ...] = (
+    "server.chinese_poker",
+    "server.chlust",
+    "server.three_leaves",
+)
 
 
 def load_services() -> list[Service]:

@@ -1,5 +1,9 @@
-"""``cpsolver leaves`` through a real subprocess: TL worked examples end to end, JSON shapes,
-``--set`` options, and exit code 2 with one line on stderr for bad input."""
+"""``cpsolver leaves``: TL worked examples end to end, JSON shapes, ``--set`` options, and exit
+code 2 with one line on stderr for bad input.
+
+A few cases run the installed ``cpsolver`` in a subprocess (the real entry point, exit code and
+stderr); the rest use click's in-process runner to keep the suite fast.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
+
+from client.cli import main
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 
@@ -19,7 +26,19 @@ TL_E6 = {
 }
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+class Result:
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run(*args: str, stdin: str | None = None) -> Result:
+    """``cpsolver leaves ARGS`` in-process."""
+    out = CliRunner().invoke(main, ["leaves", *args], input=stdin)
+    return Result(out.exit_code, out.stdout, out.stderr)
+
+
+def run_installed(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``cpsolver leaves ARGS`` through the installed command in a subprocess."""
     return subprocess.run(
         [str(CPSOLVER), "leaves", *args],
         capture_output=True,
@@ -32,7 +51,7 @@ def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str
 
 def test_evaluate_tl_e1_json() -> None:
     """TL-E1: A♠K♠8♠ under spades is a trump khlyust of 23 points."""
-    proc = run("evaluate", "As Ks 8s", "--trump", "♠", "--json")
+    proc = run_installed("evaluate", "As Ks 8s", "--trump", "♠", "--json")
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert (data["class"], data["points"], data["top"]) == ("trump_khlyust", 23, "A")
@@ -67,7 +86,7 @@ def test_legal_tl_e5_and_void_option() -> None:
 
 def test_play_tl_e6_from_stdin() -> None:
     """TL-E6: tricks to A, C, C; the pot (4) stays; C collects the share from B and D."""
-    proc = run("play", "-", "--json", "--set", "share=3", stdin=json.dumps(TL_E6))
+    proc = run_installed("play", "-", "--json", "--set", "share=3", stdin=json.dumps(TL_E6))
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert [t["winner"] for t in data["tricks"]] == [0, 2, 2]
@@ -116,6 +135,15 @@ def test_advise_json_is_seeded() -> None:
     assert data["tricks"]["method"] == "monte_carlo"
     assert len(data["exchange"]) == 9
     assert run(*args).stdout == first.stdout
+
+
+def test_bad_input_exits_2_through_the_installed_command() -> None:
+    """The real entry point: an illegal play (TL-5) exits 2 with one line on stderr."""
+    bad = json.dumps({**TL_E6, "plays": "As Jc Ts Qs"})
+    proc = run_installed("play", "-", stdin=bad)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "must follow suit" in lines[0] and "TL-5" in lines[0]
 
 
 @pytest.mark.parametrize(
