@@ -11,9 +11,15 @@ import grpc
 from cpsolver.v1 import cards_pb2
 from cpsolver.v1 import three_leaves_pb2 as pb
 from cpsolver.v1 import three_leaves_pb2_grpc as pb_grpc
-from server.convert import card_to_wire, cards_from_wire, cards_to_wire, rules_from_wire
+from server.convert import (
+    card_to_wire,
+    cards_from_wire,
+    cards_to_wire,
+    rules_from_wire,
+    suit_from_wire,
+)
 from server.services import Service, ServiceLimits
-from solver.cards import Card, Suit, parse_cards
+from solver.cards import Card, parse_cards
 from solver.errors import InvalidInputError
 from solver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
 from solver.rules import ThreeLeavesRules
@@ -34,12 +40,6 @@ from solver.tricks import Trick
 
 __all__ = ["SERVICE", "ThreeLeavesServicer"]
 
-_SUITS = {
-    cards_pb2.SUIT_CLUBS: Suit.CLUBS,
-    cards_pb2.SUIT_DIAMONDS: Suit.DIAMONDS,
-    cards_pb2.SUIT_HEARTS: Suit.HEARTS,
-    cards_pb2.SUIT_SPADES: Suit.SPADES,
-}
 _CLASSES = {
     KhlyustClass.NONE: pb.KHLYUST_CLASS_NONE,
     KhlyustClass.PLAIN: pb.KHLYUST_CLASS_PLAIN,
@@ -59,14 +59,6 @@ _OUTCOMES = {
 }
 DEFAULT_SAMPLES = 400
 MAX_SAMPLES = 20_000
-
-
-def _suit(value: int, field: str) -> Suit:
-    suit: Suit | None = _SUITS.get(value)  # type: ignore[call-overload]
-    if suit is None:
-        reason = "is required" if value == 0 else f"has unknown value {value}"
-        raise InvalidInputError(field, f"suit {reason}")
-    return suit
 
 
 def _one_card(card: cards_pb2.Card, field: str, present: bool) -> Card:
@@ -107,7 +99,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
         cards = cards_from_wire(request.cards, "cards")
         value = evaluate_khlyust(
             cards,
-            _suit(request.trump, "trump"),
+            suit_from_wire(request.trump, "trump"),
             deck=rules.card_deck,
             class_ranking=rules.class_ranking,
         )
@@ -123,7 +115,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
             count=(1, 2, 3),
             field="hand",
         )
-        trump = _suit(request.trump, "trump")
+        trump = suit_from_wire(request.trump, "trump")
         trick = Trick(trump, 0)
         for i, p in enumerate(request.trick, start=1):
             card = _one_card(p.card, f"trick[{i}].card", p.HasField("card"))
