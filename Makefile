@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench clean setup protos
+.PHONY: run test lint bench clean setup protos tables matches
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,3 +42,14 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+
+# The expected-value tables shipped in solver/data (docs/EV.md): ~10 minutes on 2 cores.
+TRAIN := $(VENV)/bin/cpsolver train --iterations 12 --seed 2026 --out solver/data
+tables: $(STAMP)
+	$(TRAIN) --rules standard --deals 20000
+	$(TRAIN) --rules eastern --deals 20000
+	$(TRAIN) --rules two_four --deals 40000
+
+# Duplicate matches of the ev objective against baselines (docs/BENCHMARKS.md).
+matches: $(STAMP)
+	$(PY) -m bench.matches

@@ -29,6 +29,7 @@ from server.convert import (
 from server.errors import OK_STATUS, status_from_exception
 from server.services import Service, ServiceLimits
 from solver.chinese import solve
+from solver.chinese.objectives import DEFAULT_OBJECTIVE
 from solver.chinese.scoring import check_arrangement, score
 from solver.errors import CpsolverError, FieldViolation, InvalidInputError
 from solver.evaluator.poker import evaluate
@@ -53,16 +54,15 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             raise InvalidInputError(
                 "top_k", f"must be 0 to {self._limits.max_top_k}, got {request.top_k}"
             )
-        if request.rollouts:
-            raise InvalidInputError("rollouts", "rollouts are not available in this version")
-        extra = {} if objective is None else {"objective": objective}
         solution = solve(
             cards,
             rules,
+            objective or DEFAULT_OBJECTIVE,
             alternatives=request.top_k,
+            rollouts=request.rollouts,
+            seed=request.seed,
             constraints=constraints_from_wire(request.constraints),
             engine=engine_from_wire(request.engine),
-            **extra,
         )
         return solution_to_wire(solution)
 

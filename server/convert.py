@@ -23,9 +23,10 @@ from google.protobuf.message import Message
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 from solver.cards import Card, Rank, Suit
 from solver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
+from solver.chinese.ev import RowOdds
 from solver.chinese.naturals import Natural, NaturalKind
 from solver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
-from solver.chinese.solve import Arrangement, Solution
+from solver.chinese.solve import Arrangement, EvReport, Solution
 from solver.errors import FieldViolation, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate
 from solver.rules.base import RuleSet
@@ -305,7 +306,7 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
     objective_name = "OBJECTIVE_" + solution.objective.upper()
     known = objective_name in chinese_poker_pb2.Objective.DESCRIPTOR.values_by_name
     objective = objective_name if known else "OBJECTIVE_UNSPECIFIED"
-    return chinese_poker_pb2.SolveResponse(
+    response = chinese_poker_pb2.SolveResponse(
         arrangement=_arrangement_to_wire(best),
         rows=_rows_to_wire(best),
         royalties=sum(best.royalties.values()),
@@ -322,6 +323,32 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
         ],
         discarded=cards_to_wire(solution.discarded),
     )
+    report = solution.analysis
+    if report is not None:  # the ev objective: odds, intervals, rollouts, undeclared naturals
+        for result in response.rows:
+            odds = report.rows[Row[chinese_poker_pb2.Row.Name(result.row).removeprefix("ROW_")]]
+            result.odds.CopyFrom(
+                chinese_poker_pb2.RowOdds(win=odds.win, tie=odds.tie, loss=odds.loss)
+            )
+        if report.ci95 is not None:
+            response.value_interval.CopyFrom(_interval(report.ci95))
+        response.rollouts = report.rollouts
+        for alt, ci in zip(response.alternatives, report.alternatives_ci95, strict=False):
+            if ci is not None:
+                alt.value_interval.CopyFrom(_interval(ci))
+        for name, ev, ci in report.naturals:
+            extra = response.alternatives.add(
+                natural=chinese_poker_pb2.NaturalKind.Value("NATURAL_KIND_" + name.upper()),
+                value=ev,
+                gap=report.ev - ev,
+            )
+            if ci is not None:
+                extra.value_interval.CopyFrom(_interval(ci))
+    return response
+
+
+def _interval(ci: tuple[float, float]) -> chinese_poker_pb2.Interval:
+    return chinese_poker_pb2.Interval(low=ci[0], high=ci[1])
 
 
 # -- library <- wire (the typed client, client/remote.py, converts responses back) ----------
@@ -438,12 +465,49 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
     )
     objective = chinese_poker_pb2.Objective.Name(response.objective).removeprefix("OBJECTIVE_")
     natural = natural_from_wire(response.natural) if response.HasField("natural") else None
+    plain = [alt for alt in response.alternatives if not alt.natural]
     alternatives = tuple(
-        _library_arrangement(alt.arrangement, None, alt.value, rules)
-        for alt in response.alternatives
+        _library_arrangement(alt.arrangement, None, alt.value, rules) for alt in plain
     )
+    report = None
+    if all(r.HasField("odds") for r in response.rows) and len(response.rows) == 3:
+        odds = {
+            Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: r.odds
+            for r in response.rows
+        }
+        rows = {
+            row: RowOdds(o.win, o.tie, o.loss, float(best.row_values[row]), best.royalties[row])
+            for row, o in odds.items()
+        }
+        report = EvReport(
+            response.value,
+            MappingProxyType({row: rows[row] for row in _DISPLAY_ROWS}),
+            _interval_from_wire(response, "value_interval"),
+            response.rollouts,
+            tuple(_interval_from_wire(alt, "value_interval") for alt in plain),
+            tuple(
+                (
+                    chinese_poker_pb2.NaturalKind.Name(alt.natural)
+                    .removeprefix("NATURAL_KIND_")
+                    .lower(),
+                    alt.value,
+                    _interval_from_wire(alt, "value_interval"),
+                )
+                for alt in response.alternatives
+                if alt.natural
+            ),
+        )
     discarded = tuple(sorted((card_from_wire(c) for c in response.discarded), key=_card_index))
-    return Solution(best, objective.lower(), rules, natural, alternatives, discarded)
+    return Solution(
+        best, objective.lower(), rules, natural, alternatives, discarded, analysis=report
+    )
+
+
+def _interval_from_wire(message: Message, name: str) -> tuple[float, float] | None:
+    if not message.HasField(name):
+        return None
+    interval = getattr(message, name)
+    return (interval.low, interval.high)
 
 
 def _card_index(card: Card) -> int:

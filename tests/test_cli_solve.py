@@ -40,7 +40,7 @@ def invoke(*args: str) -> Result:
 
 def test_solve_json_has_the_documented_shape() -> None:
     """Issue 2 item 9: arrangement {back, middle, front}, natural, hands, royalties, value."""
-    out = run(HAND, "--json")
+    out = run(HAND, "--json", "--objective", "strength")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     rows = data["arrangement"]
@@ -56,9 +56,11 @@ def test_solve_json_has_the_documented_shape() -> None:
 def test_solve_options_reach_the_solver() -> None:
     """--rules, --set and --objective are applied (CP-E3 under order=strict; CP-8 eastern)."""
     cards = "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th"
-    weak = json.loads(invoke(cards, "--json").stdout)
+    weak = json.loads(invoke(cards, "--json", "--objective", "strength").stdout)
     assert weak["hands"]["middle"]["name"] == "straight, ace high"
-    strict = json.loads(invoke(cards, "--json", "--set", "order=strict").stdout)
+    strict = json.loads(
+        invoke(cards, "--json", "--objective", "strength", "--set", "order=strict").stdout
+    )
     assert strict["rules"]["order"] == "strict"
     assert strict["hands"]["middle"]["name"] != "straight, ace high"
     eastern = json.loads(
@@ -77,7 +79,7 @@ def test_solve_reports_a_natural() -> None:
 
 def test_solve_human_output_lists_the_three_rows() -> None:
     """Human output: one line per row with its cards and hand name."""
-    out = invoke(HAND)
+    out = invoke(HAND, "--objective", "strength")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     back = next(line for line in lines if line.strip().startswith("back"))

@@ -72,8 +72,10 @@ def assert_same_solution(response: chinese_poker_pb2.SolveResponse, expected) ->
     [
         (None, 0, {}),
         (RULES(preset="two_four"), 0, {"rules": "two_four"}),
-        (RULES(order=RULES.ORDER_STRICT), 0, {"order": "strict"}),
-        (RULES(wheel=RULES.WHEEL_SECOND_HIGHEST), 0, {"wheel": "second_highest"}),
+        (RULES(order=RULES.ORDER_STRICT), chinese_poker_pb2.OBJECTIVE_STRENGTH,
+         {"order": "strict", "objective": "strength"}),
+        (RULES(wheel=RULES.WHEEL_SECOND_HIGHEST), chinese_poker_pb2.OBJECTIVE_STRENGTH,
+         {"wheel": "second_highest", "objective": "strength"}),
         (RULES(preset="eastern"), chinese_poker_pb2.OBJECTIVE_ROYALTIES,
          {"rules": "eastern", "objective": "royalties"}),
         (None, chinese_poker_pb2.OBJECTIVE_STRENGTH, {"objective": "strength"}),

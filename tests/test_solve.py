@@ -109,7 +109,7 @@ def test_solution_matches_brute_force_over_all_splits(cards: list[Card]) -> None
 def test_solution_matches_brute_force_under_strict_order_and_wheel(cards: list[Card]) -> None:
     """Same, with order=strict (CP-6) and wheel=second_highest (CP-3)."""
     best_strength, _ = brute_force(cards, strict=True, wheel=True)
-    got = solve(cards, order="strict", wheel="second_highest")
+    got = solve(cards, objective="strength", order="strict", wheel="second_highest")
     assert got.value == best_strength
     assert_valid_partition(got, cards, strict=True)
 
@@ -137,9 +137,9 @@ def test_solution_is_a_valid_partition_of_the_input(
 def test_cp_e3_equal_straights_are_valid_but_foul_under_strict() -> None:
     """CP-E3 / CP-6: equal straights in back and middle are allowed only under order=weak."""
     cards = "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th"
-    weak = solve(cards)
+    weak = solve(cards, objective="strength")
     assert weak.hands[Row.BACK].name == weak.hands[Row.MIDDLE].name == "straight, ace high"
-    strict = solve(cards, order="strict")
+    strict = solve(cards, objective="strength", order="strict")
     assert strict.hands[Row.BACK].name == "straight, ace high"
     assert strict.hands[Row.BACK] > strict.hands[Row.MIDDLE]
     # Without a second straight the best middle is A-K-Q-J plus the best remaining card, 4.
@@ -149,10 +149,10 @@ def test_cp_e3_equal_straights_are_valid_but_foul_under_strict() -> None:
 def test_cp_e4_wheel_option_changes_which_straight_plays_back() -> None:
     """CP-3 / CP-E4: 6-high beats the wheel by default; wheel=second_highest reverses it."""
     cards = "Ah 2d 3h 4s 5c 6s 5h 4d 3c 2s 9c Td Qh"
-    lowest = solve(cards)
+    lowest = solve(cards, objective="strength")
     assert lowest.hands[Row.BACK].name == "straight, six high"
     assert lowest.hands[Row.MIDDLE].name == "straight, five high"
-    second = solve(cards, wheel="second_highest")
+    second = solve(cards, objective="strength", wheel="second_highest")
     assert second.hands[Row.BACK].name == "straight, five high"
     assert any(c.rank == 14 for c in second.back)
     assert second.hands[Row.MIDDLE].name == "straight, six high"
@@ -163,7 +163,7 @@ def test_cp_e4_wheel_option_changes_which_straight_plays_back() -> None:
 def test_royalties_objective_trades_back_strength_for_units() -> None:
     """CP-8 standard: quads back (4) + trips front (3) beat quads with an ace kicker (4)."""
     cards = "9s 9h 9d 9c 2s 2h 2d Ac Kd Qh Jc Ts 3c"
-    by_strength = solve(cards)
+    by_strength = solve(cards, objective="strength")
     assert by_strength.hands[Row.BACK].name == "four nines, A kicker"
     assert sum(by_strength.royalties.values()) == 4
     by_royalties = solve(cards, objective="royalties")
@@ -176,24 +176,29 @@ def test_royalties_objective_trades_back_strength_for_units() -> None:
 def test_royalties_and_row_values_follow_the_rule_set() -> None:
     """CP-8: a royal flush back is 5 (standard), 7 (eastern); royalty_mode=add pays 1 + it."""
     cards = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
-    assert solve(cards).royalties[Row.BACK] == 5
-    assert solve(cards, "eastern").royalties[Row.BACK] == 7
-    added = solve(cards, royalty_mode="add")
+    assert solve(cards, objective="strength").royalties[Row.BACK] == 5
+    assert solve(cards, "eastern", "strength").royalties[Row.BACK] == 7
+    added = solve(cards, objective="strength", royalty_mode="add")
     assert added.royalties[Row.MIDDLE] == 2 and added.row_values[Row.MIDDLE] == 3
     assert added.row_values[Row.FRONT] == 1
-    assert solve(cards, "two_four").royalties[Row.BACK] == 0
+    assert solve(cards, "two_four", "strength").royalties[Row.BACK] == 0
 
 
 def test_naturals_are_declared_when_the_rules_allow_them() -> None:
     """CP-11 / CP-E9, CP-E10: a natural is reported (dragon over three straights); off -> None."""
-    dragon = solve("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")
+    dragon = solve("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s", objective="strength")
     assert dragon.natural is not None
     assert (dragon.natural.name, dragon.natural.units) == ("dragon", 13)
-    pairs = solve("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As")
+    pairs = solve("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", objective="strength")
     assert pairs.natural is not None and pairs.natural.name == "six_pairs"
-    assert solve("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", naturals=False).natural is None
-    assert solve("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "two_four").natural is None
-    assert solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s").natural is None
+    assert (
+        solve(
+            "2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", objective="strength", naturals=False
+        ).natural
+        is None
+    )
+    assert solve("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "two_four", "strength").natural is None
+    assert solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", objective="strength").natural is None
 
 
 def test_input_order_and_notation_do_not_change_the_answer() -> None:
@@ -228,7 +233,7 @@ def test_solve_many_agrees_with_solve() -> None:
 
 def test_solution_is_immutable_and_serialises() -> None:
     """Solution is frozen; to_dict has the issue-2 JSON shape with canonical card strings."""
-    s = solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", alternatives=1)
+    s = solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", objective="strength", alternatives=1)
     with pytest.raises(dataclasses.FrozenInstanceError):
         s.objective = "x"  # type: ignore[misc]
     with pytest.raises(TypeError):

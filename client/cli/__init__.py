@@ -1,6 +1,6 @@
 """The ``cpsolver`` command line. Each game's commands live in their own module."""
 
-from client.cli import batch, chinese, chlust, completion, deal, leaves, scoring, serve
+from client.cli import batch, chinese, chlust, completion, deal, leaves, scoring, serve, train
 from client.cli.main import main
 
 __all__ = [
@@ -13,4 +13,5 @@ __all__ = [
     "main",
     "scoring",
     "serve",
+    "train",
 ]

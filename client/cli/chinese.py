@@ -12,8 +12,9 @@ from client.cli.render import cards_text, console, solution_tables
 from client.local import LocalSolver, Solver
 from solver.chinese.constrained import ENGINES
 from solver.chinese.constraints import Constraints, NaturalPolicy
+from solver.chinese.ev_kernel import warm_up as ev_warm_up
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from solver.chinese.search import warm_up
+from solver.chinese.rollouts import MAX_ROLLOUTS
 from solver.rules import parse_assignments
 
 
@@ -113,6 +114,21 @@ def evaluate(
     show_default=True,
     help="exact (fast) or cpsat (OR-Tools CP-SAT, about a second or more per hand).",
 )
+@click.option(
+    "--top",
+    default=None,
+    type=click.IntRange(1, 51),
+    help="Show the best K choices (same as --alternatives K-1).",
+)
+@click.option(
+    "--rollouts",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, MAX_ROLLOUTS),
+    help="ev: re-score the top candidates (10, or --top) by simulating this many opponent deals "
+    "from the unseen cards.",
+)
+@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the rollouts.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options
 def solve(
@@ -126,6 +142,9 @@ def solve(
     minimums: tuple[str, ...],
     natural_policy: str,
     engine: str,
+    top: int | None,
+    rollouts: int,
+    seed: int,
     as_json: bool,
     solver: Solver,
 ) -> None:
@@ -141,9 +160,18 @@ def solve(
     if engine != "exact":
         extra["engine"] = engine
     if isinstance(solver, LocalSolver):
-        warm_up(parallel=False)  # one hand: the batch kernel is not needed
+        ev_warm_up(parallel=False)  # one hand: the batch kernel is not needed
+    if top is not None:
+        alternatives = max(alternatives, top - 1)
     solution = solver.solve(
-        " ".join(cards), preset, objective, alternatives=alternatives, **extra, **overrides
+        " ".join(cards),
+        preset,
+        objective,
+        alternatives=alternatives,
+        rollouts=rollouts,
+        seed=seed,
+        **extra,
+        **overrides,
     )
     if as_json:
         emit_json(solution.to_dict())

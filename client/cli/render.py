@@ -95,6 +95,8 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
             f"royalty units {sum(solution.royalties.values())}"
         )
     )
+    if solution.analysis is not None:
+        out.extend(_ev_parts(solution))
     if solution.alternatives:
         out.append(Text("alternatives:"))
         table = Table(box=None, pad_edge=False)
@@ -112,3 +114,29 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
             )
         out.append(table)
     return out
+
+
+def _ev_parts(solution: Solution) -> list[Table | Text]:
+    """The ``ev`` objective's report: per-row odds against one opponent, EV, rollouts."""
+    report = solution.analysis
+    assert report is not None
+    table = Table(box=None, pad_edge=False, title="against one opponent", title_justify="left")
+    for column in ("row", "P(win)", "P(tie)", "P(loss)", "units if won"):
+        table.add_column(column, justify="left" if column == "row" else "right")
+    for row in ROWS:
+        odds = report.rows[row]
+        table.add_row(
+            row.label,
+            f"{odds.win:.3f}",
+            f"{odds.tie:.3f}",
+            f"{max(odds.loss, 0.0):.3f}",
+            number(odds.value),
+        )
+    line = f"expected units at the table: {report.ev:+.4f}"
+    if report.ci95 is not None:
+        low, high = report.ci95
+        line += f" (95% CI {low:+.4f} .. {high:+.4f}, {report.rollouts} rollouts)"
+    parts: list[Table | Text] = [table, Text(line)]
+    for name, ev, _ in report.naturals:
+        parts.append(Text(f"declaring {name.replace('_', ' ')} instead: {ev:+.4f}"))
+    return parts

@@ -6,7 +6,9 @@ the middle and in the front. The arranger (:mod:`solver.chinese.search`) maximis
 ``back[b] + middle[m] + front[f]`` over the valid splits. Every value here is an integer below
 2**53, so float64 sums are exact and ties are real ties.
 
-* ``strength`` [default for now]: the strongest back, then the strongest middle, then the
+* ``ev`` [default]: expected units at the table (RULES §2.3), from trained opponent tables;
+  registered by :mod:`solver.chinese.ev`.
+* ``strength``: the strongest back, then the strongest middle, then the
   strongest front (lexicographic): ``value = b * K**2 + m * K + f`` with ``K = 7917``.
 * ``royalties``: the most royalty units the rows can earn (CP-8, under the rule set's schedule:
   ``ChineseRules.royalty`` per row, 0 for a row without one), ties broken by ``strength``:
@@ -52,7 +54,8 @@ __all__ = [
 K = NUM_CLASSES
 """Radix of the lexicographic encodings (one digit per row)."""
 
-DEFAULT_OBJECTIVE = "strength"
+DEFAULT_OBJECTIVE = "ev"
+"""RULES §2.3 (registered by :mod:`solver.chinese.ev`)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -25,10 +25,11 @@ only in suits) appear once, as the first met.
 
 Extension points (kept as plain arrays so compiled code can take them):
 
-* non-additive objectives (the ``ev`` objective, per-pairing combinations of per-row win and
-  tie probabilities) can use :func:`valid_splits`, which lists every valid split with its three
-  classes, or add their own scan beside :func:`search_classes` over the same
-  :data:`SPLIT_FRONT` / :data:`SPLIT_A` / :data:`SPLIT_B` index tables;
+* non-additive objectives (the ``ev`` objective under ``two_four`` / ``scoop_double``, which
+  combines per-row win and tie probabilities per pairing) use :func:`search_pairing_classes`
+  and :func:`search_pairing_batch`: the same scan, foul test, tie-break and alternatives over
+  per-row tables with several fields (see ``PAIR_*`` and ``F_*``); :func:`valid_splits` lists
+  every valid split with its three classes for anything else;
 * per-card row constraints can be expressed as per-subset allowed-row masks over
   :data:`COMB5` / :data:`COMB3` (a subset holding a card barred from a row is barred from it),
   checked in the scan next to the foul test; 13-of-N selection can call
@@ -71,8 +72,17 @@ if TYPE_CHECKING:
 __all__ = [
     "COMB3",
     "COMB5",
+    "F_ADD",
+    "F_PAID",
+    "F_TIE",
+    "F_VALUE",
+    "F_WIN",
+    "NUM_FIELDS",
     "NUM_SPLITS",
     "PAIRS_PER_FRONT",
+    "PAIR_ADDITIVE",
+    "PAIR_SCOOP",
+    "PAIR_TWO_FOUR",
     "SPLIT_A",
     "SPLIT_B",
     "SPLIT_FRONT",
@@ -82,6 +92,8 @@ __all__ = [
     "search_batch",
     "search_classes",
     "search_classes_reference",
+    "search_pairing_batch",
+    "search_pairing_classes",
     "sorted_indices",
     "split_cards",
     "split_rows",
@@ -561,6 +573,217 @@ def search_classes_reference(
 
 
 # ----------------------------------------------------------------------------------------------
+# Pairing objectives: per-row tables with several fields combined per split (the ``ev``
+# objective under ``two_four`` / ``scoop_double``, where a split's value is not a sum of rows).
+
+PAIR_ADDITIVE = 0
+"""Mode: ``T[ADD, front] + T[ADD, middle] + T[ADD, back]`` (the scan above, on field 0)."""
+PAIR_TWO_FOUR = 1
+"""Mode: row units plus the CP-9 majority point, rows independent."""
+PAIR_SCOOP = 2
+"""Mode: row units plus the CP-9 ``scoop_double`` doubling, rows independent."""
+F_ADD, F_WIN, F_TIE, F_VALUE, F_PAID = 0, 1, 2, 3, 4
+"""Fields (axis 1) of a pairing table ``(3 rows: front, middle, back; 5 fields; classes)``:
+the additive value, P(win), P(tie), units collected when winning, expected units paid."""
+NUM_FIELDS = 5
+
+
+@numba.njit(cache=True, nogil=True)
+def _gather(
+    tables: FloatArray, row: int, cls: IntArray, nfields: int, out: FloatArray
+) -> None:  # pragma: no cover - compiled
+    for k in range(nfields):
+        for i in range(cls.shape[0]):
+            out[k, i] = tables[row, k, cls[i]]
+
+
+@numba.njit(cache=True, nogil=True)
+def _pair_value(
+    mode: int, jf: int, im: int, ib: int, g3: FloatArray, gm: FloatArray, gb: FloatArray
+) -> float:  # pragma: no cover - compiled
+    if mode == 0:
+        return float(g3[0, jf] + gm[0, im] + gb[0, ib])
+    w0, w1, w2 = g3[1, jf], gm[1, im], gb[1, ib]
+    t0, t1, t2 = g3[2, jf], gm[2, im], gb[2, ib]
+    v0, v1, v2 = g3[3, jf], gm[3, im], gb[3, ib]
+    p0, p1, p2 = g3[4, jf], gm[4, im], gb[4, ib]
+    l0 = 1.0 - w0 - t0
+    l1 = 1.0 - w1 - t1
+    l2 = 1.0 - w2 - t2
+    rows = v0 * w0 + v1 * w1 + v2 * w2 - p0 - p1 - p2
+    if mode == 1:
+        # Distribution of (rows won - rows lost) over front and middle, then the back.
+        q2 = w0 * w1
+        q1 = w0 * t1 + t0 * w1
+        q0 = t0 * t1 + w0 * l1 + l0 * w1
+        qm1 = l0 * t1 + t0 * l1
+        qm2 = l0 * l1
+        ahead = q2 + q1 * (w2 + t2) + q0 * w2
+        behind = qm2 + qm1 * (l2 + t2) + q0 * l2
+        return float(rows + ahead - behind)
+    # A scoop doubles the pairing: the scooper collects its row units once more.
+    ours = w0 * w1 * w2 * (v0 + v1 + v2)
+    theirs = p0 * l1 * l2 + l0 * p1 * l2 + l0 * l1 * p2
+    return float(rows + ours - theirs)
+
+
+@numba.njit(cache=True, nogil=True)
+def _search_pairing(
+    cls5: IntArray,
+    cls3: IntArray,
+    tables: FloatArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    top_k: int,
+    out_split: IntArray,
+    out_value: FloatArray,
+) -> int:  # pragma: no cover - compiled
+    """:func:`_search` for pairing tables: same foul test, order, tie-break, alternatives."""
+    nfields = 1 if mode == 0 else 5
+    g3 = np.empty((nfields, cls3.shape[0]))
+    gm = np.empty((nfields, cls5.shape[0]))
+    gb = np.empty((nfields, cls5.shape[0]))
+    _gather(tables, 0, cls3, nfields, g3)
+    _gather(tables, 1, cls5, nfields, gm)
+    _gather(tables, 2, cls5, nfields, gb)
+    found = 0
+    for k in range(top_k):
+        out_value[k] = -np.inf
+        out_split[k] = -1
+    worst = -np.inf
+    for s in range(split_f.shape[0]):
+        jf = split_f[s]
+        ia = split_a[s]
+        ib = split_b[s]
+        cf = cls3[jf]
+        if cls5[ia] >= cls5[ib]:
+            hi, lo, ihi, ilo = cls5[ia], cls5[ib], ia, ib
+        else:
+            hi, lo, ihi, ilo = cls5[ib], cls5[ia], ib, ia
+        if lo < cf or (strict and hi == lo):
+            continue
+        v = _pair_value(mode, jf, ilo, ihi, g3, gm, gb)
+        if found == top_k and v <= worst:
+            continue
+        pos = found
+        duplicate = False
+        for k in range(found):
+            if out_value[k] == v:
+                duplicate = True
+                break
+            if v > out_value[k]:
+                pos = k
+                break
+        if duplicate:
+            continue
+        last = found if found < top_k else top_k - 1
+        for k in range(last, pos, -1):
+            out_value[k] = out_value[k - 1]
+            out_split[k] = out_split[k - 1]
+        out_value[pos] = v
+        out_split[pos] = s
+        if found < top_k:
+            found += 1
+        if found == top_k:
+            worst = out_value[top_k - 1]
+    return found
+
+
+@numba.njit(cache=True, nogil=True)
+def _batch_pairing(
+    hands: IntArray,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    tables: FloatArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    out_value: FloatArray,
+    out_cls: IntArray,
+) -> None:  # pragma: no cover - compiled
+    cls5 = np.empty(comb5.shape[0], dtype=np.int64)
+    cls3 = np.empty(comb3.shape[0], dtype=np.int64)
+    one_split = np.empty(1, dtype=np.int64)
+    one_value = np.empty(1, dtype=np.float64)
+    for h in range(hands.shape[0]):
+        _subset_classes(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        _search_pairing(
+            cls5, cls3, tables, mode, strict, split_f, split_a, split_b, 1, one_split, one_value
+        )
+        s = one_split[0]
+        ca = cls5[split_a[s]]
+        cb = cls5[split_b[s]]
+        out_value[h] = one_value[0]
+        out_cls[h, 0] = max(ca, cb)
+        out_cls[h, 1] = min(ca, cb)
+        out_cls[h, 2] = cls3[split_f[s]]
+
+
+def search_pairing_classes(
+    cls5: IntArray,
+    cls3: IntArray,
+    tables: FloatArray,
+    *,
+    mode: int,
+    strict: bool,
+    top_k: int = 1,
+) -> SearchResult:
+    """Best valid split (and distinct-valued alternatives) under pairing ``tables``
+    (``(3, NUM_FIELDS, NUM_CLASSES)``, rows front/middle/back) combined by ``mode``."""
+    k = max(1, top_k)
+    out_split = np.empty(k, dtype=np.int64)
+    out_value = np.empty(k, dtype=np.float64)
+    found = _search_pairing(
+        cls5, cls3, tables, mode, strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, out_split, out_value
+    )
+    return _result(cls5, cls3, out_split[:found].tolist(), out_value[:found].tolist())
+
+
+def search_pairing_batch(
+    hands: npt.NDArray[np.integer[Any]],
+    tables: FloatArray,
+    poker: PokerTables,
+    *,
+    mode: int,
+    strict: bool,
+) -> tuple[FloatArray, IntArray]:
+    """Best split of each hand (n x 13 card indices, any order) under pairing tables, in one
+    thread (callers parallelise by process): ``(values[n], classes[n] = back, middle, front)``."""
+    ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    n = ordered.shape[0]
+    out_value = np.empty(n, dtype=np.float64)
+    out_cls = np.empty((n, 3), dtype=np.int64)
+    if n:
+        _batch_pairing(
+            ordered,
+            poker.nonflush5,
+            poker.flush5,
+            poker.front3,
+            _WEIGHTS,
+            _COMB5_I64,
+            _COMB3_I64,
+            np.ascontiguousarray(tables, dtype=np.float64),
+            mode,
+            strict,
+            SPLIT_FRONT,
+            SPLIT_A,
+            SPLIT_B,
+            out_value,
+            out_cls,
+        )
+    return out_value, out_cls
+
+
+# ----------------------------------------------------------------------------------------------
 # Warm-up.
 
 
@@ -582,6 +805,13 @@ def warm_up(*, parallel: bool = True) -> float:
     found = search(idx, tables, strict=False, top_k=2)
     cls5, cls3 = subset_classes(idx, tables.poker)
     valid_splits(cls5, cls3, strict=True)
+    writable = np.zeros((3, NUM_FIELDS, len(tables.back)))
+    readonly = writable.copy()
+    readonly.setflags(write=False)  # numba compiles read-only arrays separately
+    for pairing in (writable, readonly):
+        for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP):
+            search_pairing_classes(cls5, cls3, pairing, mode=mode, strict=False, top_k=2)
+            search_pairing_batch(idx.reshape(1, 13), pairing, tables.poker, mode=mode, strict=False)
     if parallel:
         # Load the batch kernel for the exact argument types search_batch passes, without
         # running it.

@@ -16,7 +16,7 @@ solver.errors.InvalidInputError: objective: unknown objective 'luck'; valid obje
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
@@ -26,14 +26,18 @@ import numpy as np
 from solver.cards import Card, CardsLike, Rank, parse_cards
 from solver.chinese.constrained import arrange, check_engine, declare_natural
 from solver.chinese.constraints import Constraints, as_constraints
+from solver.chinese.ev import Candidate, EvObjective, RowOdds, analyse
+from solver.chinese.ev_model import model_for
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
+from solver.chinese.rollouts import rollout
 from solver.chinese.search import COMB3, COMB5, search, search_batch
 from solver.errors import CardError, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate
 from solver.rules import ChineseRules, Row
+from solver.rules.chinese import Scoring
 
-__all__ = ["MAX_ALTERNATIVES", "Arrangement", "Solution", "solve", "solve_many"]
+__all__ = ["MAX_ALTERNATIVES", "Arrangement", "EvReport", "Solution", "solve", "solve_many"]
 
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 MAX_ALTERNATIVES = 100
@@ -91,6 +95,13 @@ class Solution:
     alternatives: tuple[Arrangement, ...] = field(default=())
     discarded: tuple[Card, ...] = field(default=())
     """Cards left out when more than 13 were given (13 of N), ascending; empty otherwise."""
+    analysis: EvReport | None = None
+    """For the ``ev`` objective: EV, per-row odds, every candidate with its EV and gap."""
+
+    @property
+    def ev(self) -> float | None:
+        """Expected units of the choice at the table (``ev`` objective only, else None)."""
+        return None if self.analysis is None else self.analysis.ev
 
     @property
     def back(self) -> tuple[Card, ...]:
@@ -135,7 +146,7 @@ class Solution:
         "value", "objective", "rules", "alternatives": [...], "discarded": [cards]}``.
         """
         arr = self.arrangement
-        return {
+        out = {
             "arrangement": {row.label: [str(c) for c in arr.row(row)] for row in _ROWS},
             "natural": _natural_dict(self.natural),
             "hands": {row.label: _hand_dict(arr.hands[row]) for row in _ROWS},
@@ -147,6 +158,58 @@ class Solution:
             "alternatives": [alt.to_dict() for alt in self.alternatives],
             "discarded": [str(c) for c in self.discarded],
         }
+        if self.analysis is not None:
+            out.update(self.analysis.to_dict(self))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class EvReport:
+    """What the ``ev`` objective found (RULES §2.3).
+
+    ``ev``: expected units of the choice at the table (the rollout mean when rollouts ran; when
+    a natural is declared, the declaration's EV); ``rows``: per-row P(win)/P(tie)/P(loss) of the
+    arrangement against one opponent who plays rows, with the units the row collects when it
+    wins and its royalty; ``ci95``: the 95% confidence interval of ``ev`` (rollouts only);
+    ``rollouts``: opponent deals simulated; ``alternatives_ci95``: per
+    :attr:`Solution.alternatives` entry, its interval; ``naturals``: natural declarations that
+    were not chosen, as (name, EV, interval). ``candidates`` (in-process only, not sent over
+    the wire): every candidate scored, the choice first.
+    """
+
+    ev: float
+    rows: Mapping[Row, RowOdds]
+    ci95: tuple[float, float] | None = None
+    rollouts: int = 0
+    alternatives_ci95: tuple[tuple[float, float] | None, ...] = ()
+    naturals: tuple[tuple[str, float, tuple[float, float] | None], ...] = ()
+    candidates: tuple[Candidate, ...] = field(default=(), compare=False)
+
+    def to_dict(self, solution: Solution) -> dict[str, Any]:
+        """JSON keys ``ev``, ``ev_ci95``, ``rollouts``, ``rows`` and ``alternatives`` (the
+        alternative arrangements, then undeclared naturals, each with ``ev`` and ``gap``)."""
+        alternatives: list[dict[str, Any]] = []
+        cis = self.alternatives_ci95 or (None,) * len(solution.alternatives)
+        for alt, ci in zip(solution.alternatives, cis, strict=True):
+            entry = alt.to_dict()
+            entry.update(_ev_fields(alt.value, self.ev, ci))
+            alternatives.append(entry)
+        for name, ev, ci in self.naturals:
+            alternatives.append({"natural": name, **_ev_fields(ev, self.ev, ci)})
+        return {
+            "ev": self.ev,
+            "ev_ci95": None if self.ci95 is None else list(self.ci95),
+            "rollouts": self.rollouts,
+            "rows": {row.label: self.rows[row].to_dict() for row in _ROWS},
+            "alternatives": alternatives,
+        }
+
+
+def _ev_fields(ev: float, best: float, ci: tuple[float, float] | None) -> dict[str, Any]:
+    fields: dict[str, Any] = {"ev": ev, "gap": best - ev}
+    if ci is not None:
+        fields["ci95"] = list(ci)
+    return fields
 
 
 def _number(value: float) -> float | int:
@@ -175,6 +238,16 @@ def resolve_rules(rules: str | ChineseRules | None, overrides: Mapping[str, Any]
 
 
 def _tables(objective: Objective, rules: ChineseRules) -> RowTables:
+    if isinstance(objective, EvObjective):
+        # Constrained and 13-of-N solves scan additive tables: the per-row EV, exact for
+        # per_row scoring; the two_four / scoop_double bonuses are not additive.
+        if rules.scoring is not Scoring.PER_ROW:
+            raise InvalidInputError(
+                "objective",
+                "the ev objective with constraints, 13 of N cards or the cpsat engine needs "
+                f"scoring=per_row (got {rules.scoring.value}); use objective strength",
+            )
+        return objective.row_tables(rules)
     if not objective.additive:
         raise InvalidInputError(
             "objective", f"objective {objective.name!r} is not supported by this solver"
@@ -280,10 +353,22 @@ def solve(
     alternatives: int = 0,
     constraints: Constraints | str | Iterable[str] | None = None,
     engine: str = "exact",
+    rollouts: int = 0,
+    seed: int = 0,
+    top: int | None = None,
+    deadline: float | None = None,
     **overrides: Any,
 ) -> Solution:
     """The best valid arrangement of 13 cards (never a fouled one, CP-6); or, given 14 to 17
     cards, of the best 13 of them (the rest are ``Solution.discarded``).
+
+    The default objective ``ev`` maximises expected units at the table (RULES §2.3) from the
+    rule set's trained tables (:class:`~solver.chinese.ev_model.MissingTablesError` when the
+    rule set has none); it decides a natural declaration by EV too (CP-11) and fills
+    :attr:`Solution.analysis`. ``rollouts=N`` (with ``seed``) re-scores the ``top`` best
+    candidates (default 10) by simulating N deals of the opponents from the unseen cards,
+    stopping early after ``deadline`` seconds (:mod:`solver.chinese.rollouts`); ``top=K`` also
+    reports at least ``K - 1`` alternatives.
 
     ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
     (``order="strict"``); ``objective`` names a registered objective
@@ -297,23 +382,35 @@ def solve(
     engines, and :class:`solver.errors.InfeasibleError` when no valid arrangement satisfies
     the constraints.
 
-    >>> s = solve("2c 3d 4h 5s 7c 8d 9h Jc Qd Kh 6s Ts As", order="strict")
+    >>> s = solve("2c 3d 4h 5s 7c 8d 9h Jc Qd Kh 6s Ts As", objective="strength", order="strict")
     >>> s.hands[Row.BACK].name, s.hands[Row.MIDDLE].name, s.hands[Row.FRONT].name
     ('straight, ace high', 'straight, nine high', 'high card, 4-3-2')
-    >>> s = solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s Ac Ad", constraints="Ac!=middle")
+    >>> s = solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s Ac Ad", "standard", "strength",
+    ...           constraints="Ac!=middle")
     >>> [str(c) for c in s.discarded], s.hands[Row.MIDDLE].name
     (['3s', '5d'], 'full house, nines over twos')
     """
     indices = _indices_n(cards, "cards")
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    tables = _tables(obj, resolved)
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise InvalidInputError(
             "alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}"
         )
+    if top is not None and top < 1:
+        raise InvalidInputError("top", f"must be >= 1, got {top}")
+    if top is not None:
+        alternatives = max(alternatives, min(top - 1, MAX_ALTERNATIVES))
     cons = as_constraints(constraints)
-    if len(indices) > 13 or not cons.rows_free or check_engine(engine) != "exact":
+    plain = len(indices) == 13 and cons.rows_free and check_engine(engine) == "exact"
+    if isinstance(obj, EvObjective) and plain and cons.natural is _AUTO:
+        return _solve_ev(indices, resolved, obj, alternatives, rollouts, seed, top, deadline)
+    if rollouts:
+        raise InvalidInputError(
+            "rollouts", "rollouts need the ev objective on 13 cards without constraints"
+        )
+    tables = _tables(obj, resolved)
+    if not plain:
         picked = arrange(
             [_BY_INDEX[i] for i in indices],
             resolved,
@@ -412,6 +509,67 @@ def _indices_n(cards: CardsLike, field: str) -> list[int]:
     return sorted(c.index for c in parsed)
 
 
+def _solve_ev(
+    indices: list[int],
+    rules: ChineseRules,
+    obj: EvObjective,
+    alternatives: int,
+    rollouts: int,
+    seed: int,
+    top: int | None,
+    deadline: float | None,
+) -> Solution:
+    model = model_for(rules)
+    parsed = [_BY_INDEX[i] for i in indices]
+    k = max(1 + alternatives, top or (10 if rollouts else 1))
+    candidates = analyse(parsed, rules, top=k, model=model)
+    if rollouts:
+        candidates = rollout(
+            parsed, rules, n=rollouts, seed=seed, deadline=deadline, model=model,
+            candidates=candidates,
+        )  # fmt: skip
+    choice = candidates[0]
+    splits = [c for c in candidates if c.natural is None]
+    declared = choice.natural is not None
+    # The rows shown are the best split; their value is the EV of the choice (the natural's
+    # when it is declared, and then the best split is the first alternative).
+    shown = [replace(_ev_arrangement(splits[0], rules), value=choice.score)]
+    others = splits if declared else splits[1:]
+    shown += [_ev_arrangement(c, rules) for c in others[:alternatives]]
+    report = EvReport(
+        choice.score,
+        MappingProxyType({row: splits[0].rows[row] for row in _ROWS}),
+        choice.rollout_ci,
+        choice.rollouts,
+        tuple(c.rollout_ci for c in others[:alternatives]),
+        tuple((c.natural, c.score, c.rollout_ci) for c in candidates[1:] if c.natural),
+        tuple(candidates),
+    )
+    return Solution(
+        shown[0],
+        obj.name,
+        rules,
+        detect_natural(parsed) if declared else None,
+        tuple(shown[1:]),
+        analysis=report,
+    )
+
+
+def _ev_arrangement(c: Candidate, rules: ChineseRules) -> Arrangement:
+    hands = {Row.FRONT: c.hands[0], Row.MIDDLE: c.hands[1], Row.BACK: c.hands[2]}
+    royalties = {row: c.rows[row].royalty for row in _ROWS}
+    row_values = {row: int(c.rows[row].value) for row in _ROWS}
+    return Arrangement(
+        c.back,
+        c.middle,
+        c.front,
+        MappingProxyType(hands),
+        MappingProxyType(royalties),
+        MappingProxyType(row_values),
+        c.score,
+    )
+
+
 def solve_many(
     hands: Iterable[CardsLike],
     rules: ChineseRules | str | None = "standard",
@@ -428,8 +586,10 @@ def solve_many(
     """
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    tables = _tables(obj, resolved)
     indices = [_indices13(h, f"hands[{i}]") for i, h in enumerate(hands)]
+    if isinstance(obj, EvObjective):
+        return [_solve_ev(ix, resolved, obj, 0, 0, 0, None, None) for ix in indices]
+    tables = _tables(obj, resolved)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
     found = search_batch(batch, tables, strict=resolved.strict_order)
     rows = found.rows.tolist()

@@ -1,0 +1,178 @@
+"""Duplicate matches between arrangement policies (issue 3 evidence; docs/BENCHMARKS.md).
+
+Each deal gives every seat 13 cards. Player A takes one seat and player B every other seat;
+A moves through all seats on the same deal ("seats rotated"), so every hand is played once by
+A against the same opponents' hands played by B, and the luck of the deal cancels. A deal's
+result is A's mean units over its seats (CP-7..CP-11, nobody fouls: every policy here returns
+valid splits). We report the mean over deals and its 95% confidence interval.
+
+Policies: ``ev`` (the shipped tables; naturals declared by EV), ``previous`` (EV with the
+previous training iteration's tables), ``strength`` (strongest back, then middle, then front)
+and ``percentile`` (maximise the sum of each row's percentile rank among all 5-card hands, or
+all 3-card fronts for the front). The deterministic policies always declare a natural, as
+``solve`` does for them.
+
+    python -m bench.matches --deals 10000 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+from collections.abc import Callable
+from math import comb
+
+import numba as nb
+import numpy as np
+import numpy.typing as npt
+
+from solver.chinese import ev_kernel as K
+from solver.chinese.ev_model import kernel_mode, model_for, row_values
+from solver.chinese.search import search_pairing_batch
+from solver.chinese.training import deal_hands, play_policy
+from solver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
+from solver.rules.chinese import ChineseRules
+
+Policy = Callable[[npt.NDArray[np.int8]], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
+
+
+def class_counts(wheel_second_highest: bool = False) -> npt.NDArray[np.int64]:
+    """How many of the 2,598,960 five-card hands and 22,100 fronts fall in each class."""
+    t = poker_tables(wheel_second_highest)
+    counts = np.zeros(NUM_CLASSES, dtype=np.int64)
+    for k, weights in ((5, None), (3, None)):
+        del weights
+        combos = np.fromiter(
+            itertools.chain.from_iterable(itertools.combinations(range(52), k)), dtype=np.int64
+        ).reshape(-1, k)
+        ranks = combos >> 2
+        index = sum(MULTISET_WEIGHTS[j][ranks[:, j]].astype(np.int64) for j in range(k))
+        if k == 3:
+            cls = t.front3[index]
+        else:
+            suits = combos & 3
+            flush = (suits == suits[:, :1]).all(axis=1)
+            mask = np.bitwise_or.reduce(1 << ranks, axis=1)
+            cls = np.where(flush, t.flush5[mask], t.nonflush5[index])
+        counts += np.bincount(cls, minlength=NUM_CLASSES)
+    assert counts.sum() == comb(52, 5) + comb(52, 3)
+    return counts
+
+
+def percentile_tables(rules: ChineseRules) -> npt.NDArray[np.float64]:
+    """Additive tables: each row's percentile rank (share of weaker hands + half the ties)."""
+    t = poker_tables(rules.wheel_second_highest)
+    counts = class_counts(rules.wheel_second_highest).astype(np.float64)
+    tables = np.zeros((3, K.NUM_FIELDS, NUM_CLASSES))
+    for r, mask in enumerate((t.is_front, ~t.is_front, ~t.is_front)):
+        c = np.where(mask, counts, 0.0)
+        below = np.cumsum(c) - c
+        tables[r, K.F_ADD] = np.where(mask, (below + c / 2) / c.sum(), -1e9)
+    return tables
+
+
+def additive_policy(rules: ChineseRules, tables: npt.NDArray[np.float64]) -> Policy:
+    """Maximise additive tables; declare any natural (as solve does for these objectives)."""
+    poker = poker_tables(rules.wheel_second_highest)
+
+    def play(hands: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        _, classes = search_pairing_batch(
+            hands, tables, poker, mode=K.MODE_ADDITIVE, strict=rules.strict_order
+        )
+        natural = np.zeros(len(hands), dtype=np.int64)
+        if rules.naturals:
+            natural = np.array([K.natural_code(h) for h in hands], dtype=np.int64)
+        return np.ascontiguousarray(classes[:, ::-1]), natural
+
+    return play
+
+
+def policies(rules: ChineseRules) -> dict[str, Policy]:
+    """The policies compared, by name."""
+    model = model_for(rules)
+    previous = model.previous()
+    strength = np.zeros((3, K.NUM_FIELDS, NUM_CLASSES))
+    cls = np.arange(NUM_CLASSES, dtype=np.float64)
+    strength[0, K.F_ADD], strength[1, K.F_ADD], strength[2, K.F_ADD] = (
+        cls,
+        cls * NUM_CLASSES,
+        cls * NUM_CLASSES**2,
+    )
+    return {
+        "ev": lambda h: play_policy(h, rules, model),
+        "previous": lambda h: play_policy(h, rules, previous),
+        "strength": additive_policy(rules, strength),
+        "percentile": additive_policy(rules, percentile_tables(rules)),
+    }
+
+
+@nb.njit(cache=True)
+def _duplicate(
+    rows_a: npt.NDArray[np.int64],
+    nat_a: npt.NDArray[np.int64],
+    rows_b: npt.NDArray[np.int64],
+    nat_b: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float64],
+    scoring: int,
+    units: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    deals, p = nat_a.shape
+    out = np.zeros(deals)
+    for d in range(deals):
+        for seat in range(p):
+            for o in range(p):
+                if o != seat:
+                    out[d] += K.settle_pair(
+                        rows_a[d, seat], rows_b[d, o], False, False, nat_a[d, seat],
+                        nat_b[d, o], values, scoring, units,
+                    )  # fmt: skip
+    return out / p
+
+
+def duplicate(
+    rules: ChineseRules,
+    a: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    b: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    deals: int,
+) -> npt.NDArray[np.float64]:
+    """A's mean units per deal over its seats (A in one seat, B in the others), per deal."""
+    p = rules.players
+    return _duplicate(  # type: ignore[no-any-return]
+        a[0].reshape(deals, p, 3), a[1].reshape(deals, p), b[0].reshape(deals, p, 3),
+        b[1].reshape(deals, p), row_values(rules), kernel_mode(rules), K.NATURAL_UNITS,
+    )  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", nargs="*", default=["standard", "two_four"])
+    args = parser.parse_args()
+    K.warm_up()
+    print("| rules | ev vs | deals | mean units/deal for ev | 95% CI |")
+    print("|---|---|---|---|---|")
+    for preset in args.rules:
+        rules = ChineseRules.preset(preset)
+        rng = np.random.default_rng(np.random.SeedSequence((args.seed, 0xBE)))
+        hands = deal_hands(rng, args.deals, rules.players).reshape(-1, 13)
+        played = {}
+        for name, policy in policies(rules).items():
+            start = time.perf_counter()
+            played[name] = policy(hands)
+            print(
+                f"<!-- {preset} {name}: arranged {len(hands)} hands in "
+                f"{time.perf_counter() - start:.1f} s -->"
+            )
+        for rival in ("strength", "percentile", "previous"):
+            res = duplicate(rules, played["ev"], played[rival], args.deals)
+            half = 1.96 * res.std(ddof=1) / np.sqrt(len(res))
+            print(
+                f"| {preset} ({rules.players} players) | {rival} | {args.deals} | "
+                f"{res.mean():+.4f} | [{res.mean() - half:+.4f}, {res.mean() + half:+.4f}] |"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""``cpsolver train``: self-play training of the expected-value tables of one rule set."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from client.cli.main import main
+from solver.chinese.ev_model import save_model, table_filename
+from solver.chinese.training import IterationReport, train
+from solver.rules.base import parse_assignments
+from solver.rules.chinese import ChineseRules
+
+
+def _default_out() -> Path:
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "cpsolver"
+
+
+@main.command("train")
+@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
+@click.option(
+    "--set",
+    "assignments",
+    multiple=True,
+    metavar="OPTION=VALUE",
+    help="Override a rule option (repeatable).",
+)
+@click.option(
+    "--deals",
+    default=20_000,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Deals per iteration.",
+)
+@click.option(
+    "--iterations",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Most fictitious-play iterations (stops early once the gain is small).",
+)
+@click.option("--seed", default=1, show_default=True, type=int, help="Random seed.")
+@click.option(
+    "--workers",
+    default=os.cpu_count() or 1,
+    show_default="all cores",
+    type=click.IntRange(1),
+    help="Worker processes.",
+)
+@click.option(
+    "--min-gain",
+    default=0.01,
+    show_default=True,
+    type=float,
+    help="Stop once an iteration gains less than this (units/deal) on the previous.",
+)
+@click.option(
+    "--out",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Output directory [default: $XDG_DATA_HOME/cpsolver, searched by solve].",
+)
+def train_command(
+    preset: str,
+    assignments: tuple[str, ...],
+    deals: int,
+    iterations: int,
+    seed: int,
+    workers: int,
+    min_gain: float,
+    out: Path | None,
+) -> None:
+    """Train the opponent model of a rule set by self-play and write its table file.
+
+    Deterministic for a seed (whatever --workers). Example, the shipped standard tables:
+    ``cpsolver train --rules standard --deals 20000 --iterations 10 --seed 1 --out solver/data``
+    """
+    rules = ChineseRules.preset(preset, **parse_assignments(assignments))
+    console = Console(stderr=True)
+    console.print(f"training [bold]{rules.describe()}[/] -> {table_filename(rules)}")
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+    )
+    start = time.perf_counter()
+    with Progress(*columns, console=console) as bar:
+        task = bar.add_task("self-play", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        def report(rep: IterationReport) -> None:
+            gain = (
+                ""
+                if rep.gain is None
+                else f", gain {rep.gain:+.4f} ± {1.96 * (rep.gain_se or 0):.4f}"
+            )
+            bar.console.print(
+                f"iteration {rep.iteration}: {rep.deals} deals, {rep.seconds:.1f} s{gain}"
+            )
+
+        model = train(
+            rules,
+            deals=deals,
+            iterations=iterations,
+            seed=seed,
+            workers=workers,
+            min_gain=min_gain,
+            progress=progress,
+            report=report,
+        )
+    path = save_model(model, out or _default_out())
+    console.print(f"wrote {path} in {time.perf_counter() - start:.0f} s")

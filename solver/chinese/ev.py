@@ -1,0 +1,185 @@
+"""Expected-value analysis of one hand: the best splits by table EV, with per-row odds.
+
+:func:`analyse` scores every valid split of 13 cards with the trained opponent model of the
+rule set (:mod:`solver.chinese.ev_model`) and returns the best ``top`` candidates, best first,
+plus the natural declaration when the hand has one and the rules allow it (CP-11: declaring is
+a candidate like any split, chosen only when its EV is higher). :mod:`solver.chinese.rollouts`
+re-scores candidates by simulation.
+
+>>> from solver.rules.chinese import ChineseRules
+>>> best = analyse("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", ChineseRules(), top=2)[0]
+>>> best.hands[2] >= best.hands[1] > best.hands[0]  # back >= middle > front (CP-6)
+True
+>>> [round(r.win + r.tie + r.loss, 9) for r in best.rows]
+[1.0, 1.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from solver.cards import DECK_52, Card, CardsLike, parse_cards
+from solver.chinese import ev_kernel as K
+from solver.chinese.ev_model import (
+    NATURAL_NAMES,
+    OpponentModel,
+    declare_ev,
+    kernel_mode,
+    model_for,
+    total_ev,
+)
+from solver.chinese.objectives import RowTables, register_objective
+from solver.chinese.search import COMB3, COMB5, search_pairing_classes, subset_classes
+from solver.evaluator.poker import HandValue, evaluate, poker_tables
+from solver.rules.chinese import ChineseRules, Row
+
+__all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array"]
+
+
+@dataclass(frozen=True)
+class RowOdds:
+    """One row against one opponent who plays rows: P(win), P(tie), P(loss), and the units
+    the row collects when it wins (its royalty under CP-8, else 1)."""
+
+    win: float
+    tie: float
+    loss: float
+    value: float
+    royalty: int
+
+    def to_dict(self) -> dict[str, float]:
+        """JSON form."""
+        return {
+            "win": self.win,
+            "tie": self.tie,
+            "loss": self.loss,
+            "value": self.value,
+            "royalty": self.royalty,
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A split (or a natural declaration) with its expected units at the table.
+
+    ``ev`` is the table-model EV; ``rollout_ev`` / ``rollout_ci`` (95%) are filled by
+    :func:`solver.chinese.rollouts.rollout`.
+    """
+
+    front: tuple[Card, ...]
+    middle: tuple[Card, ...]
+    back: tuple[Card, ...]
+    natural: str | None
+    ev: float
+    classes: tuple[int, int, int] = (-1, -1, -1)
+    rows: tuple[RowOdds, ...] = ()
+    rollout_ev: float | None = None
+    rollout_ci: tuple[float, float] | None = None
+    rollouts: int = 0
+    hands: tuple[HandValue, ...] = field(default=(), repr=False)
+
+    @property
+    def score(self) -> float:
+        """The EV the choice is ranked by: the rollout mean when there is one, else ``ev``."""
+        return self.ev if self.rollout_ev is None else self.rollout_ev
+
+    def with_rollout(self, mean: float, half_width: float, n: int) -> Candidate:
+        """A copy carrying rollout results."""
+        return replace(
+            self, rollout_ev=mean, rollout_ci=(mean - half_width, mean + half_width), rollouts=n
+        )
+
+
+def hand_array(cards: CardsLike) -> tuple[tuple[Card, ...], np.ndarray]:
+    """Parse 13 cards; return them sorted by index and as the kernel's ``int8`` array."""
+    parsed = parse_cards(cards, deck=DECK_52, count=13)
+    ordered = tuple(sorted(parsed, key=lambda c: c.index))
+    return ordered, np.array([c.index for c in ordered], dtype=np.int8)
+
+
+def analyse(
+    cards: CardsLike,
+    rules: ChineseRules,
+    *,
+    top: int = 5,
+    model: OpponentModel | None = None,
+) -> list[Candidate]:
+    """The ``top`` best splits by table EV (distinct values), plus the natural declaration
+    when the hand has one and the rules allow it, best first (module doc)."""
+    model = model or model_for(rules)
+    ordered, hand = hand_array(cards)
+    cls5, cls3 = subset_classes(hand.astype(np.int64), poker_tables(rules.wheel_second_highest))
+    found = search_pairing_classes(
+        cls5, cls3, model.tables, mode=kernel_mode(rules), strict=rules.strict_order,
+        top_k=max(top, 1),
+    )  # fmt: skip
+    out = [
+        _candidate(ordered, rows, total_ev(model, value), model)
+        for rows, value in zip(found.rows, found.values, strict=True)
+    ]
+    if rules.naturals:
+        code = int(K.natural_code(hand))
+        if code:
+            # Declaring is a candidate like any split (CP-11); always listed, so callers can
+            # report what declaring is worth even when they do not.
+            out.append(Candidate((), (), (), NATURAL_NAMES[code], declare_ev(model, code)))
+            out.sort(key=lambda c: -c.ev)
+    return out
+
+
+def _candidate(
+    ordered: tuple[Card, ...],
+    rows: tuple[int, int, int],
+    ev: float,
+    model: OpponentModel,
+) -> Candidate:
+    back_i, middle_i, front_i = rows
+    wheel = model.rules.wheel_second_highest
+    hands = tuple(
+        evaluate([ordered[p] for p in positions], wheel_second_highest=wheel)
+        for positions in (COMB3[front_i], COMB5[middle_i], COMB5[back_i])
+    )
+    classes = (hands[0].strength, hands[1].strength, hands[2].strength)
+    t = model.tables
+    odds = []
+    for r, c in enumerate(classes):
+        win, tie = float(t[r, K.F_WIN, c]), float(t[r, K.F_TIE, c])
+        royalty = model.rules.royalty(Row(r), hands[r].category, royal=hands[r].is_royal)
+        loss = max(0.0, 1.0 - win - tie)
+        odds.append(RowOdds(win, tie, loss, float(t[r, K.F_VALUE, c]), royalty))
+    return Candidate(
+        tuple(hands[0].cards),
+        tuple(hands[1].cards),
+        tuple(hands[2].cards),
+        None,
+        ev,
+        classes,
+        tuple(odds),
+        hands=hands,
+    )
+
+
+@dataclass(frozen=True)
+class EvObjective:
+    """The ``ev`` objective: expected units at the table against opponents who arrange as the
+    solver does (RULES §2.3), from the rule set's trained tables (:mod:`.ev_model`).
+
+    Not additive in general (``two_four`` and ``scoop_double`` combine the rows per pairing);
+    :func:`solver.chinese.solve.solve` routes it through :func:`analyse`. ``row_tables`` gives
+    the additive part (exactly the objective under ``per_row``).
+    """
+
+    name: str = "ev"
+    description: str = "expected units against opponents as strong as the solver (default)"
+    additive: bool = False
+
+    def row_tables(self, rules: ChineseRules) -> RowTables:
+        """Per-row ``VALUE * WIN - PAID`` tables (raises :class:`MissingTablesError`)."""
+        t = model_for(rules).tables
+        poker = poker_tables(rules.wheel_second_highest)
+        return RowTables("ev", rules, t[2, K.F_ADD], t[1, K.F_ADD], t[0, K.F_ADD], poker)
+
+
+register_objective(EvObjective())

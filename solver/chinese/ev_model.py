@@ -1,0 +1,390 @@
+"""The opponent model of the expected-value objective (RULES §2.3) and its data files.
+
+**What is stored.** For one rule set: for each row (front, middle, back) the probability
+``rows[r, c]`` that an opponent who plays rows (does not declare a natural) sets strength class
+``c`` in row ``r``, and ``naturals[k]``, the probability that an opponent declares natural
+``k`` (index 0: no natural; 1 dragon, 2 three flushes, 3 three straights, 4 six pairs, CP-11).
+The distributions come from self-play (:mod:`solver.chinese.training`): opponents arrange as
+the solver does.
+
+**What is derived** (:func:`row_tables`), per row and class ``c`` of ours: ``WIN`` =
+P(their class < c), ``TIE`` = P(equal), ``VALUE`` = the units our row collects when it wins
+(CP-8), ``PAID`` = expected units we pay = sum over stronger classes of P times *their* row
+value (their royalties), and ``ADD = VALUE * WIN - PAID``.
+
+**EV of a split against one opponent** (:func:`pairing_ev`), rows treated as independent:
+
+* ``per_row``: ``ADD[front] + ADD[middle] + ADD[back]``; exact given the marginals, because
+  the expectation of a sum is the sum of expectations.
+* ``two_four``: the rows plus P(we win more rows) - P(they win more), from the product of the
+  three rows' win/tie/loss probabilities (an approximation: an opponent's rows are correlated).
+* ``scoop_double``: the rows plus P(scoop) times our row units, minus the opponent's expected
+  scoop units, again with independent rows (approximation).
+
+Then ``EV = (players - 1) * ((1 - q) * rows_ev - sum_k naturals[k] * units_k)`` with ``q`` the
+chance an opponent declares a natural (no rows compared, CP-11): pairings are treated as
+independent, and the tables ignore card removal (our 13 cards change what opponents can hold).
+Opponents never foul (they arrange as we do). Rollouts (:mod:`solver.chinese.rollouts`) measure
+what these approximations cost.
+
+**Files.** One ``.npz`` per rule set, named ``chinese-ev-<fingerprint>.npz`` after
+:meth:`ChineseRules.fingerprint`, holding a JSON header (format name and version, the rule set,
+training parameters and the SHA-256 of the arrays) and the arrays ``rows``, ``naturals`` and the
+previous training iteration's ``previous_rows``, ``previous_naturals``. A file that cannot be
+read, whose checksum fails, or whose rule set differs from the one asked for is refused with
+:class:`TablesError`; a rule set without a file raises :class:`MissingTablesError`, whose
+message gives the ``cpsolver train`` command that makes one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.chinese.ev_kernel import (
+    F_ADD,
+    F_PAID,
+    F_TIE,
+    F_VALUE,
+    F_WIN,
+    MODE_ADDITIVE,
+    MODE_SCOOP,
+    MODE_TWO_FOUR,
+    NATURAL_UNITS,
+    NUM_FIELDS,
+)
+from solver.errors import CpsolverError, InvalidInputError
+from solver.evaluator.poker import NUM_CLASSES, Category, poker_tables
+from solver.rules.chinese import ChineseRules, Row, Scoring
+
+__all__ = [
+    "FORMAT",
+    "FORMAT_VERSION",
+    "NATURAL_NAMES",
+    "MissingTablesError",
+    "OpponentModel",
+    "TablesError",
+    "declare_ev",
+    "kernel_mode",
+    "load_model",
+    "model_for",
+    "pairing_ev",
+    "row_tables",
+    "row_values",
+    "save_model",
+    "table_filename",
+    "table_search_path",
+]
+
+FORMAT = "cpsolver-chinese-ev-tables"
+FORMAT_VERSION = 1
+NATURAL_NAMES = ("none", "dragon", "three_flushes", "three_straights", "six_pairs")
+PACKAGE_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+class TablesError(CpsolverError):
+    """A table file is damaged, of an unknown format, or made for another rule set."""
+
+
+class MissingTablesError(InvalidInputError):
+    """No trained opponent model exists for this rule set (the message says how to make one)."""
+
+
+@dataclass(frozen=True, eq=False)
+class OpponentModel:
+    """Opponents' row-class distributions and natural rates for one rule set (module doc)."""
+
+    rules: ChineseRules
+    rows: npt.NDArray[np.float64]
+    naturals: npt.NDArray[np.float64]
+    previous_rows: npt.NDArray[np.float64] | None = None
+    previous_naturals: npt.NDArray[np.float64] | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _check_distribution("rows", self.rows, (3, NUM_CLASSES))
+        _check_distribution("naturals", self.naturals, (len(NATURAL_NAMES),))
+        if self.previous_rows is not None:
+            _check_distribution("previous_rows", self.previous_rows, (3, NUM_CLASSES))
+        if self.previous_naturals is not None:
+            _check_distribution("previous_naturals", self.previous_naturals, (5,))
+
+    @property
+    def tables(self) -> npt.NDArray[np.float64]:
+        """The kernel's per-row tables, shape ``(3, NUM_FIELDS, NUM_CLASSES)`` (cached)."""
+        cached = self.__dict__.get("_tables")
+        if cached is None:
+            cached = row_tables(self.rules, self.rows)
+            cached.setflags(write=False)
+            object.__setattr__(self, "_tables", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state.pop("_tables", None)  # derived; rebuilt on demand (keeps pickles small)
+        return state
+
+    def previous(self) -> OpponentModel:
+        """The model of the training iteration before this one (for the matches benchmark)."""
+        if self.previous_rows is None or self.previous_naturals is None:
+            raise TablesError("this model does not store its previous iteration")
+        return OpponentModel(self.rules, self.previous_rows, self.previous_naturals)
+
+
+def _check_distribution(name: str, array: npt.NDArray[np.float64], shape: tuple[int, ...]) -> None:
+    if array.shape != shape:
+        raise TablesError(f"{name}: shape {array.shape}, expected {shape}")
+    if not np.all(np.isfinite(array)) or np.any(array < 0):
+        raise TablesError(f"{name}: probabilities must be finite and non-negative")
+    sums = array.sum(axis=-1)
+    if not np.allclose(sums, 1.0, atol=1e-9):
+        raise TablesError(f"{name}: each distribution must sum to 1 (sums {sums})")
+
+
+def row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
+    """``values[row, cls]``: units a row of class ``cls`` collects when it wins (CP-8).
+
+    >>> v = row_values(ChineseRules())
+    >>> from solver.evaluator.poker import evaluate
+    >>> v[1, evaluate("Jh Js 4c 4d Jd").strength], v[2, evaluate("Jh Js 4c 4d Jd").strength]
+    (np.float64(2.0), np.float64(1.0))
+    """
+    return _row_values(rules).copy()
+
+
+@cache
+def _row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
+    t = poker_tables(rules.wheel_second_highest)
+    out = np.ones((3, NUM_CLASSES))
+    for row in Row:
+        plain = np.array([rules.row_value(row, c) for c in Category], dtype=np.float64)
+        royal = rules.row_value(row, Category.STRAIGHT_FLUSH, royal=True)
+        out[row] = plain[t.category]
+        out[row, t.is_royal] = royal
+    out.setflags(write=False)
+    return out
+
+
+def row_tables(rules: ChineseRules, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Per-row tables ``(3, NUM_FIELDS, NUM_CLASSES)`` derived from the distributions."""
+    values = _row_values(rules)
+    out = np.zeros((3, NUM_FIELDS, NUM_CLASSES))
+    for r in range(3):
+        d = rows[r]
+        below = np.concatenate(([0.0], np.cumsum(d)[:-1]))
+        weighted = d * values[r]
+        above_paid = np.concatenate((np.cumsum(weighted[::-1])[::-1][1:], [0.0]))
+        out[r, F_WIN] = below
+        out[r, F_TIE] = d
+        out[r, F_VALUE] = values[r]
+        out[r, F_PAID] = above_paid
+        out[r, F_ADD] = values[r] * below - above_paid
+    return out
+
+
+def kernel_mode(rules: ChineseRules) -> int:
+    """The kernel mode that combines row tables under this rule set's CP-9 scoring."""
+    return {
+        Scoring.PER_ROW: MODE_ADDITIVE,
+        Scoring.TWO_FOUR: MODE_TWO_FOUR,
+        Scoring.SCOOP_DOUBLE: MODE_SCOOP,
+    }[rules.scoring]
+
+
+def pairing_ev(model: OpponentModel, front: int, middle: int, back: int) -> float:
+    """Expected units of rows (front, middle, back classes) against one opponent who plays
+    rows, straight from the distributions (plain Python; the kernels must agree).
+
+    Enumerates the 27 win/tie/loss outcomes of the three rows as independent events.
+    """
+    rules = model.rules
+    values = _row_values(rules)
+    win, tie, loss, paid_if_lost = [], [], [], []
+    for r, c in enumerate((front, middle, back)):
+        d = model.rows[r]
+        w = float(d[:c].sum())
+        t = float(d[c])
+        lo = 1.0 - w - t
+        above = float((d[c + 1 :] * values[r, c + 1 :]).sum())
+        win.append(w)
+        tie.append(t)
+        loss.append(lo)
+        # Expected units we pay on this row given that we lose it.
+        paid_if_lost.append(above / lo if lo > 0 else 0.0)
+    ours = [float(values[r, c]) for r, c in enumerate((front, middle, back))]
+    total = 0.0
+    for outcome in np.ndindex(3, 3, 3):  # 0 win, 1 tie, 2 loss per row
+        p = 1.0
+        units = 0.0
+        won = lost = 0
+        ours_sum = theirs_sum = 0.0
+        for r, o in enumerate(outcome):
+            p *= (win, tie, loss)[o][r]
+            if o == 0:
+                won += 1
+                ours_sum += ours[r]
+            elif o == 2:
+                lost += 1
+                theirs_sum += paid_if_lost[r]
+        if p == 0.0:
+            continue
+        units = ours_sum - theirs_sum
+        if rules.scoring is Scoring.TWO_FOUR:
+            units += 1.0 if won > lost else (-1.0 if lost > won else 0.0)
+        elif rules.scoring is Scoring.SCOOP_DOUBLE:
+            units += ours_sum if won == 3 else (-theirs_sum if lost == 3 else 0.0)
+        total += p * units
+    return total
+
+
+def total_ev(model: OpponentModel, rows_ev: float) -> float:
+    """EV at the table of a split whose per-opponent row EV is ``rows_ev`` (module doc)."""
+    nat = model.naturals if model.rules.naturals else np.array([1.0, 0, 0, 0, 0])
+    q = 1.0 - float(nat[0])
+    against_naturals = float((nat[1:] * NATURAL_UNITS[1:]).sum())
+    return (model.rules.players - 1) * ((1.0 - q) * rows_ev - against_naturals)
+
+
+def declare_ev(model: OpponentModel, code: int) -> float:
+    """EV at the table of declaring natural ``code`` (1 dragon .. 4 six pairs), CP-11."""
+    nat = model.naturals
+    ours = float(NATURAL_UNITS[code])
+    per = float(nat[0]) * ours
+    for k in range(1, 5):
+        if k > code:
+            per += float(nat[k]) * ours
+        elif k < code:
+            per -= float(nat[k]) * float(NATURAL_UNITS[k])
+    return (model.rules.players - 1) * per
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def table_filename(rules: ChineseRules) -> str:
+    """``chinese-ev-<fingerprint>.npz`` (one file per rule set)."""
+    return f"chinese-ev-{rules.fingerprint()}.npz"
+
+
+def table_search_path() -> list[Path]:
+    """Directories searched for table files, first match wins.
+
+    ``$CPSOLVER_TABLES`` (``os.pathsep``-separated), then ``$XDG_DATA_HOME/cpsolver`` (default
+    ``~/.local/share/cpsolver``, where ``cpsolver train`` writes), then the tables shipped in
+    the package (``solver/data``).
+    """
+    dirs = [Path(p) for p in os.environ.get("CPSOLVER_TABLES", "").split(os.pathsep) if p]
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    dirs.append(Path(xdg) / "cpsolver")
+    dirs.append(PACKAGE_DATA)
+    return dirs
+
+
+def _digest(arrays: Mapping[str, npt.NDArray[np.float64]]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name], dtype="<f8")
+        h.update(name.encode())
+        h.update(str(a.shape).encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def save_model(model: OpponentModel, directory: str | Path) -> Path:
+    """Write the model's file into ``directory`` (created if needed); returns its path."""
+    arrays = {"rows": model.rows, "naturals": model.naturals}
+    if model.previous_rows is not None and model.previous_naturals is not None:
+        arrays["previous_rows"] = model.previous_rows
+        arrays["previous_naturals"] = model.previous_naturals
+    header = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "fingerprint": model.rules.fingerprint(),
+        "rules": model.rules.to_dict(),
+        "sha256": _digest(arrays),
+        "training": dict(model.meta),
+    }
+    path = Path(directory) / table_filename(model.rules)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
+    tmp = path.with_suffix(".tmp.npz")
+    stored = {k: np.asarray(v, "<f8") for k, v in arrays.items()}
+    np.savez_compressed(tmp, header=raw, **stored)  # type: ignore[arg-type]
+    tmp.replace(path)
+    return path
+
+
+def load_model(path: str | Path, rules: ChineseRules | None = None) -> OpponentModel:
+    """Read and verify a table file; with ``rules``, refuse a file made for another rule set."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            arrays = {k: np.array(data[k], dtype=np.float64) for k in data.files if k != "header"}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
+        raise TablesError(f"{path}: not a readable table file ({exc})") from exc
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise TablesError(f"{path}: not a {FORMAT} file")
+    if header.get("version") != FORMAT_VERSION:
+        raise TablesError(
+            f"{path}: format version {header.get('version')}, this solver reads {FORMAT_VERSION}"
+        )
+    if header.get("sha256") != _digest(arrays):
+        raise TablesError(f"{path}: checksum mismatch, the file is damaged")
+    try:
+        stored = ChineseRules().replace(**header["rules"])
+    except (InvalidInputError, KeyError, TypeError) as exc:
+        raise TablesError(f"{path}: unreadable rule set in header ({exc})") from exc
+    if stored.fingerprint() != header.get("fingerprint"):
+        raise TablesError(f"{path}: header fingerprint does not match its rule set")
+    if rules is not None and rules.fingerprint() != stored.fingerprint():
+        raise TablesError(
+            f"{path}: tables were trained for [{stored.describe()}], not [{rules.describe()}]"
+        )
+    if "rows" not in arrays or "naturals" not in arrays:
+        raise TablesError(f"{path}: missing arrays")
+    return OpponentModel(
+        stored,
+        arrays["rows"],
+        arrays["naturals"],
+        arrays.get("previous_rows"),
+        arrays.get("previous_naturals"),
+        header.get("training", {}),
+    )
+
+
+_LOADED: dict[str, OpponentModel] = {}
+
+
+def model_for(rules: ChineseRules) -> OpponentModel:
+    """The trained model for ``rules``, loaded lazily from the search path and cached."""
+    key = rules.fingerprint()
+    found = _LOADED.get(key)
+    if found is not None:
+        return found
+    name = table_filename(rules)
+    for directory in table_search_path():
+        path = directory / name
+        if path.is_file():
+            model = load_model(path, rules)
+            _LOADED[key] = model
+            return model
+    overrides = " ".join(
+        f"--set {k}={v}" for k, v in rules.to_dict().items() if v != ChineseRules().to_dict()[k]
+    )
+    command = f"cpsolver train --rules standard {overrides}".strip()
+    raise MissingTablesError(
+        "rules",
+        f"no trained expected-value tables for this rule set [{rules.describe()}]; train them "
+        f"with `{command}` (written to ~/.local/share/cpsolver), or use --objective strength",
+    )

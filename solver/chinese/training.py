@@ -1,0 +1,282 @@
+"""Self-play (fictitious play) training of the opponent model (:mod:`solver.chinese.ev_model`).
+
+Iteration 0 arranges random hands with the ``strength`` objective and records the opponents'
+row classes. Iteration ``k >= 1`` deals fresh seeded hands, arranges each with the EV policy of
+model ``M[k-1]`` (declaring a natural when that is worth more, CP-11), and blends the new
+histogram in: ``M[k] = (1 - a) M[k-1] + a H[k]`` with ``a = 2 / (k + 2)``. Each iteration also
+plays a duplicate match of policy ``M[k-1]`` against ``M[k-2]`` on the same hands (every seat
+in turn) and reports the gain in units per deal; training stops early once that gain is below
+``min_gain`` (issue: 0.01) after ``min_iterations``.
+
+A final *polish* pass deals fresh hands once more, arranges them with the last model's policy
+and stores that policy's own distributions (weight 1), keeping the last blended model as
+``previous``: the stored tables then describe opponents who play as the solver's trained
+policy does, rather than the average of every earlier (weaker) policy, which biases row win
+probabilities (measured: front wins 0.917 in the blend vs 0.890 against the final policy).
+
+Deals are cut into fixed chunks, each with its own seed from ``SeedSequence((seed, k, chunk))``,
+and the chunk results are summed in order, so the result depends on the seed alone, never on
+the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from solver.chinese import ev_kernel as K
+from solver.chinese.ev_model import (
+    OpponentModel,
+    declare_ev,
+    kernel_mode,
+    row_values,
+    total_ev,
+)
+from solver.chinese.objectives import get_objective
+from solver.chinese.search import search_pairing_batch
+from solver.evaluator.poker import NUM_CLASSES, poker_tables
+from solver.rules.chinese import ChineseRules
+
+__all__ = ["CHUNK", "IterationReport", "Policy", "deal_hands", "play_policy", "train"]
+
+CHUNK = 250  # deals per task
+
+
+@dataclass(frozen=True)
+class IterationReport:
+    """What one iteration did (passed to the progress callback, stored in the file)."""
+
+    iteration: int
+    deals: int
+    gain: float | None  # units/deal of M[k-1] against M[k-2]; None before two models exist
+    gain_se: float | None
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a simulated player arranges: strength (no model) or EV under ``model``."""
+
+    model: OpponentModel | None
+
+    def arrange(
+        self, hands: npt.NDArray[np.int8], rules: ChineseRules
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``(rows[n, 3], natural[n])``: classes played and natural declared (0 = rows)."""
+        return play_policy(hands, rules, self.model)
+
+
+def deal_hands(rng: np.random.Generator, deals: int, players: int) -> npt.NDArray[np.int8]:
+    """``deals * players`` hands of 13 distinct cards, shape ``(deals, players, 13)``."""
+    order = np.argsort(rng.random((deals, 52)), axis=1)[:, : 13 * players]
+    return order.reshape(deals, players, 13).astype(np.int8)
+
+
+def play_policy(
+    hands: npt.NDArray[np.int8], rules: ChineseRules, model: OpponentModel | None
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Arrange ``hands[n, 13]`` with the EV policy of ``model`` (or ``strength`` when None)."""
+    if model is None:
+        mode, tables = K.MODE_ADDITIVE, _strength_pairing(rules)
+    else:
+        mode, tables = kernel_mode(rules), model.tables
+    value, classes = search_pairing_batch(
+        hands, tables, poker_tables(rules.wheel_second_highest), mode=mode,
+        strict=rules.strict_order,
+    )  # fmt: skip
+    rows = np.ascontiguousarray(classes[:, ::-1])  # (front, middle, back), Row order
+    natural = np.zeros(hands.shape[0], dtype=np.int64)
+    if rules.naturals:
+        for i in range(hands.shape[0]):
+            code = K.natural_code(hands[i])
+            if code == 0:
+                continue
+            if model is None or declare_ev(model, code) > total_ev(model, float(value[i])):
+                natural[i] = code
+    return rows, natural
+
+
+@cache
+def _strength_pairing(rules: ChineseRules) -> npt.NDArray[np.float64]:
+    """The ``strength`` objective as pairing tables (field ``F_ADD`` only)."""
+    strength = get_objective("strength").row_tables(rules)
+    tables = np.zeros((3, K.NUM_FIELDS, NUM_CLASSES))
+    for r, part in enumerate((strength.front, strength.middle, strength.back)):
+        tables[r, K.F_ADD] = part
+    tables.setflags(write=False)
+    return tables
+
+
+def _settle_table(
+    rows: npt.NDArray[np.int64],
+    natural: npt.NDArray[np.int64],
+    seat: int,
+    values: npt.NDArray[np.float64],
+    scoring: int,
+) -> float:
+    """Units of ``seat`` at a table of ``len(rows)`` players (nobody fouls)."""
+    total = 0.0
+    for other in range(rows.shape[0]):
+        if other != seat:
+            total += K.settle_pair(
+                rows[seat], rows[other], False, False, int(natural[seat]), int(natural[other]),
+                values, scoring, K.NATURAL_UNITS,
+            )  # fmt: skip
+    return total
+
+
+def _chunk(
+    args: tuple[Any, ...],
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], float, float]:
+    rules, current, previous, entropy, deals = args
+    rng = np.random.default_rng(np.random.SeedSequence(entropy))
+    hands = deal_hands(rng, deals, rules.players)
+    flat = hands.reshape(-1, 13)
+    rows, natural = play_policy(flat, rules, current)
+    hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
+    played = natural == 0
+    for r in range(3):
+        hist[r] = np.bincount(rows[played, r], minlength=NUM_CLASSES)
+    nats = np.bincount(natural, minlength=5).astype(np.int64)
+    gain_sum = gain_sq = 0.0
+    if previous is not None:
+        old_rows, old_nat = play_policy(flat, rules, previous)
+        values = row_values(rules)
+        scoring = kernel_mode(rules)
+        p = rules.players
+        new_rows = rows.reshape(deals, p, 3)
+        new_nat = natural.reshape(deals, p)
+        old_rows = old_rows.reshape(deals, p, 3)
+        old_nat = old_nat.reshape(deals, p)
+        for d in range(deals):
+            g = 0.0
+            for seat in range(p):
+                mixed_rows = old_rows[d].copy()
+                mixed_nat = old_nat[d].copy()
+                mixed_rows[seat] = new_rows[d, seat]
+                mixed_nat[seat] = new_nat[d, seat]
+                g += _settle_table(mixed_rows, mixed_nat, seat, values, scoring)
+            g /= p
+            gain_sum += g
+            gain_sq += g * g
+    return hist, nats, gain_sum, gain_sq
+
+
+def train(
+    rules: ChineseRules,
+    *,
+    deals: int,
+    iterations: int,
+    seed: int,
+    workers: int = 1,
+    min_gain: float = 0.01,
+    min_iterations: int = 3,
+    progress: Callable[[int, int], None] | None = None,
+    report: Callable[[IterationReport], None] | None = None,
+) -> OpponentModel:
+    """Train the opponent model of ``rules`` by fictitious play (module doc).
+
+    ``progress(done, total)`` is called after each chunk (``total`` = chunks of all
+    iterations); ``report`` after each iteration.
+    """
+    chunks = [CHUNK] * (deals // CHUNK) + ([deals % CHUNK] if deals % CHUNK else [])
+    total = len(chunks) * (iterations + 2)  # iterations 0..K, then the polish pass
+    done = 0
+    model: OpponentModel | None = None
+    previous: OpponentModel | None = None
+    reports: list[IterationReport] = []
+    executor = (
+        ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
+        if workers > 1
+        else None
+    )
+    try:
+        for k in range(iterations + 1):
+            start = time.perf_counter()
+            tasks = [(rules, model, previous, (seed, k, i), n) for i, n in enumerate(chunks)]
+            hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
+            nats = np.zeros(5, dtype=np.int64)
+            gain_sum = gain_sq = 0.0
+            results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
+            for h, n, gs, gq in results:
+                hist += h
+                nats += n
+                gain_sum += gs
+                gain_sq += gq
+                done += 1
+                if progress:
+                    progress(done, total)
+            fresh_rows = hist / hist.sum(axis=1, keepdims=True)
+            fresh_nat = nats / nats.sum()
+            if model is None:
+                new_rows, new_nat = fresh_rows, fresh_nat
+            else:
+                a = 2.0 / (k + 2)
+                new_rows = (1 - a) * model.rows + a * fresh_rows
+                new_nat = (1 - a) * model.naturals + a * fresh_nat
+            gain = se = None
+            if previous is not None:
+                gain = gain_sum / deals
+                var = max(gain_sq / deals - gain * gain, 0.0)
+                se = (var / deals) ** 0.5
+            rep = IterationReport(k, deals, gain, se, time.perf_counter() - start)
+            reports.append(rep)
+            if report:
+                report(rep)
+            previous = model
+            model = OpponentModel(
+                rules,
+                new_rows / new_rows.sum(axis=1, keepdims=True),
+                new_nat / new_nat.sum(),
+                previous.rows if previous else None,
+                previous.naturals if previous else None,
+            )
+            if gain is not None and abs(gain) < min_gain and k >= min_iterations:
+                total = done + len(chunks)
+                break
+        # Polish: the stored distributions are those of the final policy itself (one more
+        # pass with weight 1), so the tables describe opponents who play exactly as the
+        # solver then does, not the average of every earlier policy.
+        assert model is not None
+        tasks = [(rules, model, None, (seed, 1000, i), n) for i, n in enumerate(chunks)]
+        hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
+        nats = np.zeros(5, dtype=np.int64)
+        results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
+        for h, n, _, _ in results:
+            hist += h
+            nats += n
+            done += 1
+            if progress:
+                progress(done, total)
+        model = OpponentModel(
+            rules,
+            hist / hist.sum(axis=1, keepdims=True),
+            nats / nats.sum(),
+            model.rows,
+            model.naturals,
+        )
+    finally:
+        if executor:
+            executor.shutdown()
+    meta = {
+        "deals": deals,
+        "iterations": iterations,
+        "iterations_run": len(reports) - 1,
+        "seed": seed,
+        "min_gain": min_gain,
+        "gains": [[r.iteration, r.gain, r.gain_se] for r in reports if r.gain is not None],
+        "command": "cpsolver train --rules standard "
+        + " ".join(f"--set {k}={v}" for k, v in rules.to_dict().items())
+        + f" --deals {deals} --iterations {iterations} --seed {seed}",
+    }
+    return OpponentModel(
+        rules, model.rows, model.naturals, model.previous_rows, model.previous_naturals, meta
+    )

@@ -1,0 +1,163 @@
+"""The ``ev`` objective through ``solve`` and the CLI (RULES §2.3, CP-6, CP-11).
+
+Table EV equals the direct expectation over the stored distributions; ``ev`` is the default;
+it never fouls; a natural is declared only when that is worth more (CP-11); rollouts are
+reproducible for a seed, capped and bounded by a deadline; the CLI trains and solves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver import InvalidInputError, Row, evaluate, solve
+from solver.cards import Card
+from solver.chinese.ev_model import declare_ev, model_for, pairing_ev, total_ev
+from solver.chinese.rollouts import MAX_ROLLOUTS, rollout
+from solver.rules.chinese import ChineseRules
+
+CPSOLVER = Path(sys.executable).with_name("cpsolver")
+HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_four", "eastern"])
+def test_ev_is_the_default_and_equals_the_direct_expectation(preset: str) -> None:
+    """§2.3: the reported EV is (players - 1) x the expectation over the stored rows."""
+    rules = ChineseRules.preset(preset)
+    model = model_for(rules)
+    rng = random.Random(3)
+    for _ in range(3):
+        cards = [Card.from_index(i) for i in rng.sample(range(52), 13)]
+        s = solve(cards, preset, alternatives=2)
+        assert s.objective == "ev" and s.analysis is not None
+        shown = s.alternatives if s.natural else (s.arrangement, *s.alternatives)
+        for arr in shown:
+            classes = [arr.hands[r].strength for r in (Row.FRONT, Row.MIDDLE, Row.BACK)]
+            assert arr.value == pytest.approx(total_ev(model, pairing_ev(model, *classes)))
+        assert all(alt.value <= s.value for alt in s.alternatives)
+        for odds in s.analysis.rows.values():
+            assert odds.win + odds.tie + odds.loss == pytest.approx(1.0)
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@given(
+    st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True),
+    st.sampled_from(["standard", "two_four", "eastern"]),
+)
+def test_ev_never_returns_a_fouled_split(hand: list[int], preset: str) -> None:
+    """CP-6 with the shipped tables: back >= middle > front, and the rows partition the hand."""
+    cards = [Card.from_index(i) for i in hand]
+    s = solve(cards, preset, alternatives=3)
+    for arr in (s.arrangement, *s.alternatives):
+        assert sorted(arr.back + arr.middle + arr.front) == sorted(cards)
+        assert evaluate(arr.back) >= evaluate(arr.middle) > evaluate(arr.front)
+
+
+def test_natural_is_declared_by_ev_cp11() -> None:
+    """CP-11: a dragon is declared; six pairs holding two sets of quads plays its rows, which
+    earn more (two quads royalties) than the 3 units of the natural."""
+    dragon = solve("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")
+    assert dragon.natural is not None and dragon.natural.name == "dragon"
+    quads = "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Js Jh 2c"
+    rules = ChineseRules()
+    s = solve(quads, top=3)
+    assert s.natural is None
+    assert s.hands[Row.BACK].category.label == "four_of_a_kind"
+    assert s.hands[Row.MIDDLE].category.label == "four_of_a_kind"
+    assert s.analysis is not None
+    declare = [c for c in s.analysis.candidates if c.natural == "six_pairs"]
+    assert declare and declare[0].ev == pytest.approx(declare_ev(model_for(rules), 4))
+    assert declare[0].ev < s.value
+    data = s.to_dict()
+    assert any(alt.get("natural") == "six_pairs" and alt["gap"] > 0 for alt in data["alternatives"])
+
+
+def test_json_has_ev_rows_and_alternatives_with_gaps() -> None:
+    data = solve(HAND, top=4).to_dict()
+    assert data["objective"] == "ev"
+    assert data["ev"] == pytest.approx(data["value"])
+    assert set(data["rows"]) == {"front", "middle", "back"}
+    assert len(data["alternatives"]) == 3
+    gaps = [alt["gap"] for alt in data["alternatives"]]
+    assert all(g >= 0 for g in gaps) and gaps == sorted(gaps)
+
+
+def test_rollouts_reproduce_for_a_seed_and_differ_across_seeds() -> None:
+    rules = ChineseRules()
+    a = rollout(HAND, rules, n=150, seed=11, top=4)
+    b = rollout(HAND, rules, n=150, seed=11, top=4)
+    c = rollout(HAND, rules, n=150, seed=12, top=4)
+    assert [x.rollout_ev for x in a] == [x.rollout_ev for x in b]
+    assert [x.rollout_ev for x in a] != [x.rollout_ev for x in c]
+    assert all(x.rollouts == 150 and x.rollout_ci is not None for x in a)
+    assert all(x.rollout_ci[0] <= x.rollout_ev <= x.rollout_ci[1] for x in a if x.rollout_ci)
+    assert [x.score for x in a] == sorted((x.score for x in a), reverse=True)
+
+
+def test_rollouts_are_capped_and_honour_a_deadline() -> None:
+    rules = ChineseRules()
+    with pytest.raises(InvalidInputError, match="rollouts"):
+        rollout(HAND, rules, n=MAX_ROLLOUTS + 1, seed=1)
+    quick = rollout(HAND, rules, n=MAX_ROLLOUTS, seed=1, top=2, deadline=0.01)
+    assert 100 <= quick[0].rollouts < MAX_ROLLOUTS
+    with pytest.raises(InvalidInputError, match="rollouts need the ev objective"):
+        solve(HAND, objective="strength", rollouts=10)
+
+
+def test_rollout_mean_agrees_with_table_ev_on_average() -> None:
+    """Across random hands the simulated and the table EV of the choice agree on average
+    (card removal moves single hands, not the mean): a check of both computations."""
+    rules = ChineseRules.preset("two_four")
+    rng = random.Random(8)
+    diffs = []
+    for _ in range(12):
+        cards = [Card.from_index(i) for i in rng.sample(range(52), 13)]
+        best = rollout(cards, rules, n=300, seed=2, top=1)[0]
+        assert best.rollout_ev is not None
+        diffs.append(best.rollout_ev - best.ev)
+    assert abs(sum(diffs) / len(diffs)) < 0.35
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(CPSOLVER), *args], capture_output=True, text=True, timeout=300, check=False, env=env
+    )
+
+
+def test_cli_solve_reports_ev_and_rollouts_reproducibly() -> None:
+    out = run("solve", HAND, "--json", "--rollouts", "60", "--seed", "5", "--top", "3")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["objective"] == "ev" and data["rollouts"] == 60
+    assert len(data["alternatives"]) == 2 and len(data["ev_ci95"]) == 2
+    assert all("ci95" in alt for alt in data["alternatives"])
+    again = json.loads(
+        run("solve", HAND, "--json", "--rollouts", "60", "--seed", "5", "--top", "3").stdout
+    )
+    assert again["ev"] == data["ev"]
+    human = run("solve", HAND, "--top", "2")
+    assert "expected units" in human.stdout and "P(win)" in human.stdout
+
+
+def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
+    env = {**os.environ, "CPSOLVER_TABLES": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    missing = run("solve", HAND, "--set", "order=strict", env=env)
+    assert missing.returncode == 2
+    assert "cpsolver train --rules standard --set order=strict" in missing.stderr
+    trained = run(
+        "train", "--set", "order=strict", "--rules", "two_four", "--deals", "60",
+        "--iterations", "1", "--seed", "1", "--workers", "1", "--out", str(tmp_path), env=env,
+    )  # fmt: skip
+    assert trained.returncode == 0, trained.stderr
+    assert "wrote" in trained.stderr
+    ok = run("solve", HAND, "--rules", "two_four", "--set", "order=strict", "--json", env=env)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["rules"]["order"] == "strict"
