@@ -25,9 +25,9 @@ import numpy as np
 
 from solver.cards import Card, CardsLike, Rank, parse_cards
 from solver.chinese.constrained import arrange, check_engine, declare_natural
-from solver.chinese.constraints import Constraints, as_constraints
+from solver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
 from solver.chinese.ev import Candidate, EvObjective, RowOdds, analyse
-from solver.chinese.ev_model import model_for
+from solver.chinese.ev_model import model_for, total_ev
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.rollouts import rollout
@@ -403,8 +403,10 @@ def solve(
         alternatives = max(alternatives, min(top - 1, MAX_ALTERNATIVES))
     cons = as_constraints(constraints)
     plain = len(indices) == 13 and cons.rows_free and check_engine(engine) == "exact"
-    if isinstance(obj, EvObjective) and plain and cons.natural is _AUTO:
-        return _solve_ev(indices, resolved, obj, alternatives, rollouts, seed, top, deadline)
+    if isinstance(obj, EvObjective) and plain:
+        return _solve_ev(
+            indices, resolved, obj, alternatives, rollouts, seed, top, deadline, cons.natural
+        )
     if rollouts:
         raise InvalidInputError(
             "rollouts", "rollouts need the ev objective on 13 cards without constraints"
@@ -419,9 +421,14 @@ def solve(
             engine=engine,
             top_k=1 + alternatives,
         )
+        if isinstance(obj, EvObjective):  # per-opponent row EV -> EV at the table
+            model = model_for(resolved)
+            values = [total_ev(model, v) for v in picked.values]
+        else:
+            values = list(picked.values)
         chosen = [
             _arrangement_of(rows, value, resolved)
-            for rows, value in zip(picked.rows, picked.values, strict=True)
+            for rows, value in zip(picked.rows, values, strict=True)
         ]
         return Solution(
             chosen[0],
@@ -518,6 +525,7 @@ def _solve_ev(
     seed: int,
     top: int | None,
     deadline: float | None,
+    policy: NaturalPolicy = NaturalPolicy.AUTO,
 ) -> Solution:
     model = model_for(rules)
     parsed = [_BY_INDEX[i] for i in indices]
@@ -528,6 +536,11 @@ def _solve_ev(
             parsed, rules, n=rollouts, seed=seed, deadline=deadline, model=model,
             candidates=candidates,
         )  # fmt: skip
+    if policy is not NaturalPolicy.AUTO:  # forced or forbidden declaration (constraints)
+        forced = declare_natural(parsed, rules, policy)  # InfeasibleError when impossible
+        naturals = [c for c in candidates if c.natural]
+        splits_only = [c for c in candidates if c.natural is None]
+        candidates = naturals + splits_only if forced is not None else splits_only
     choice = candidates[0]
     splits = [c for c in candidates if c.natural is None]
     declared = choice.natural is not None
