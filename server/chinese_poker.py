@@ -40,13 +40,19 @@ __all__ = ["SERVICE", "ChinesePokerServicer"]
 _OBJECTIVE_FIELD = pb.SolveRequest.DESCRIPTOR.fields_by_name["objective"]
 
 
+def _seconds_left(context: grpc.ServicerContext) -> float | None:
+    """Seconds until the call's deadline (None without one)."""
+    remaining = context.time_remaining()
+    return None if remaining is None else max(float(remaining), 0.0)
+
+
 class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
     """Chinese poker over gRPC (RULES.md §2)."""
 
     def __init__(self, limits: ServiceLimits) -> None:
         self._limits = limits
 
-    def _solve(self, request: pb.SolveRequest) -> pb.SolveResponse:
+    def _solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
         rules = rules_from_wire(request.rules, ChineseRules)
         cards = cards_from_wire(request.cards, "cards")
         objective = enum_value_name(request, _OBJECTIVE_FIELD, request.objective)
@@ -63,11 +69,13 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             seed=request.seed,
             constraints=constraints_from_wire(request.constraints),
             engine=engine_from_wire(request.engine),
+            # Rollouts stop when the caller's deadline comes, so the worker is free again.
+            deadline=_seconds_left(context),
         )
         return solution_to_wire(solution)
 
     def Solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        return self._solve(request)
+        return self._solve(request, context)
 
     def BatchSolve(
         self, request: pb.BatchSolveRequest, context: grpc.ServicerContext
@@ -82,7 +90,7 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
                 return  # cancelled or past the deadline: stop working
             try:
                 yield pb.BatchSolveResponse(
-                    index=index, status=OK_STATUS, response=self._solve(item)
+                    index=index, status=OK_STATUS, response=self._solve(item, context)
                 )
             except CpsolverError as exc:
                 yield pb.BatchSolveResponse(index=index, status=status_from_exception(exc))

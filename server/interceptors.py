@@ -53,10 +53,10 @@ def _final_code(context: grpc.ServicerContext, failed: bool) -> grpc.StatusCode:
     code = context.code()
     if isinstance(code, grpc.StatusCode):
         return code
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        return grpc.StatusCode.DEADLINE_EXCEEDED  # an answer after the deadline is not delivered
     if not context.is_active():
-        remaining = context.time_remaining()
-        if remaining is not None and remaining <= 0:
-            return grpc.StatusCode.DEADLINE_EXCEEDED
         return grpc.StatusCode.CANCELLED
     return grpc.StatusCode.UNKNOWN if failed else grpc.StatusCode.OK
 

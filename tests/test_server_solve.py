@@ -211,3 +211,39 @@ def test_sigterm_lets_the_call_in_flight_finish(serve_grpc) -> None:
         assert server.proc.wait(timeout=30) == 0
         with pytest.raises(grpc.RpcError):
             stub.Solve(chinese_poker_pb2.SolveRequest(cards=wire(hands[0])), timeout=2)
+
+
+def test_short_deadline_on_a_long_rollout_frees_the_worker(serve_grpc) -> None:
+    """20,000 rollouts take many seconds; a 0.5 s deadline ends the call in DEADLINE_EXCEEDED,
+    the server stops the rollouts right after it (access log latency) and keeps serving."""
+    hand = wire("As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s")
+    with serve_grpc("--workers", "1") as server:
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(server.channel())
+        long = chinese_poker_pb2.SolveRequest(
+            cards=hand, objective=chinese_poker_pb2.OBJECTIVE_EV, rollouts=20_000, seed=1
+        )
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.Solve(long, timeout=0.5)
+        assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        start = time.perf_counter()
+        quick = stub.Solve(chinese_poker_pb2.SolveRequest(cards=hand), timeout=30)
+        assert quick.rows
+        assert time.perf_counter() - start < 5.0
+        time.sleep(0.3)
+        records = [json.loads(x) for x in list(server.stderr) if '"event": "rpc"' in x]
+        stopped = [r for r in records if r["status"] == "DEADLINE_EXCEEDED"]
+        assert len(stopped) == 1, records
+        # The rollouts stopped soon after the 0.5 s deadline, not after 20,000 deals.
+        assert stopped[0]["latency_ms"] < 3000, stopped
+
+
+def test_rollouts_reproduce_for_a_seed(stub) -> None:
+    """Same seed, same rollout answer (issue 3), over the wire."""
+    hand = wire("As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s")
+    request = chinese_poker_pb2.SolveRequest(
+        cards=hand, objective=chinese_poker_pb2.OBJECTIVE_EV, rollouts=200, seed=7
+    )
+    first, second = stub.Solve(request, timeout=60), stub.Solve(request, timeout=60)
+    assert first.rollouts == second.rollouts == 200
+    assert first.value == second.value
+    assert first.value_interval.low <= first.value <= first.value_interval.high
