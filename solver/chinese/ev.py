@@ -32,7 +32,7 @@ from solver.chinese.ev_model import (
 )
 from solver.chinese.objectives import RowTables, register_objective
 from solver.chinese.search import COMB3, COMB5, search_pairing_classes, subset_classes
-from solver.evaluator.poker import HandValue, evaluate, poker_tables
+from solver.evaluator.poker import HandValue, hand_from_class, poker_tables
 from solver.rules.chinese import ChineseRules, Row
 
 __all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array"]
@@ -116,30 +116,58 @@ def analyse(
         top_k=max(top, 1),
     )  # fmt: skip
     out = [
-        _candidate(ordered, rows, total_ev(model, value), model)
-        for rows, value in zip(found.rows, found.values, strict=True)
+        _candidate(ordered, rows, (front, middle, back), total_ev(model, value), model)
+        for rows, value, front, middle, back in zip(
+            found.rows, found.values, found.front, found.middle, found.back, strict=True
+        )
     ]
+    return with_natural(out, hand, rules, model)
+
+
+def with_natural(
+    candidates: list[Candidate], hand: np.ndarray, rules: ChineseRules, model: OpponentModel
+) -> list[Candidate]:
+    """``candidates`` plus the natural declaration when the hand has one and the rules allow
+    it, best first. Declaring is a candidate like any split (CP-11); always listed, so callers
+    can report what declaring is worth even when they do not."""
     if rules.naturals:
         code = int(K.natural_code(hand))
         if code:
-            # Declaring is a candidate like any split (CP-11); always listed, so callers can
-            # report what declaring is worth even when they do not.
-            out.append(Candidate((), (), (), NATURAL_NAMES[code], declare_ev(model, code)))
-            out.sort(key=lambda c: -c.ev)
-    return out
+            candidates.append(Candidate((), (), (), NATURAL_NAMES[code], declare_ev(model, code)))
+            candidates.sort(key=lambda c: -c.ev)
+    return candidates
+
+
+def best_split_candidate(
+    ordered: tuple[Card, ...],
+    rows: tuple[int, int, int],
+    classes: tuple[int, int, int],
+    rows_ev: float,
+    model: OpponentModel,
+) -> Candidate:
+    """The candidate of a split found by a batch search: ``rows`` are the (back, middle) 5-card
+    subset indices and the front's 3-card index, ``classes`` the (back, middle, front) classes
+    and ``rows_ev`` the per-opponent row EV (additive tables, ``per_row`` scoring)."""
+    front_middle_back = (classes[2], classes[1], classes[0])
+    return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model)
 
 
 def _candidate(
     ordered: tuple[Card, ...],
     rows: tuple[int, int, int],
+    row_classes: tuple[int, int, int],
     ev: float,
     model: OpponentModel,
 ) -> Candidate:
     back_i, middle_i, front_i = rows
     wheel = model.rules.wheel_second_highest
     hands = tuple(
-        evaluate([ordered[p] for p in positions], wheel_second_highest=wheel)
-        for positions in (COMB3[front_i], COMB5[middle_i], COMB5[back_i])
+        hand_from_class([ordered[p] for p in positions], int(cls), wheel_second_highest=wheel)
+        for positions, cls in zip(
+            (_COMB3_LISTS[front_i], _COMB5_LISTS[middle_i], _COMB5_LISTS[back_i]),
+            row_classes,
+            strict=True,
+        )
     )
     classes = (hands[0].strength, hands[1].strength, hands[2].strength)
     t = model.tables
@@ -183,3 +211,6 @@ class EvObjective:
 
 
 register_objective(EvObjective())
+
+_COMB5_LISTS: list[list[int]] = COMB5.tolist()
+_COMB3_LISTS: list[list[int]] = COMB3.tolist()

@@ -23,17 +23,24 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import Card, CardsLike, Rank, parse_cards
+from solver.cards import Card, CardsLike, parse_cards
 from solver.chinese.constrained import arrange, check_engine, declare_natural
 from solver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
-from solver.chinese.ev import Candidate, EvObjective, RowOdds, analyse
+from solver.chinese.ev import (
+    Candidate,
+    EvObjective,
+    RowOdds,
+    analyse,
+    best_split_candidate,
+    with_natural,
+)
 from solver.chinese.ev_model import model_for, total_ev
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.rollouts import rollout
 from solver.chinese.search import COMB3, COMB5, search, search_batch
 from solver.errors import CardError, InvalidInputError
-from solver.evaluator.poker import Category, HandValue, evaluate
+from solver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
 from solver.rules import ChineseRules, Row
 from solver.rules.chinese import Scoring
 
@@ -259,44 +266,6 @@ _COMB5_LISTS = COMB5.tolist()
 _COMB3_LISTS = COMB3.tolist()
 
 
-def _class_info(wheel: bool, sample: tuple[Card, ...]) -> tuple[Category, str, bool, bool]:
-    """(category, name, royal, is a wheel straight) of a hand's class, via ``evaluate``."""
-    hand = evaluate(sample, wheel_second_highest=wheel)
-    low_ace = hand.category in _STRAIGHTS and hand.cards[-1].rank == Rank.ACE
-    return hand.category, hand.name, hand.is_royal, low_ace
-
-
-_STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
-_CLASS_INFO: dict[tuple[bool, int], tuple[Category, str, bool, bool]] = {}
-
-
-def _hand(cards: list[Card], ranks: list[int], cls: int, wheel: bool) -> HandValue:
-    """The :class:`HandValue` ``evaluate(cards)`` gives, from the class the kernel found.
-
-    ``cards`` come in ascending index order (``ranks`` are their 0-based ranks); they are
-    ordered as ``evaluate`` orders them (larger groups first, then higher rank, the ace low in
-    a wheel; cards of one rank in input order).
-    """
-    info = _CLASS_INFO.get((wheel, cls))
-    if info is None:
-        info = _CLASS_INFO[wheel, cls] = _class_info(wheel, tuple(cards))
-    category, name, royal, low_ace = info
-    if low_ace:
-        ordered = [*cards[3::-1], cards[4]]  # 5-4-3-2-A (cards ascend, the ace is last)
-    elif category in _DISTINCT_RANKS:
-        ordered = cards[::-1]
-    else:
-        counts = {r: ranks.count(r) for r in ranks}
-        order = sorted(range(len(cards)), key=lambda j: (counts[ranks[j]], ranks[j]), reverse=True)
-        ordered = [cards[j] for j in order]
-    return HandValue(cls, category, tuple(ordered), name, royal)
-
-
-_DISTINCT_RANKS = frozenset(
-    {Category.HIGH_CARD, Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH}
-)
-
-
 def _arrangement(
     indices: list[int],
     rows: tuple[int, int, int],
@@ -314,7 +283,9 @@ def _arrangement(
         strict=True,
     ):
         picked = [indices[p] for p in positions]
-        hands[row] = _hand([_BY_INDEX[i] for i in picked], [i >> 2 for i in picked], cls, wheel)
+        hands[row] = hand_from_class(
+            [_BY_INDEX[i] for i in picked], cls, wheel_second_highest=wheel
+        )
     royalties = {}
     row_values = {}
     for row, hand in hands.items():
@@ -536,6 +507,18 @@ def _solve_ev(
             parsed, rules, n=rollouts, seed=seed, deadline=deadline, model=model,
             candidates=candidates,
         )  # fmt: skip
+    return _ev_solution(parsed, rules, obj, candidates, alternatives, policy)
+
+
+def _ev_solution(
+    parsed: list[Card],
+    rules: ChineseRules,
+    obj: EvObjective,
+    candidates: list[Candidate],
+    alternatives: int,
+    policy: NaturalPolicy = NaturalPolicy.AUTO,
+) -> Solution:
+    """The Solution of an ``ev`` solve from its candidates, best first."""
     if policy is not NaturalPolicy.AUTO:  # forced or forbidden declaration (constraints)
         forced = declare_natural(parsed, rules, policy)  # InfeasibleError when impossible
         naturals = [c for c in candidates if c.natural]
@@ -601,6 +584,8 @@ def solve_many(
     obj = get_objective(objective)
     indices = [_indices13(h, f"hands[{i}]") for i, h in enumerate(hands)]
     if isinstance(obj, EvObjective):
+        if resolved.scoring is Scoring.PER_ROW:
+            return _solve_ev_batch(indices, resolved, obj)
         return [_solve_ev(ix, resolved, obj, 0, 0, 0, None, None) for ix in indices]
     tables = _tables(obj, resolved)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
@@ -617,3 +602,22 @@ def solve_many(
         )
         for ix, r, c, v in zip(indices, rows, classes, values, strict=True)
     ]
+
+
+def _solve_ev_batch(
+    indices: list[list[int]], rules: ChineseRules, obj: EvObjective
+) -> list[Solution]:
+    """``ev`` under ``per_row`` scoring is additive per row, so the parallel batch kernel finds
+    every hand's best split at once; each Solution is then assembled as :func:`solve` does."""
+    model = model_for(rules)
+    batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
+    found = search_batch(batch, obj.row_tables(rules), strict=rules.strict_order)
+    solutions = []
+    for ix, r, c, v in zip(
+        indices, found.rows.tolist(), found.classes.tolist(), found.values.tolist(), strict=True
+    ):
+        parsed = [_BY_INDEX[i] for i in ix]
+        best = best_split_candidate(tuple(parsed), (r[0], r[1], r[2]), (c[0], c[1], c[2]), v, model)
+        candidates = with_natural([best], np.array(ix, dtype=np.int8), rules, model)
+        solutions.append(_ev_solution(parsed, rules, obj, candidates, 0))
+    return solutions

@@ -44,6 +44,7 @@ __all__ = [
     "HandValue",
     "PokerTables",
     "evaluate",
+    "hand_from_class",
     "multiset_index",
     "poker_tables",
     "strength",
@@ -295,3 +296,42 @@ def _name(key: tuple[int, ...]) -> str:
             return f"pair of {ranks[0].plural}, {kickers} {plural}"
         case _:
             return f"high card, {'-'.join(r.symbol for r in ranks)}"
+
+
+_STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
+_DISTINCT_RANKS = frozenset(
+    {Category.HIGH_CARD, Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH}
+)
+_CLASS_INFO: dict[tuple[bool, int], tuple[Category, str, bool, bool]] = {}
+
+
+def hand_from_class(
+    cards: Sequence[Card], cls: int, *, wheel_second_highest: bool = False
+) -> HandValue:
+    """The :class:`HandValue` that ``evaluate(cards)`` gives, when the class is already known.
+
+    A fast path for search results: ``cards`` must come in ascending index order (as the
+    arranger's subsets do) and ``cls`` must be their strength class; names are computed once
+    per class.
+
+    >>> cards = sorted(parse_cards("Jh Js 4c 4d Jd"))
+    >>> hand_from_class(cards, strength(cards)) == evaluate(cards)
+    True
+    """
+    info = _CLASS_INFO.get((wheel_second_highest, cls))
+    if info is None:
+        hand = evaluate(cards, wheel_second_highest=wheel_second_highest)
+        low_ace = hand.category in _STRAIGHTS and hand.cards[-1].rank == Rank.ACE
+        info = (hand.category, hand.name, hand.is_royal, low_ace)
+        _CLASS_INFO[wheel_second_highest, cls] = info
+    category, name, royal, low_ace = info
+    if low_ace:
+        ordered = [*cards[3::-1], cards[4]]  # 5-4-3-2-A (cards ascend, the ace is last)
+    elif category in _DISTINCT_RANKS:
+        ordered = list(cards[::-1])
+    else:
+        ranks = [c.rank for c in cards]
+        counts = {r: ranks.count(r) for r in ranks}
+        order = sorted(range(len(cards)), key=lambda j: (counts[ranks[j]], ranks[j]), reverse=True)
+        ordered = [cards[j] for j in order]
+    return HandValue(cls, category, tuple(ordered), name, royal)

@@ -14,6 +14,7 @@ import hashlib
 import json
 import typing
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 from solver.errors import FieldViolation, RuleError
@@ -127,12 +128,18 @@ class RuleSet:
 
     def fingerprint(self) -> str:
         """A short stable hash of the game and every option (names data files, caches)."""
-        canonical = json.dumps({"game": self.GAME, **self.to_dict()}, sort_keys=True)
-        return hashlib.sha256(canonical.encode()).hexdigest()[:16]
+        return _fingerprint(self)
 
     def describe(self) -> str:
         """``name=value`` pairs for every option, for logs and reports."""
         return " ".join(f"{k}={_text(v)}" for k, v in self.to_dict().items())
+
+
+@lru_cache(maxsize=256)
+def _fingerprint(rules: RuleSet) -> str:
+    # Rule sets are frozen and hashable; the hash is asked for on every expected-value solve.
+    canonical = json.dumps({"game": rules.GAME, **rules.to_dict()}, sort_keys=True)
+    return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
 def _text(value: object) -> str:
