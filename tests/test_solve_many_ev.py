@@ -2,7 +2,8 @@
 
 Under ``per_row`` scoring (``standard``, ``eastern``) ``solve_many`` takes the parallel batch
 kernel; under ``two_four`` it solves hand by hand. Either way each Solution must equal the
-single-hand solve, natural declarations included (CP-11), up to the last bit of the EV's floating-point sum.
+single-hand solve, natural declarations included (CP-11), up to the last bit of the EV's
+floating-point sum.
 """
 
 from __future__ import annotations
