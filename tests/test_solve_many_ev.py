@@ -2,8 +2,7 @@
 
 Under ``per_row`` scoring (``standard``, ``eastern``) ``solve_many`` takes the parallel batch
 kernel; under ``two_four`` it solves hand by hand. Either way each Solution must equal the
-single-hand solve, natural declarations included (CP-11), up to the last bit of the EV's
-floating-point sum.
+single-hand solve, natural declarations included (CP-11).
 """
 
 from __future__ import annotations
@@ -38,9 +37,4 @@ def test_solve_many_equals_solve_for_ev(rules: str) -> None:
     for hand, many in zip(hands, batch, strict=True):
         one = solve(hand, rules)
         assert many.objective == one.objective == "ev"
-        # Same arrangement, declaration and odds; the EV itself is summed in another order by
-        # the batch kernel, so it may differ in the last bit.
-        mine, theirs = many.to_dict(), one.to_dict()
-        for key in ("ev", "value"):
-            assert mine.pop(key) == pytest.approx(theirs.pop(key), rel=1e-12, abs=1e-12)
-        assert mine == theirs, [str(c) for c in hand]
+        assert many.to_dict() == one.to_dict(), [str(c) for c in hand]

@@ -38,7 +38,7 @@ from solver.chinese.ev_model import model_for, total_ev
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.rollouts import rollout
-from solver.chinese.search import COMB3, COMB5, search, search_batch
+from solver.chinese.search import COMB3, COMB5, F_ADD, search, search_batch
 from solver.errors import CardError, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
 from solver.rules import ChineseRules, Row
@@ -612,12 +612,16 @@ def _solve_ev_batch(
     model = model_for(rules)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
     found = search_batch(batch, obj.row_tables(rules), strict=rules.strict_order)
+    add = model.tables[:, F_ADD, :]
     solutions = []
-    for ix, r, c, v in zip(
-        indices, found.rows.tolist(), found.classes.tolist(), found.values.tolist(), strict=True
-    ):
+    for ix, r, c in zip(indices, found.rows.tolist(), found.classes.tolist(), strict=True):
         parsed = [_BY_INDEX[i] for i in ix]
-        best = best_split_candidate(tuple(parsed), (r[0], r[1], r[2]), (c[0], c[1], c[2]), v, model)
+        # Re-add the row values in the single-hand kernel's order (front, middle, back) so
+        # the EV is bit-for-bit the one solve() reports.
+        rows_ev = float(add[0, c[2]] + add[1, c[1]] + add[2, c[0]])
+        best = best_split_candidate(
+            tuple(parsed), (r[0], r[1], r[2]), (c[0], c[1], c[2]), rows_ev, model
+        )
         candidates = with_natural([best], np.array(ix, dtype=np.int8), rules, model)
         solutions.append(_ev_solution(parsed, rules, obj, candidates, 0))
     return solutions
