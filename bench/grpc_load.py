@@ -7,7 +7,7 @@ drives it from client *processes* (each with its own connection: SO_REUSEPORT sp
 connections, not calls, over the workers). Every scenario runs for a fixed time after a short
 warm-up and stops by itself; the server is stopped with SIGTERM at the end. Figures:
 
-* in-process ``solver.solve`` latency (the baseline),
+* in-process ``solver.solve`` latency (the baseline); objective ``strength`` throughout,
 * unary ``Solve`` latency (median, p99) and rate at concurrency 1 and 16,
 * ``BatchSolve`` throughput (hands/s) with 4 concurrent streams of 256 hands.
 
@@ -50,7 +50,8 @@ def _requests(hands: list[list[int]]):  # type: ignore[no-untyped-def]
     )
     return [
         chinese_poker_pb2.SolveRequest(
-            cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand]
+            objective=chinese_poker_pb2.OBJECTIVE_STRENGTH,
+            cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand],
         )
         for hand in hands
     ]
@@ -154,11 +155,11 @@ def in_process(hands: list[list[int]]) -> tuple[float, float]:
     warm_up()
     cards = [tuple(Card.from_index(i) for i in hand) for hand in hands]
     for c in cards[:50]:
-        solve(c)
+        solve(c, objective="strength")
     times = []
     for c in cards:
         t0 = time.perf_counter()
-        solve(c)
+        solve(c, objective="strength")
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000, _ms(times, 0.99)
 
@@ -168,7 +169,11 @@ def _solve_to_bytes(hand: list[int]) -> bytes:
     from solver.cards import Card
     from solver.chinese import solve
 
-    return bytes(solution_to_wire(solve([Card.from_index(i) for i in hand])).SerializeToString())
+    return bytes(
+        solution_to_wire(
+            solve([Card.from_index(i) for i in hand], objective="strength")
+        ).SerializeToString()
+    )
 
 
 def pool_overhead(hands: list[list[int]]) -> tuple[float, float]:
