@@ -1,0 +1,50 @@
+"""The typed client returns the ``ev`` objective's report (RULES §2.3) as the library does:
+per-row P(win)/P(tie)/P(loss) with the units and royalty of each row (CP-7, CP-8), the EV,
+alternatives with their EV and interval, undeclared naturals (CP-11) and, with rollouts, the
+deal count and 95% intervals - equal to the in-process Solution, over the real server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from client import RemoteSolver
+from solver import solve
+
+CASES = [
+    # (hand, preset, keyword arguments)
+    ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "standard", {}),
+    ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "standard", {"rollouts": 60, "seed": 7}),
+    ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {}),  # CP-E9 six pairs
+    ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {"rollouts": 40, "seed": 3}),
+    ("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s", "eastern", {}),  # CP-E10 dragon
+    ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"rollouts": 40, "seed": 11}),
+]
+
+
+@pytest.fixture(scope="module")
+def remote(grpc_server) -> Iterator[RemoteSolver]:  # type: ignore[no-untyped-def]
+    with RemoteSolver(grpc_server.address, timeout=60) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("hand", "preset", "kwargs"), CASES)
+def test_remote_ev_solution_equals_the_library(
+    remote: RemoteSolver, hand: str, preset: str, kwargs: dict[str, int]
+) -> None:
+    """Every EV field survives the wire: odds, EV, intervals, rollouts, alternatives, naturals."""
+    expected = solve(hand, preset, alternatives=2, **kwargs)
+    got = remote.solve(hand, preset, alternatives=2, **kwargs)
+    assert expected.objective == "ev" and expected.analysis is not None
+    assert got.analysis is not None
+    assert got.analysis.rows == expected.analysis.rows
+    assert got.analysis.ev == expected.analysis.ev == got.ev
+    assert got.analysis.ci95 == expected.analysis.ci95
+    assert (expected.analysis.ci95 is not None) == bool(kwargs.get("rollouts"))
+    assert got.analysis.rollouts == expected.analysis.rollouts
+    assert got.analysis.alternatives_ci95 == expected.analysis.alternatives_ci95
+    assert got.analysis.naturals == expected.analysis.naturals
+    assert got == expected
+    assert got.to_dict() == expected.to_dict()
