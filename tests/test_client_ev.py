@@ -21,6 +21,9 @@ CASES = [
     ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {"rollouts": 40, "seed": 3}),
     ("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s", "eastern", {}),  # CP-E10 dragon
     ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"rollouts": 40, "seed": 11}),
+    # Six pairs held but not declared (quads play better, CP-11): an undeclared natural entry.
+    ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {}),
+    ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {"rollouts": 40, "seed": 5}),
 ]
 
 
@@ -46,5 +49,6 @@ def test_remote_ev_solution_equals_the_library(
     assert got.analysis.rollouts == expected.analysis.rollouts
     assert got.analysis.alternatives_ci95 == expected.analysis.alternatives_ci95
     assert got.analysis.naturals == expected.analysis.naturals
+    assert (len(expected.analysis.naturals) > 0) == hand.startswith("As Ad Ac Ah")
     assert got == expected
     assert got.to_dict() == expected.to_dict()
