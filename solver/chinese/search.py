@@ -213,6 +213,31 @@ def _subset_classes(
 
 
 @numba.njit(cache=True, nogil=True)
+def _keep_best(
+    out_split: IntArray, out_value: FloatArray, found: int, top_k: int, s: int, v: float
+) -> int:  # pragma: no cover - compiled
+    """Insert split ``s`` of value ``v`` into the best-first list of ``found`` entries (at most
+    ``top_k``), keeping (value desc, first met first); a value already listed is kept once.
+    Returns the new count. Shared by every scan so they all break ties the same way."""
+    pos = found
+    for k in range(found):
+        if out_value[k] == v:
+            return found
+        if v > out_value[k]:
+            pos = k
+            break
+    if pos >= top_k:
+        return found
+    last = found if found < top_k else top_k - 1
+    for k in range(last, pos, -1):
+        out_value[k] = out_value[k - 1]
+        out_split[k] = out_split[k - 1]
+    out_value[pos] = v
+    out_split[pos] = s
+    return found + 1 if found < top_k else found
+
+
+@numba.njit(cache=True, nogil=True)
 def _search(
     cls5: IntArray,
     cls3: IntArray,
@@ -260,26 +285,7 @@ def _search(
                 v = vb5[b] + vm5[a] + front_value
             if v <= worst:
                 continue
-            # Insert keeping (value desc, first met first); equal values are kept once.
-            pos = found
-            duplicate = False
-            for k in range(found):
-                if out_value[k] == v:
-                    duplicate = True
-                    break
-                if v > out_value[k]:
-                    pos = k
-                    break
-            if duplicate:
-                continue
-            last = found if found < top_k else top_k - 1
-            for k in range(last, pos, -1):
-                out_value[k] = out_value[k - 1]
-                out_split[k] = out_split[k - 1]
-            out_value[pos] = v
-            out_split[pos] = s
-            if found < top_k:
-                found += 1
+            found = _keep_best(out_split, out_value, found, top_k, s, v)
             if found == top_k:
                 worst = out_value[top_k - 1]
     return found
@@ -668,25 +674,7 @@ def _search_pairing(
         v = _pair_value(mode, jf, ilo, ihi, g3, gm, gb)
         if found == top_k and v <= worst:
             continue
-        pos = found
-        duplicate = False
-        for k in range(found):
-            if out_value[k] == v:
-                duplicate = True
-                break
-            if v > out_value[k]:
-                pos = k
-                break
-        if duplicate:
-            continue
-        last = found if found < top_k else top_k - 1
-        for k in range(last, pos, -1):
-            out_value[k] = out_value[k - 1]
-            out_split[k] = out_split[k - 1]
-        out_value[pos] = v
-        out_split[pos] = s
-        if found < top_k:
-            found += 1
+        found = _keep_best(out_split, out_value, found, top_k, s, v)
         if found == top_k:
             worst = out_value[top_k - 1]
     return found
