@@ -31,7 +31,12 @@ from solver.chinese.ev_model import (
     total_ev,
 )
 from solver.chinese.objectives import RowTables, register_objective
-from solver.chinese.search import COMB3, COMB5, search_pairing_classes, subset_classes
+from solver.chinese.search import (
+    COMB3_LISTS,
+    COMB5_LISTS,
+    search_pairing_classes,
+    subset_classes,
+)
 from solver.evaluator.poker import HandValue, hand_from_class, poker_tables
 from solver.rules.chinese import ChineseRules, Row
 
@@ -164,7 +169,7 @@ def _candidate(
     hands = tuple(
         hand_from_class([ordered[p] for p in positions], int(cls), wheel_second_highest=wheel)
         for positions, cls in zip(
-            (_COMB3_LISTS[front_i], _COMB5_LISTS[middle_i], _COMB5_LISTS[back_i]),
+            (COMB3_LISTS[front_i], COMB5_LISTS[middle_i], COMB5_LISTS[back_i]),
             row_classes,
             strict=True,
         )
@@ -211,6 +216,3 @@ class EvObjective:
 
 
 register_objective(EvObjective())
-
-_COMB5_LISTS: list[list[int]] = COMB5.tolist()
-_COMB3_LISTS: list[list[int]] = COMB3.tolist()

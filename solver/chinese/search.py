@@ -71,7 +71,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMB3",
+    "COMB3_LISTS",
     "COMB5",
+    "COMB5_LISTS",
     "F_ADD",
     "F_PAID",
     "F_TIE",
@@ -130,6 +132,10 @@ def _build_index_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], I
 COMB5, COMB3, _SPLITS64 = _build_index_tables()
 _SPLITS = _SPLITS64.astype(np.int16)  # 16-bit tables: the scan reads them for every hand
 """``COMB5[i]``: the 5 positions (0..12, ascending) of 5-subset ``i``; ``COMB3`` likewise."""
+COMB5_LISTS: list[list[int]] = COMB5.tolist()
+""":data:`COMB5` as plain lists, for Python code that builds rows from a search result."""
+COMB3_LISTS: list[list[int]] = COMB3.tolist()
+""":data:`COMB3` as plain lists."""
 SPLIT_FRONT: SplitArray = np.ascontiguousarray(_SPLITS[:, 0])
 """Per split: index into :data:`COMB3` of its front."""
 SPLIT_A: SplitArray = np.ascontiguousarray(_SPLITS[:, 1])

@@ -38,7 +38,7 @@ from solver.chinese.ev_model import model_for, total_ev
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from solver.chinese.rollouts import rollout
-from solver.chinese.search import COMB3, COMB5, F_ADD, search, search_batch
+from solver.chinese.search import COMB3_LISTS, COMB5_LISTS, F_ADD, search, search_batch
 from solver.errors import CardError, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
 from solver.rules import ChineseRules, Row
@@ -262,10 +262,6 @@ def _tables(objective: Objective, rules: ChineseRules) -> RowTables:
     return objective.row_tables(rules)
 
 
-_COMB5_LISTS = COMB5.tolist()
-_COMB3_LISTS = COMB3.tolist()
-
-
 def _arrangement(
     indices: list[int],
     rows: tuple[int, int, int],
@@ -278,7 +274,7 @@ def _arrangement(
     hands = {}
     for row, positions, cls in zip(
         _ROWS,
-        (_COMB5_LISTS[rows[0]], _COMB5_LISTS[rows[1]], _COMB3_LISTS[rows[2]]),
+        (COMB5_LISTS[rows[0]], COMB5_LISTS[rows[1]], COMB3_LISTS[rows[2]]),
         classes,
         strict=True,
     ):
