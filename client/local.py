@@ -18,15 +18,30 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
 
-from solver.cards import Card, CardsLike, Suit, parse_cards
+from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from solver.chinese import Solution, solve, solve_many
 from solver.chinese.objectives import DEFAULT_OBJECTIVE
 from solver.chinese.scoring import TableResult, score
+from solver.chlust import (
+    BidAction,
+    Bidding,
+    BiddingState,
+    PlayAdvice,
+    ShowdownOdds,
+    advise_play,
+    legal_plays,
+    play_deal,
+    showdown_odds,
+)
+from solver.chlust import Deal as ChlustDeal
+from solver.chlust import DealResult as ChlustDealResult
+from solver.chlust import deal as deal_chlust
 from solver.chlust.deal import Showdown, showdown
-from solver.errors import CpsolverError
+from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.chlust import SetValue, evaluate_set
 from solver.evaluator.poker import HandValue, evaluate
 from solver.rules import ChineseRules, ChlustRules
+from solver.tricks import Trick
 
 __all__ = ["LocalSolver", "Solver"]
 
@@ -112,6 +127,99 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> Showdown:
         """Rank 2-4 Chlust hands (CH-7, ``solver.chlust.showdown``)."""
+        ...
+
+    def chlust_legal(
+        self,
+        hand: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        trick: CardsLike = (),
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[Card, ...]:
+        """The cards ``hand`` may play to a trick of ``trick`` cards so far (CH-8,
+        ``solver.chlust.legal_plays``)."""
+        ...
+
+    def chlust_play(
+        self,
+        hands: Sequence[CardsLike | None],
+        trump: Suit | str,
+        plays: CardsLike | Sequence[CardsLike],
+        rules: ChlustRules | str | None = None,
+        *,
+        dealer: int = 0,
+        folded: Sequence[int] = (),
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ChlustDealResult:
+        """Play a whole Chlust deal (CH-8, CH-9, ``solver.chlust.play_deal``)."""
+        ...
+
+    def chlust_odds(
+        self,
+        hand: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        opponents: int = 1,
+        turned: Card | str | None = None,
+        dead: CardsLike = (),
+        exact_limit: int = 300_000,
+        samples: int = 20_000,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ShowdownOdds:
+        """Showdown odds of a hand (CH-7, ``solver.chlust.showdown_odds``)."""
+        ...
+
+    def chlust_advise(
+        self,
+        hand: CardsLike,
+        trick: Trick,
+        rules: ChlustRules | str | None = None,
+        *,
+        seat: int,
+        seats: Sequence[int],
+        history: Sequence[Trick] = (),
+        turned: Card | str | None = None,
+        samples: int = 200,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> PlayAdvice:
+        """The card to play by expected tricks (``solver.chlust.advise_play``)."""
+        ...
+
+    def chlust_deal(
+        self,
+        players: int | None = None,
+        rules: ChlustRules | str | None = None,
+        *,
+        seed: int,
+        dealer: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ChlustDeal:
+        """A seeded Chlust deal (CH-2, ``solver.chlust.deal``; players default to the rules')."""
+        ...
+
+    def chlust_bid(
+        self,
+        actions: Sequence[BidAction | str],
+        players: int | None = None,
+        rules: ChlustRules | str | None = None,
+        *,
+        dealer: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> BiddingState:
+        """Replay a bidding round from its actions (CH-6, ``solver.chlust.Bidding``); an
+        illegal action raises naming ``actions[i]``."""
         ...
 
     def close(self) -> None:
@@ -275,3 +383,125 @@ class LocalSolver:
     ) -> Showdown:
         """``solver.chlust.showdown`` (CH-7)."""
         return showdown(hands, trump, ChlustRules.resolve(rules, **overrides), turned=turned)
+
+    def chlust_legal(
+        self,
+        hand: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        trick: CardsLike = (),
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[Card, ...]:
+        """``solver.chlust.legal_plays`` (CH-8) on a trick of ``trick`` cards so far."""
+        resolved = ChlustRules.resolve(rules, **overrides)
+        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
+        cards = parse_cards(trick, deck=resolved.card_deck, count=(0, 1, 2, 3), field="trick")
+        return legal_plays(hand, Trick.of(suit, 0, cards), resolved)
+
+    def chlust_play(
+        self,
+        hands: Sequence[CardsLike | None],
+        trump: Suit | str,
+        plays: CardsLike | Sequence[CardsLike],
+        rules: ChlustRules | str | None = None,
+        *,
+        dealer: int = 0,
+        folded: Sequence[int] = (),
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ChlustDealResult:
+        """``solver.chlust.play_deal`` (CH-8, CH-9)."""
+        resolved = ChlustRules.resolve(rules, **overrides)
+        return play_deal(hands, trump, plays, resolved, dealer=dealer, folded=folded, turned=turned)
+
+    def chlust_odds(
+        self,
+        hand: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        opponents: int = 1,
+        turned: Card | str | None = None,
+        dead: CardsLike = (),
+        exact_limit: int = 300_000,
+        samples: int = 20_000,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ShowdownOdds:
+        """``solver.chlust.showdown_odds`` (CH-7)."""
+        return showdown_odds(
+            hand,
+            trump,
+            ChlustRules.resolve(rules, **overrides),
+            opponents=opponents,
+            turned=turned,
+            dead=dead,
+            exact_limit=exact_limit,
+            samples=samples,
+            seed=seed,
+        )
+
+    def chlust_advise(
+        self,
+        hand: CardsLike,
+        trick: Trick,
+        rules: ChlustRules | str | None = None,
+        *,
+        seat: int,
+        seats: Sequence[int],
+        history: Sequence[Trick] = (),
+        turned: Card | str | None = None,
+        samples: int = 200,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> PlayAdvice:
+        """``solver.chlust.advise_play``."""
+        return advise_play(
+            hand,
+            trick,
+            ChlustRules.resolve(rules, **overrides),
+            seat=seat,
+            seats=seats,
+            history=history,
+            turned=turned,
+            samples=samples,
+            seed=seed,
+        )
+
+    def chlust_deal(
+        self,
+        players: int | None = None,
+        rules: ChlustRules | str | None = None,
+        *,
+        seed: int,
+        dealer: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ChlustDeal:
+        """``solver.chlust.deal`` (CH-2)."""
+        resolved = ChlustRules.resolve(rules, **overrides)
+        return deal_chlust(players or resolved.players, resolved, seed=seed, dealer=dealer)
+
+    def chlust_bid(
+        self,
+        actions: Sequence[BidAction | str],
+        players: int | None = None,
+        rules: ChlustRules | str | None = None,
+        *,
+        dealer: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> BiddingState:
+        """A ``solver.chlust.Bidding`` round after ``actions`` (CH-6), as a snapshot."""
+        bidding = Bidding(players, ChlustRules.resolve(rules, **overrides), dealer=dealer)
+        for i, action in enumerate(actions, start=1):
+            try:
+                bidding.act(action)
+            except InvalidInputError as exc:
+                raise exc.prefixed(f"actions[{i}]") from None
+        return bidding.state()

@@ -34,6 +34,7 @@ from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableE
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from server.convert import (
+    card_from_wire,
     card_to_wire,
     cards_to_wire,
     constraints_to_wire,
@@ -50,11 +51,16 @@ from solver.chinese import Solution
 from solver.chinese.constrained import check_engine
 from solver.chinese.constraints import as_constraints
 from solver.chinese.scoring import TableResult, read_seats
-from solver.chlust.deal import Showdown
-from solver.errors import CpsolverError
+from solver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
+from solver.chlust import Deal as ChlustDeal
+from solver.chlust import DealResult as ChlustDealResult
+from solver.chlust.bidding import parse_bid_action
+from solver.chlust.deal import Showdown, one_card
+from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.chlust import SetValue
 from solver.evaluator.poker import HandValue
 from solver.rules import ChineseRules, ChlustRules
+from solver.tricks import Trick
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
 
@@ -372,7 +378,7 @@ class RemoteSolver:
         )
         if turned is not None:
             request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
-        response = self._call(self._chlust().EvaluateSet, request, timeout)
+        response = self._chlust_call(self._chlust().EvaluateSet, request, timeout)
         return set_from_wire(response.set, suit)
 
     def chlust_showdown(
@@ -401,7 +407,7 @@ class RemoteSolver:
         )
         if turned is not None:
             request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
-        response = self._call(self._chlust().Showdown, request, timeout)
+        response = self._chlust_call(self._chlust().Showdown, request, timeout)
         return Showdown(
             suit,
             tuple(range(len(response.sets))),
@@ -409,6 +415,236 @@ class RemoteSolver:
             tuple(tuple(group.seats) for group in response.ranking),
             response.winner if response.HasField("winner") else None,
         )
+
+    def chlust_legal(
+        self,
+        hand: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        trick: CardsLike = (),
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[Card, ...]:
+        """The cards ``hand`` may play with ``LegalPlays`` (CH-8), as
+        ``solver.chlust.legal_plays``."""
+        from cpsolver.v1 import chlust_pb2
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
+        on_trick = parse_cards(trick, deck=resolved.card_deck, count=(0, 1, 2, 3), field="trick")
+        held = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
+        request = chlust_pb2.LegalPlaysRequest(
+            hand=cards_to_wire(held),
+            trick=cards_to_wire(on_trick),
+            trump=suit_to_wire(suit),  # type: ignore[arg-type]
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        response = self._chlust_call(self._chlust().LegalPlays, request, timeout)
+        return tuple(card_from_wire(c) for c in response.legal)
+
+    def chlust_play(
+        self,
+        hands: Sequence[CardsLike | None],
+        trump: Suit | str,
+        plays: CardsLike | Sequence[CardsLike],
+        rules: ChlustRules | str | None = None,
+        *,
+        dealer: int = 0,
+        folded: Sequence[int] = (),
+        turned: Card | str | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ChlustDealResult:
+        """Play a whole deal with ``PlayDeal`` (CH-8, CH-9), as ``solver.chlust.play_deal``.
+
+        The hands, seats and cards are checked here with the library (the same errors as
+        in-process); the server plays the tricks and refuses illegal plays (``plays[k]``).
+        """
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import deal_result_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        game = TrickGame(hands, trump, resolved, dealer, folded, turned)
+        suit = parse_suit(game.trump, field="trump")
+        if isinstance(plays, str):
+            cards = list(parse_cards(plays, deck=resolved.card_deck, field="plays"))
+        else:
+            cards = []
+            for entry in plays:
+                if isinstance(entry, Card):
+                    cards.append(entry)
+                else:
+                    cards.extend(parse_cards(entry, deck=resolved.card_deck, field="plays"))
+        request = chlust_pb2.PlayDealRequest(
+            hands=[
+                chlust_pb2.ChlustHand(cards=cards_to_wire(game.hand(s) if s in game.seats else ()))
+                for s in range(len(hands))
+            ],
+            trump=suit_to_wire(suit),  # type: ignore[arg-type]
+            plays=cards_to_wire(cards),
+            dealer=dealer,
+            folded=list(folded),
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        if turned is not None:
+            request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
+        response = self._chlust_call(self._chlust().PlayDeal, request, timeout)
+        return deal_result_from_wire(response, suit)
+
+    def chlust_odds(
+        self,
+        hand: CardsLike,
+        trump: Suit | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        opponents: int = 1,
+        turned: Card | str | None = None,
+        dead: CardsLike = (),
+        exact_limit: int = 300_000,
+        samples: int = 20_000,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ShowdownOdds:
+        """Showdown odds with ``ShowdownOdds`` (CH-7), as ``solver.chlust.showdown_odds``
+        (the server caps ``samples`` and ``exact_limit``)."""
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import odds_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
+        held = parse_cards(hand, deck=resolved.card_deck, count=3, field="hand")
+        request = chlust_pb2.ShowdownOddsRequest(
+            hand=cards_to_wire(held),
+            trump=suit_to_wire(suit),  # type: ignore[arg-type]
+            opponents=opponents,
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            exact_limit=exact_limit,
+            samples=samples,
+            seed=_int64(seed, "seed"),
+        )
+        if turned is not None:
+            request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
+        if dead:
+            request.dead.extend(
+                cards_to_wire(parse_cards(dead, deck=resolved.card_deck, field="dead"))
+            )
+        response = self._chlust_call(self._chlust().ShowdownOdds, request, timeout)
+        return odds_from_wire(response, opponents)
+
+    def chlust_advise(
+        self,
+        hand: CardsLike,
+        trick: Trick,
+        rules: ChlustRules | str | None = None,
+        *,
+        seat: int,
+        seats: Sequence[int],
+        history: Sequence[Trick] = (),
+        turned: Card | str | None = None,
+        samples: int = 200,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> PlayAdvice:
+        """The card to play with ``AdvisePlay``, as ``solver.chlust.advise_play`` (the server
+        caps ``samples`` at 5,000)."""
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import advice_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        if trick.trump is None:
+            raise InvalidInputError("trick", "a Chlust trick has a trump suit")
+        held = parse_cards(hand, deck=resolved.card_deck, field="hand")
+
+        def record(t: Trick) -> Any:
+            return chlust_pb2.TrickRecord(leader=t.leader, cards=cards_to_wire(t.cards))
+
+        request = chlust_pb2.AdvisePlayRequest(
+            hand=cards_to_wire(held),
+            trump=suit_to_wire(trick.trump),  # type: ignore[arg-type]
+            seat=seat,
+            seats=list(seats),
+            history=[record(t) for t in history],
+            trick=record(trick),
+            samples=samples,
+            seed=_int64(seed, "seed"),
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        if turned is not None:
+            request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
+        response = self._chlust_call(self._chlust().AdvisePlay, request, timeout)
+        return advice_from_wire(response)
+
+    def chlust_deal(
+        self,
+        players: int | None = None,
+        rules: ChlustRules | str | None = None,
+        *,
+        seed: int,
+        dealer: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> ChlustDeal:
+        """A seeded deal with ``DealHands`` (CH-2), as ``solver.chlust.deal`` (the same seed
+        gives the same deal in-process and on the server)."""
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import deal_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        n = players or resolved.players
+        if not 2 <= n <= 4:
+            raise InvalidInputError("players", f"must be 2, 3 or 4 (CH-1), got {n}")
+        request = chlust_pb2.DealHandsRequest(
+            players=n,
+            dealer=dealer,
+            seed=_int64(seed, "seed"),
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        return deal_from_wire(self._chlust_call(self._chlust().DealHands, request, timeout))
+
+    def chlust_bid(
+        self,
+        actions: Sequence[BidAction | str],
+        players: int | None = None,
+        rules: ChlustRules | str | None = None,
+        *,
+        dealer: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> BiddingState:
+        """Replay a bidding round with ``Bid`` (CH-6), as ``solver.chlust.Bidding`` does."""
+        from cpsolver.v1 import chlust_pb2
+        from server.chlust import bidding_from_wire
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        table = Bidding(players, resolved, dealer=dealer)  # checks players and dealer
+        wire = []
+        for i, action in enumerate(actions, start=1):
+            try:
+                name = parse_bid_action(action).name
+            except InvalidInputError as exc:
+                raise exc.prefixed(f"actions[{i}]") from None
+            wire.append(chlust_pb2.BidAction.Value(f"BID_ACTION_{name}"))
+        request = chlust_pb2.BidRequest(
+            players=table.players,
+            dealer=dealer,
+            actions=wire,
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        response = self._chlust_call(self._chlust().Bid, request, timeout)
+        return bidding_from_wire(response, table.players, dealer)
+
+    def _chlust_call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+        """:meth:`_call`, with the wire's ``hands[i].cards[j]`` field paths named as the library
+        names them (``hands[i][j]``), so errors read the same as in-process."""
+        from server.chlust import library_hand_paths
+
+        try:
+            return self._call(method, request, timeout)
+        except InvalidInputError as exc:
+            raise library_hand_paths(exc) from None
 
     def _chlust(self) -> Any:
         from cpsolver.v1 import chlust_pb2_grpc
@@ -441,6 +677,13 @@ class RemoteSolver:
         for result in results:
             assert not isinstance(result, pb.SolveRequest), "the server skipped a hand"
             yield result
+
+
+def _int64(value: int, field: str) -> int:
+    """``value`` when it fits a signed 64-bit wire field, else the library's kind of error."""
+    if not -(2**63) <= value < 2**63:
+        raise InvalidInputError(field, f"must fit in 64 bits, got {value}")
+    return value
 
 
 def _plain_status(code: grpc.StatusCode, details: str) -> Any:

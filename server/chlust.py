@@ -29,9 +29,16 @@ from server.convert import (
 from server.services import Service, ServiceLimits
 from solver.cards import Card, Rank, Suit, parse_cards
 from solver.chlust import (
+    BidAction,
     Bidding,
+    BiddingState,
+    BidRecord,
     Deal,
+    DealResult,
+    PlayAdvice,
+    ShowdownOdds,
     advise_play,
+    deal,
     exchange_seat,
     legal_plays,
     parse_hands,
@@ -42,15 +49,27 @@ from solver.chlust import (
 from solver.errors import FieldViolation, InvalidInputError
 from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
 from solver.rules import ChlustRules
-from solver.tricks import Trick
+from solver.tricks import Play, Trick
 
-__all__ = ["SERVICE", "ChlustServicer", "set_from_wire", "set_to_wire"]
+__all__ = [
+    "SERVICE",
+    "ChlustServicer",
+    "advice_from_wire",
+    "bidding_from_wire",
+    "deal_from_wire",
+    "deal_result_from_wire",
+    "library_hand_paths",
+    "odds_from_wire",
+    "set_from_wire",
+    "set_to_wire",
+]
 
 MAX_SAMPLES = 1_000_000
 MAX_EXACT_LIMIT = 2_000_000
 MAX_ADVICE_SAMPLES = 5_000
 # The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
 _HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
+_WIRE_HAND_CARD = re.compile(r"^hands\[(\d+)\]\.cards\[(\d+)\]")
 
 T = TypeVar("T")
 
@@ -69,6 +88,18 @@ def _wire_paths(call: Callable[[], T]) -> T:
         clone.violations = tuple(moved)
         Exception.__init__(clone, "; ".join(str(v) for v in moved))
         raise clone from None
+
+
+def library_hand_paths(exc: InvalidInputError) -> InvalidInputError:
+    """``exc`` with the wire's ``hands[i].cards[j]`` paths back as the library's
+    ``hands[i][j]`` (the inverse of the servicer's renaming; used by the remote client)."""
+    moved = [
+        FieldViolation(_WIRE_HAND_CARD.sub(r"hands[\1][\2]", v.field), v.description)
+        for v in exc.violations
+    ]
+    if moved == list(exc.violations):
+        return exc
+    return InvalidInputError(violations=moved)
 
 
 def set_to_wire(value: SetValue) -> pb.ChlustSet:
@@ -105,6 +136,85 @@ def set_from_wire(message: pb.ChlustSet, trump: Suit) -> SetValue:
         suit=suit_from_wire(message.suit, "suit") if message.suit else None,
         rank=Rank(message.rank) if message.rank else None,
         key=message.key,
+    )
+
+
+def deal_result_from_wire(message: pb.PlayDealResponse, trump: Suit) -> DealResult:
+    """The library's :class:`DealResult` of a PlayDealResponse (``trump`` is the request's)."""
+    tricks = tuple(
+        Trick(
+            trump,
+            t.leader,
+            tuple(Play(p.seat, card_from_wire(p.card)) for p in t.plays),
+        )
+        for t in message.tricks
+    )
+    return DealResult(
+        tricks,
+        {s.seat: s.tricks for s in message.seats},
+        tuple(message.winners),
+        {s.seat: Fraction(s.share_numerator, s.share_denominator or 1) for s in message.seats},
+        Fraction(message.carried_numerator, message.carried_denominator or 1),
+    )
+
+
+def odds_from_wire(message: pb.ShowdownOddsResponse, opponents: int) -> ShowdownOdds:
+    """The library's :class:`ShowdownOdds` of a ShowdownOddsResponse."""
+    return ShowdownOdds(
+        message.win,
+        message.lose,
+        message.tricks,
+        pb.OddsMethod.Name(message.method).removeprefix("ODDS_METHOD_").lower(),
+        message.deals,
+        {
+            name: (getattr(message, f"{name}_ci").low, getattr(message, f"{name}_ci").high)
+            for name in ("win", "lose", "tricks")
+        },
+        message.seed if message.HasField("seed") else None,
+        opponents,
+    )
+
+
+def advice_from_wire(message: pb.AdvisePlayResponse) -> PlayAdvice:
+    """The library's :class:`PlayAdvice` of an AdvisePlayResponse (cards in the server's order)."""
+    values = [(card_from_wire(v.card), v) for v in message.values]
+    return PlayAdvice(
+        card_from_wire(message.card),
+        {card: v.tricks for card, v in values},
+        {card: v.ci95 for card, v in values},
+        pb.OddsMethod.Name(message.method).removeprefix("ODDS_METHOD_").lower(),
+        message.deals,
+        message.seed if message.HasField("seed") else None,
+    )
+
+
+def bidding_from_wire(message: pb.BidResponse, players: int, dealer: int) -> BiddingState:
+    """The library's :class:`BiddingState` of a BidResponse (``players`` resolved, ``dealer``
+    as requested)."""
+
+    def action(value: int) -> BidAction:
+        return BidAction(pb.BidAction.Name(value).removeprefix("BID_ACTION_").lower())
+
+    return BiddingState(
+        players,
+        dealer,
+        tuple(BidRecord(r.seat, action(r.action), r.paid) for r in message.history),
+        tuple(message.in_play),
+        message.pot,
+        message.over,
+        message.to_act if message.HasField("to_act") else None,
+        message.winner if message.HasField("winner") else None,
+        tuple(action(a) for a in message.legal),
+    )
+
+
+def deal_from_wire(message: pb.DealHandsResponse) -> Deal:
+    """The library's :class:`Deal` of a DealHandsResponse."""
+    return Deal(
+        tuple(tuple(card_from_wire(c) for c in h.cards) for h in message.hands),
+        card_from_wire(message.turned),
+        message.dealer,
+        tuple(card_from_wire(c) for c in message.stock),
     )
 
 
@@ -338,6 +448,21 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
             method=pb.OddsMethod.Value("ODDS_METHOD_" + advice.method.upper()),
             deals=advice.deals,
             seed=advice.seed,
+        )
+
+    def DealHands(
+        self, request: pb.DealHandsRequest, context: grpc.ServicerContext
+    ) -> pb.DealHandsResponse:
+        rules = rules_from_wire(request.rules, ChlustRules)
+        dealt = deal(
+            request.players or rules.players, rules, seed=request.seed, dealer=request.dealer
+        )
+        return pb.DealHandsResponse(
+            hands=[pb.ChlustHand(cards=cards_to_wire(h)) for h in dealt.hands],
+            turned=card_to_wire(dealt.turned),
+            dealer=dealt.dealer,
+            stock=cards_to_wire(dealt.stock),
+            exchange_seat=dealt.exchange_seat(rules),
         )
 
 

@@ -1,7 +1,8 @@
 """Chlust commands: ``cpsolver chlust evaluate|showdown|legal|play|odds|advise|deal|bid``.
 
-Every command takes ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, RULES §3 options)
-and ``--json``. Bad input exits with code 2 and one line on stderr (see ``client.cli.main``).
+Every command takes ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, RULES §3 options),
+``--json`` and ``--server HOST:PORT`` (or ``CPSOLVER_SERVER``: the same output from a server's
+``ChlustService``). Bad input exits with code 2 and one line on stderr (see ``client.cli.main``).
 """
 
 from __future__ import annotations
@@ -16,14 +17,6 @@ import click
 from client.cli.main import emit_json, main, remote_options
 from client.local import Solver
 from solver.cards import Card, format_cards, parse_cards, parse_suit
-from solver.chlust import (
-    Bidding,
-    advise_play,
-    deal,
-    legal_plays,
-    play_deal,
-    showdown_odds,
-)
 from solver.chlust.deal import one_card
 from solver.errors import InvalidInputError
 from solver.rules import ChlustRules, parse_assignments
@@ -135,6 +128,7 @@ def showdown_cmd(
 @click.option("--trick", "played", default="", help="Cards already on the trick, in order.")
 @_trump_option
 @_common
+@remote_options
 def legal_cmd(
     hand: tuple[str, ...],
     played: str,
@@ -143,14 +137,14 @@ def legal_cmd(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Cards a hand may play to a trick (CH-8), e.g.
     ``cpsolver chlust legal "Th Kh Ac" --trick "Qd Kd Jh" -t h``."""
     rules = _rules(preset, assignments)
     suit = parse_suit(trump, field="trump")
     cards = parse_cards(played, deck=rules.card_deck, count=(0, 1, 2, 3), field="trick")
-    trick = Trick.of(suit, 0, cards)
-    legal = legal_plays(" ".join(hand), trick, rules)
+    legal = solver.chlust_legal(" ".join(hand), suit, rules, trick=cards)
     if as_json:
         emit_json(
             {
@@ -166,14 +160,17 @@ def legal_cmd(
 @chlust.command("play")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @_common
-def play_cmd(file: Any, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+@remote_options
+def play_cmd(
+    file: Any, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
+) -> None:
     """Play a deal from a JSON file (``-`` for stdin): ``{"hands": ["Ah Td Kc", ...],
     "trump": "s", "plays": ["Ah Kh Qh", ...], "dealer": 0, "folded": [], "turned": "Qs",
     "rules": {"trick_tie": "split"}}``. Every illegal play is refused naming CH-8."""
     spec = _load(file)
     rules = _rules(preset, assignments, spec.get("rules"))
     hands = _require(spec, "hands", list)
-    result = play_deal(
+    result = solver.chlust_play(
         hands,
         _require(spec, "trump", str),
         _require(spec, "plays", (list, str)),
@@ -212,6 +209,7 @@ def play_cmd(file: Any, preset: str, assignments: tuple[str, ...], as_json: bool
 )  # fmt: skip
 @_trump_option
 @_common
+@remote_options
 def odds_cmd(
     hand: tuple[str, ...],
     opponents: int,
@@ -224,11 +222,12 @@ def odds_cmd(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Probability that a hand wins the showdown against k opponents, e.g.
     ``cpsolver chlust odds "Ad Kd Qd" -t d -k 2``."""
     rules = _rules(preset, assignments)
-    odds = showdown_odds(
+    odds = solver.chlust_odds(
         " ".join(hand),
         trump,
         rules,
@@ -258,8 +257,15 @@ def odds_cmd(
 @click.option("--samples", default=200, show_default=True, type=int)
 @click.option("--seed", default=0, show_default=True, type=int)
 @_common
+@remote_options
 def advise_cmd(
-    file: Any, samples: int, seed: int, preset: str, assignments: tuple[str, ...], as_json: bool
+    file: Any,
+    samples: int,
+    seed: int,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+    solver: Solver,
 ) -> None:
     """The card to play by expected tricks, from a JSON position: ``{"hand": "Ad Qh",
     "trump": "s", "seat": 0, "seats": [0, 1], "history": [{"leader": 0, "cards": "Kd Ac"}],
@@ -282,7 +288,7 @@ def advise_cmd(
     past = _optional(spec, "history", list, [])
     history = [trick_of(t, f"history[{i}]") for i, t in enumerate(past, start=1)]
     trick = trick_of(spec.get("trick", {"leader": seats[0] if seats else 0}), "trick")
-    advice = advise_play(
+    advice = solver.chlust_advise(
         _require(spec, "hand", (str, list)),
         trick,
         rules,
@@ -312,6 +318,7 @@ def advise_cmd(
 @click.option("--dealer", default=0, show_default=True, type=int)
 @click.option("--seed", required=True, type=int)
 @_common
+@remote_options
 def deal_cmd(
     players: int | None,
     dealer: int,
@@ -319,10 +326,11 @@ def deal_cmd(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Deal a seeded hand (CH-2): three cards each and the turned trump card."""
     rules = _rules(preset, assignments)
-    dealt = deal(players or rules.players, rules, seed=seed, dealer=dealer)
+    dealt = solver.chlust_deal(players, rules, seed=seed, dealer=dealer)
     exchange = dealt.exchange_seat(rules)
     if as_json:
         emit_json(
@@ -348,6 +356,7 @@ def deal_cmd(
 @click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
 @click.option("--dealer", default=0, show_default=True, type=int)
 @_common
+@remote_options
 def bid_cmd(
     actions: tuple[str, ...],
     players: int | None,
@@ -355,17 +364,13 @@ def bid_cmd(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Run a bidding round (CH-6) from actions in turn order (fold, check, call, raise)."""
     rules = _rules(preset, assignments)
-    bidding = Bidding(players, rules, dealer=dealer)
-    for i, action in enumerate(actions, start=1):
-        try:
-            bidding.act(action)
-        except InvalidInputError as exc:
-            raise exc.prefixed(f"actions[{i}]") from None
+    bidding = solver.chlust_bid(actions, players, rules, dealer=dealer)
     if as_json:
-        emit_json(bidding.to_dict() | {"legal": [a.value for a in bidding.legal_actions()]})
+        emit_json(bidding.to_dict())
         return
     click.echo(f"pot {bidding.pot}; in play: {', '.join(map(str, bidding.in_play))}")
     if bidding.winner is not None:
@@ -373,7 +378,7 @@ def bid_cmd(
     elif bidding.is_over:
         click.echo("bidding over: showdown (CH-7)")
     else:
-        legal = ", ".join(a.value for a in bidding.legal_actions())
+        legal = ", ".join(a.value for a in bidding.legal)
         click.echo(f"seat {bidding.to_act} to act: {legal}")
 
 

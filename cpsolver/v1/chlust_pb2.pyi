@@ -436,3 +436,29 @@ class AdvisePlayResponse(_message.Message):
     deals: int
     seed: int
     def __init__(self, card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., values: _Optional[_Iterable[_Union[CardValue, _Mapping]]] = ..., method: _Optional[_Union[OddsMethod, str]] = ..., deals: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class DealHandsRequest(_message.Message):
+    __slots__ = ("players", "dealer", "seed", "rules")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    dealer: int
+    seed: int
+    rules: ChlustRules
+    def __init__(self, players: _Optional[int] = ..., dealer: _Optional[int] = ..., seed: _Optional[int] = ..., rules: _Optional[_Union[ChlustRules, _Mapping]] = ...) -> None: ...
+
+class DealHandsResponse(_message.Message):
+    __slots__ = ("hands", "turned", "dealer", "stock", "exchange_seat")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TURNED_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    hands: _containers.RepeatedCompositeFieldContainer[ChlustHand]
+    turned: _cards_pb2.Card
+    dealer: int
+    stock: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    exchange_seat: int
+    def __init__(self, hands: _Optional[_Iterable[_Union[ChlustHand, _Mapping]]] = ..., turned: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., dealer: _Optional[int] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., exchange_seat: _Optional[int] = ...) -> None: ...

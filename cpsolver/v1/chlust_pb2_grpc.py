@@ -75,6 +75,11 @@ class ChlustServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayResponse.FromString,
                 _registered_method=True)
+        self.DealHands = channel.unary_unary(
+                '/cpsolver.v1.ChlustService/DealHands',
+                request_serializer=cpsolver_dot_v1_dot_chlust__pb2.DealHandsRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_chlust__pb2.DealHandsResponse.FromString,
+                _registered_method=True)
 
 
 class ChlustServiceServicer:
@@ -139,6 +144,14 @@ class ChlustServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DealHands(self, request, context):
+        """Deals a seeded hand: three cards each, the turned card that sets trumps, the stock and who
+        may exchange the lowest trump for a turned trump ace (CH-2). Same seed, same deal.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ChlustServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -181,6 +194,11 @@ def add_ChlustServiceServicer_to_server(servicer, server):
                     servicer.AdvisePlay,
                     request_deserializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayResponse.SerializeToString,
+            ),
+            'DealHands': grpc.unary_unary_rpc_method_handler(
+                    servicer.DealHands,
+                    request_deserializer=cpsolver_dot_v1_dot_chlust__pb2.DealHandsRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_chlust__pb2.DealHandsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -400,6 +418,33 @@ class ChlustService:
             '/cpsolver.v1.ChlustService/AdvisePlay',
             cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayRequest.SerializeToString,
             cpsolver_dot_v1_dot_chlust__pb2.AdvisePlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DealHands(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ChlustService/DealHands',
+            cpsolver_dot_v1_dot_chlust__pb2.DealHandsRequest.SerializeToString,
+            cpsolver_dot_v1_dot_chlust__pb2.DealHandsResponse.FromString,
             options,
             channel_credentials,
             insecure,

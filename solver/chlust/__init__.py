@@ -15,7 +15,7 @@ from solver.chlust.advice import (
     showdown_odds,
     wilson_interval,
 )
-from solver.chlust.bidding import BidAction, Bidding, BidRecord
+from solver.chlust.bidding import BidAction, Bidding, BiddingState, BidRecord, parse_bid_action
 from solver.chlust.deal import (
     Deal,
     Showdown,
@@ -40,6 +40,7 @@ __all__ = [
     "BidAction",
     "BidRecord",
     "Bidding",
+    "BiddingState",
     "ChlustRules",
     "Deal",
     "DealResult",
@@ -57,6 +58,7 @@ __all__ = [
     "exchange_trump_ace",
     "first_leader",
     "legal_plays",
+    "parse_bid_action",
     "parse_hands",
     "play_deal",
     "settle_tricks",

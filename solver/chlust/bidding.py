@@ -27,7 +27,7 @@ from solver.errors import IllegalPlayError, InvalidInputError
 from solver.rules.base import Choice
 from solver.rules.chlust import ChlustRules
 
-__all__ = ["BidAction", "BidRecord", "Bidding"]
+__all__ = ["BidAction", "BidRecord", "Bidding", "BiddingState", "parse_bid_action"]
 
 
 class BidAction(Choice):
@@ -46,6 +46,57 @@ class BidRecord:
     seat: int
     action: BidAction
     paid: int
+
+
+def parse_bid_action(action: BidAction | str, field: str = "action") -> BidAction:
+    """A :class:`BidAction` from its name (any case, spaces ignored).
+
+    >>> parse_bid_action(" Raise")
+    <BidAction.RAISE: 'raise'>
+    >>> parse_bid_action("bet", field="actions[1]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: actions[1]: unknown action 'bet'; valid actions: fold, ...
+    """
+    try:
+        return BidAction(str(action).strip().lower())
+    except ValueError:
+        valid = ", ".join(a.value for a in BidAction)
+        raise InvalidInputError(
+            field, f"unknown action {action!r}; valid actions: {valid}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class BiddingState:
+    """A snapshot of a bidding round (:meth:`Bidding.state`): what a client needs to show it
+    or to act next, as a value (the remote client rebuilds it from the wire)."""
+
+    players: int
+    dealer: int
+    history: tuple[BidRecord, ...]
+    in_play: tuple[int, ...]
+    pot: int
+    is_over: bool
+    to_act: int | None
+    winner: int | None
+    legal: tuple[BidAction, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values (:meth:`Bidding.to_dict` plus ``legal``)."""
+        return {
+            "players": self.players,
+            "dealer": self.dealer,
+            "history": [
+                {"seat": r.seat, "action": r.action.value, "paid": r.paid} for r in self.history
+            ],
+            "in_play": list(self.in_play),
+            "pot": self.pot,
+            "is_over": self.is_over,
+            "to_act": self.to_act,
+            "winner": self.winner,
+            "legal": [a.value for a in self.legal],
+        }
 
 
 class Bidding:
@@ -137,13 +188,7 @@ class Bidding:
             raise IllegalPlayError(
                 "seat", f"seat {seat} acts out of turn: seat {current} is to act", rule="CH-6"
             )
-        try:
-            chosen = BidAction(str(action).strip().lower())
-        except ValueError:
-            valid = ", ".join(a.value for a in BidAction)
-            raise InvalidInputError(
-                "action", f"unknown action {action!r}; valid actions: {valid}"
-            ) from None
+        chosen = parse_bid_action(action)
         owed = self.to_call(current)
         if chosen is BidAction.CHECK and owed > 0:
             raise IllegalPlayError(
@@ -177,6 +222,27 @@ class Bidding:
             ]
         self._paid[current] += paid
         self._history.append(BidRecord(current, chosen, paid))
+
+    def state(self) -> BiddingState:
+        """A snapshot of the round.
+
+        >>> b = Bidding(2)
+        >>> b.act("raise")
+        >>> s = b.state()
+        >>> s.to_act, [a.value for a in s.legal], s.pot
+        (0, ['fold', 'call', 'raise'], 3)
+        """
+        return BiddingState(
+            self.players,
+            self.dealer,
+            self.history,
+            self.in_play,
+            self.pot,
+            self.is_over,
+            self.to_act,
+            self.winner,
+            self.legal_actions(),
+        )
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON values."""

@@ -1,0 +1,230 @@
+"""Chlust and Three Leaves commands against a server (issue 5): ``--server HOST:PORT`` gives the
+same output, human and ``--json``, as in-process; bad input exits 2 with the same line; an
+unreachable server exits 3. The typed client's game methods return what the library returns.
+
+The server is the suite's shared ``cpsolver serve`` (``grpc_server``). Most runs use click's
+in-process runner (the same code below the entry point; a remote run still goes over gRPC to
+the real server), a few the installed command in a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from client import LocalSolver, RemoteSolver
+from client.cli import main
+from solver import InvalidInputError
+from solver.cards import Suit, parse_cards
+from solver.tricks import Trick
+
+CPSOLVER = Path(sys.executable).with_name("cpsolver")
+
+
+@pytest.fixture(scope="module")
+def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
+    return str(grpc_server.address)
+
+
+@pytest.fixture(scope="module")
+def remote(server: str) -> Iterator[RemoteSolver]:
+    with RemoteSolver(server, timeout=60) as client:
+        yield client
+
+
+def run(*args: str, stdin: str | None = None, real: bool = False) -> tuple[int, str, str]:
+    """``cpsolver ARGS``: (exit code, stdout, stderr)."""
+    if real:
+        env = {k: v for k, v in os.environ.items() if k not in ("CPSOLVER_SERVER", "NO_COLOR")}
+        done = subprocess.run(
+            [str(CPSOLVER), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            env=env,
+        )
+        return done.returncode, done.stdout, done.stderr
+    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(
+        main, list(args), input=stdin
+    )
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def same_both_ways(server: str, *args: str, stdin: str | None = None) -> dict[str, object]:
+    """Run ARGS in-process and with --server, human and --json: the outputs are identical;
+    returns the JSON document."""
+    for extra in ((), ("--json",)):
+        local = run(*args, *extra, stdin=stdin)
+        remote = run(*args, *extra, "--server", server, stdin=stdin)
+        assert local[0] == 0, local[2]
+        assert remote == local, f"{args} {extra}"
+    data = json.loads(local[1])
+    assert isinstance(data, dict)
+    return data
+
+
+def same_error(server: str, *args: str, stdin: str | None = None) -> str:
+    """ARGS is bad input: exit 2 and the same one line on stderr either way; returns it."""
+    local = run(*args, stdin=stdin)
+    remote = run(*args, "--server", server, stdin=stdin)
+    assert local[0] == 2 and remote[0] == 2, (local, remote)
+    assert remote[2] == local[2]
+    lines = local[2].strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")
+    return lines[0]
+
+
+# --- Chlust (RULES.md §3) ----------------------------------------------------------------------
+
+CH_E11 = {
+    "hands": ["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"],
+    "trump": "s",
+    "turned": "Qs",
+    "dealer": 0,
+    "plays": ["Ah Kh Qh", "Kc Js Tc", "Ad Jd Td"],
+}
+POSITION = {  # two players, one trick played: an exact advice
+    "hand": "Qd Qh",
+    "trump": "s",
+    "seat": 0,
+    "seats": [0, 1],
+    "history": [{"leader": 0, "cards": "Kd Ac"}],
+    "trick": {"leader": 0, "cards": ""},
+    "turned": "Js",
+}
+MID_TRICK = {  # four players, seat 2 answers a trick: sampled
+    "hand": "Ad Kh Ts",
+    "trump": "s",
+    "seat": 2,
+    "seats": [0, 1, 2, 3],
+    "trick": {"leader": 0, "cards": "Qh Ah"},
+}
+
+
+def test_chlust_legal_ch_e10_same_remote(server: str) -> None:
+    """CH-E10: trumps ♥, Q♦ K♦ J♥ on the trick: holding K♥ one must overtrump with it."""
+    data = same_both_ways(server, "chlust", "legal", "Th Kh Ac", "--trick", "Qd Kd Jh", "-t", "h")
+    assert data["legal"] == ["Kh"]
+    args = ("chlust", "legal", "Th Ac Ks", "--trick", "Qd Kd Jh", "-t", "h")
+    assert same_both_ways(server, *args)["legal"] == ["Th"]
+    free = same_both_ways(server, *args, "--set", "underruff=may_discard")
+    assert sorted(free["legal"]) == ["Ac", "Ks", "Th"]  # type: ignore[arg-type]
+
+
+def test_chlust_play_ch_e11_same_remote(server: str) -> None:
+    """CH-E11: seat 1 takes two tricks and the pot; in a subprocess too."""
+    data = same_both_ways(server, "chlust", "play", "-", stdin=json.dumps(CH_E11))
+    assert data["tricks_won"] == {"0": 1, "1": 2, "2": 0} and data["winners"] == [1]
+    split = dict(CH_E11, rules={"trick_tie": "split"}, plays="Ah Kh Qh Kc Js Tc Ad Jd Td")
+    same_both_ways(server, "chlust", "play", "-", stdin=json.dumps(split))
+    local = run("chlust", "play", "-", stdin=json.dumps(CH_E11), real=True)
+    remote = run("chlust", "play", "-", "--server", server, stdin=json.dumps(CH_E11), real=True)
+    assert local[0] == 0 and remote == local and "seat 1 takes the pot" in local[1]
+
+
+def test_chlust_odds_same_remote(server: str) -> None:
+    """A♦K♦Q♦ under diamonds against one opponent (CH-4): of the C(17,3) = 680 hands left, only
+    three jacks beat it - C(4,3) = 4 natural, C(4,2) = 6 with the wild 10♣ - so win = 670/680."""
+    exact = same_both_ways(server, "chlust", "odds", "Ad Kd Qd", "-t", "d")
+    assert exact["method"] == "exact" and exact["deals"] == 680
+    assert abs(exact["win"] - 670 / 680) < 1e-12  # type: ignore[operator]
+    sampled = same_both_ways(
+        server, "chlust", "odds", "Ad Kd Qd", "-t", "d", "-k", "3", "--samples", "500",
+        "--seed", "4",
+    )  # fmt: skip
+    assert sampled["method"] == "monte_carlo" and sampled["seed"] == 4
+    same_both_ways(server, "chlust", "odds", "Qh Jd Tc", "-t", "s", "-k", "2", "--dead", "As Ks")
+
+
+def test_chlust_advise_deal_bid_same_remote(server: str) -> None:
+    """Advice (exact and sampled), a seeded deal (CH-2) and a bidding round (CH-6)."""
+    advice = same_both_ways(server, "chlust", "advise", "-", stdin=json.dumps(POSITION))
+    assert advice["card"] == "Qd" and advice["method"] == "exact"
+    sampled = same_both_ways(
+        server, "chlust", "advise", "-", "--samples", "40", "--seed", "3",
+        stdin=json.dumps(MID_TRICK),
+    )  # fmt: skip
+    assert sampled["method"] == "monte_carlo" and sampled["deals"] == 40
+    dealt = same_both_ways(server, "chlust", "deal", "--seed", "1", "-n", "2")
+    hands = [c for h in dealt["hands"] for c in h]  # type: ignore[attr-defined]
+    assert len(hands) == 6 and dealt["turned"] not in hands and len(dealt["stock"]) == 13  # type: ignore[arg-type]
+    same_both_ways(server, "chlust", "deal", "--seed", "9", "--rules", "nines", "--dealer", "2")
+    bid = same_both_ways(server, "chlust", "bid", "raise", "fold", "call", "-n", "3")
+    assert bid["is_over"] is True and bid["in_play"] == [0, 1] and bid["pot"] == 5
+    open_round = same_both_ways(server, "chlust", "bid", "raise", "-n", "3")
+    assert open_round["to_act"] == 2 and open_round["legal"] == ["fold", "call", "raise"]
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        (("legal", "Ah Kh", "--trick", "Ah", "-t", "h"), None, "hand: card Ah is already"),
+        (("legal", "Ah 9h", "--trick", "Kh", "-t", "h"), None, "hand[2]: card '9h'"),
+        (("play", "-"), None, "plays[5]: seat 1 may not play Ad"),
+        (("play", "-"), "dup", "hands[3][3]: card Ah is also hands[1]"),
+        (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
+        (("odds", "Ad Kd Qd", "-t", "d", "--turned", "Ad"), None, "turned: card Ad"),
+        (("advise", "-"), "advise", "hand: card Kd is both held and seen"),
+        (("deal", "--seed", "1", "-n", "7"), None, "players: must be 2, 3 or 4"),
+        (("bid", "check", "call", "-n", "2"), None, "actions[2].action: seat 0 cannot call"),
+        (("bid", "check", "bet", "-n", "2"), None, "actions[2].action: unknown action 'bet'"),
+        (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[2][1]"),
+    ],
+)
+def test_chlust_bad_input_exits_2_the_same_remote(
+    server: str, args: tuple[str, ...], stdin: str | None, needle: str
+) -> None:
+    """CH-8 (an illegal play names plays[k]), CH-6 (an illegal action names actions[k]) and
+    bad cards: exit 2 and the same line against the server as in-process."""
+    text = {
+        None: None,
+        "dup": json.dumps(dict(CH_E11, hands=["Ah Td Kc", "Kh Ad Js", "Qh Jd Ah"])),
+        "advise": json.dumps(dict(POSITION, hand="Qd Kd")),
+    }.get(stdin, stdin)
+    if args == ("play", "-") and stdin is None:
+        text = json.dumps(dict(CH_E11, plays=["Ah Kh Qh", "Kc Ad Tc", "Js Jd Td"]))
+    assert needle in same_error(server, "chlust", *args, stdin=text)
+
+
+def test_chlust_unreachable_server_exits_3() -> None:
+    code, _, err = run("chlust", "deal", "--seed", "1", "--server", "127.0.0.1:1", "--timeout", "2")
+    assert code == 3 and err.startswith("error: server unreachable")
+
+
+def test_remote_chlust_methods_equal_the_local_ones(remote: RemoteSolver) -> None:
+    """RemoteSolver's Chlust methods return the library's values (dataclass equality)."""
+    local = LocalSolver()
+    hands = CH_E11["hands"]
+    assert remote.chlust_play(hands, "s", CH_E11["plays"], turned="Qs") == local.chlust_play(
+        hands, "s", CH_E11["plays"], turned="Qs"
+    )
+    folded = (["Ah Td Kc", None, "Qh Jd Tc"], "s", "Ah Qh Kc Tc Td Jd")
+    assert remote.chlust_play(*folded, folded=[1]) == local.chlust_play(*folded, folded=[1])
+    assert remote.chlust_legal("Kd Ad Ts", "h", trick="Qd") == parse_cards("Kd Ad")  # CH-E10
+    for kwargs in ({}, {"opponents": 2, "samples": 300, "seed": 2, "exact_limit": 0}):
+        assert remote.chlust_odds("Jd Td Tc", "d", **kwargs) == local.chlust_odds(
+            "Jd Td Tc", "d", **kwargs
+        )
+    trick = Trick.of(Suit.SPADES, 0, parse_cards("Qh Ah"), seats=[0, 1])
+    args = ("Ad Kh Ts", trick)
+    kwargs = {"seat": 2, "seats": [0, 1, 2, 3], "samples": 30, "seed": 1}
+    assert remote.chlust_advise(*args, **kwargs) == local.chlust_advise(*args, **kwargs)  # type: ignore[arg-type]
+    assert remote.chlust_deal(3, "nines", seed=11, dealer=1) == local.chlust_deal(
+        3, "nines", seed=11, dealer=1
+    )
+    actions = ["raise", "raise", "call", "fold"]
+    assert remote.chlust_bid(actions, 3, max_raises=3) == local.chlust_bid(actions, 3, max_raises=3)
+    with pytest.raises(InvalidInputError) as caught:
+        remote.chlust_bid(["check", "call"], 2)
+    assert caught.value.field == "actions[2].action"
