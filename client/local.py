@@ -39,8 +39,23 @@ from solver.chlust import deal as deal_chlust
 from solver.chlust.deal import Showdown, showdown
 from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.chlust import SetValue, evaluate_set
+from solver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
 from solver.evaluator.poker import HandValue, evaluate
-from solver.rules import ChineseRules, ChlustRules
+from solver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from solver.three_leaves import (
+    Choices,
+    HandAdvice,
+    KhlyustClaim,
+    LegalPlay,
+    SessionResult,
+    advise_hand,
+    best_khlyust,
+    legal_on_trick,
+    play_session,
+)
+from solver.three_leaves import Deal as LeavesDeal
+from solver.three_leaves import DealResult as LeavesDealResult
+from solver.three_leaves import play_deal as play_leaves_deal
 from solver.tricks import Trick
 
 __all__ = ["LocalSolver", "Solver"]
@@ -220,6 +235,79 @@ class Solver(Protocol):
     ) -> BiddingState:
         """Replay a bidding round from its actions (CH-6, ``solver.chlust.Bidding``); an
         illegal action raises naming ``actions[i]``."""
+        ...
+
+    def leaves_evaluate(
+        self,
+        cards: CardsLike,
+        trump: Suit | str,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> KhlyustValue:
+        """Judge three cards under a trump suit (TL-4, ``solver.evaluate_khlyust``)."""
+        ...
+
+    def leaves_legal(
+        self,
+        hand: CardsLike,
+        trick: Trick,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[LegalPlay, ...]:
+        """The legal plays of ``hand`` on ``trick`` (TL-5; ``trick.trump`` is trumps; build it
+        with ``solver.three_leaves.leaf_trick``) and whether each heads the trick."""
+        ...
+
+    def leaves_resolve(
+        self, deal: LeavesDeal, *, timeout: float | None = None
+    ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
+        """The khlyust check of a dealt deal (TL-4): the best khlyust (None: none) and every
+        khlyust in turn order (``solver.three_leaves.best_khlyust``)."""
+        ...
+
+    def leaves_play(
+        self,
+        deal: LeavesDeal,
+        choices: Choices | None = None,
+        *,
+        carried_pot: int = 0,
+        timeout: float | None = None,
+    ) -> LeavesDealResult:
+        """Play and settle one deal (TL-2..TL-6, ``solver.three_leaves.play_deal``)."""
+        ...
+
+    def leaves_session(
+        self,
+        deals: Sequence[tuple[LeavesDeal, Choices | None]],
+        *,
+        carried_pot: int = 0,
+        timeout: float | None = None,
+    ) -> SessionResult:
+        """Play deals in order, carrying the pot over (TL-6, ``play_session``)."""
+        ...
+
+    def leaves_advise(
+        self,
+        hand: CardsLike,
+        trump_card: Card | str,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        position: int = 1,
+        samples: int = 400,
+        seed: int = 0,
+        carried_pot: int = 0,
+        odds: bool = True,
+        tricks: bool = True,
+        exchange: bool = False,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> HandAdvice:
+        """Khlyust odds, trick odds and exchange advice for a hand, each when asked
+        (``solver.three_leaves.advise_hand``)."""
         ...
 
     def close(self) -> None:
@@ -505,3 +593,92 @@ class LocalSolver:
             except InvalidInputError as exc:
                 raise exc.prefixed(f"actions[{i}]") from None
         return bidding.state()
+
+    def leaves_evaluate(
+        self,
+        cards: CardsLike,
+        trump: Suit | str,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> KhlyustValue:
+        """``solver.evaluator.khlyust.evaluate_khlyust`` with the rules' deck and class order."""
+        resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
+        return evaluate_khlyust(
+            cards, suit, deck=resolved.card_deck, class_ranking=resolved.class_ranking
+        )
+
+    def leaves_legal(
+        self,
+        hand: CardsLike,
+        trick: Trick,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[LegalPlay, ...]:
+        """``solver.three_leaves.legal_on_trick`` (TL-5)."""
+        resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        cards = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
+        return legal_on_trick(cards, trick, rules=resolved)
+
+    def leaves_resolve(
+        self, deal: LeavesDeal, *, timeout: float | None = None
+    ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
+        """``solver.three_leaves.best_khlyust`` over the deal's hands."""
+        return best_khlyust(
+            dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
+        )
+
+    def leaves_play(
+        self,
+        deal: LeavesDeal,
+        choices: Choices | None = None,
+        *,
+        carried_pot: int = 0,
+        timeout: float | None = None,
+    ) -> LeavesDealResult:
+        """``solver.three_leaves.play_deal``."""
+        return play_leaves_deal(deal, choices, carried_pot=carried_pot)
+
+    def leaves_session(
+        self,
+        deals: Sequence[tuple[LeavesDeal, Choices | None]],
+        *,
+        carried_pot: int = 0,
+        timeout: float | None = None,
+    ) -> SessionResult:
+        """``solver.three_leaves.play_session``."""
+        return play_session(deals, carried_pot=carried_pot)
+
+    def leaves_advise(
+        self,
+        hand: CardsLike,
+        trump_card: Card | str,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        position: int = 1,
+        samples: int = 400,
+        seed: int = 0,
+        carried_pot: int = 0,
+        odds: bool = True,
+        tricks: bool = True,
+        exchange: bool = False,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> HandAdvice:
+        """``solver.three_leaves.advise_hand``."""
+        return advise_hand(
+            hand,
+            trump_card,
+            position=position,
+            rules=ThreeLeavesRules.resolve(rules, **overrides),
+            samples=samples,
+            seed=seed,
+            carried_pot=carried_pot,
+            odds=odds,
+            tricks=tricks,
+            exchange=exchange,
+        )

@@ -46,7 +46,7 @@ from server.convert import (
     table_from_wire,
 )
 from server.errors import exception_from_status
-from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from solver.cards import Card, CardsLike, Suit, parse_card, parse_cards, parse_suit
 from solver.chinese import Solution
 from solver.chinese.constrained import check_engine
 from solver.chinese.constraints import as_constraints
@@ -58,8 +58,19 @@ from solver.chlust.bidding import parse_bid_action
 from solver.chlust.deal import Showdown, one_card
 from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.chlust import SetValue
+from solver.evaluator.khlyust import KhlyustValue
 from solver.evaluator.poker import HandValue
-from solver.rules import ChineseRules, ChlustRules
+from solver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from solver.three_leaves import (
+    Choices,
+    HandAdvice,
+    KhlyustClaim,
+    LegalPlay,
+    SessionResult,
+    play_session,
+)
+from solver.three_leaves import Deal as LeavesDeal
+from solver.three_leaves import DealResult as LeavesDealResult
 from solver.tricks import Trick
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
@@ -651,6 +662,179 @@ class RemoteSolver:
 
         return chlust_pb2_grpc.ChlustServiceStub(self._channel)  # type: ignore[no-untyped-call]
 
+    # -- Three Leaves (RULES.md §4) -----------------------------------------------------
+
+    def leaves_evaluate(
+        self,
+        cards: CardsLike,
+        trump: Suit | str,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> KhlyustValue:
+        """Judge three cards with ``EvaluateKhlyust`` (TL-4), as ``evaluate_khlyust``."""
+        from cpsolver.v1 import three_leaves_pb2
+        from server.three_leaves import khlyust_from_wire
+
+        resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        held = parse_cards(cards, deck=resolved.card_deck, count=3, field="cards")
+        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
+        request = three_leaves_pb2.EvaluateKhlyustRequest(
+            rules=rules_to_wire(resolved, three_leaves_pb2.ThreeLeavesRules),
+            cards=cards_to_wire(held),
+            trump=suit_to_wire(suit),  # type: ignore[arg-type]
+        )
+        response = self._call(self._leaves().EvaluateKhlyust, request, timeout)
+        return khlyust_from_wire(response.khlyust, suit)
+
+    def leaves_legal(
+        self,
+        hand: CardsLike,
+        trick: Trick,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[LegalPlay, ...]:
+        """The legal plays with ``ListLegalLeafPlays`` (TL-5), as ``legal_on_trick``."""
+        from cpsolver.v1 import three_leaves_pb2
+        from server.three_leaves import legal_from_wire
+
+        resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        held = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
+        if trick.trump is None:
+            raise InvalidInputError("trump", "a Three Leaves trick has a trump suit")
+        request = three_leaves_pb2.ListLegalLeafPlaysRequest(
+            rules=rules_to_wire(resolved, three_leaves_pb2.ThreeLeavesRules),
+            hand=cards_to_wire(held),
+            trump=suit_to_wire(trick.trump),  # type: ignore[arg-type]
+            trick=[
+                three_leaves_pb2.LeafPlay(
+                    seat=p.seat, card=card_to_wire(p.card), face_down=p.face_down
+                )
+                for p in trick.plays
+            ],
+        )
+        response = self._call(self._leaves().ListLegalLeafPlays, request, timeout)
+        return legal_from_wire(response)
+
+    def leaves_resolve(
+        self, deal: LeavesDeal, *, timeout: float | None = None
+    ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
+        """The khlyust check with ``ResolveLeavesDeal`` (TL-4), as ``best_khlyust``."""
+        from cpsolver.v1 import three_leaves_pb2
+        from server.three_leaves import claim_from_wire
+
+        request = three_leaves_pb2.ResolveLeavesDealRequest(
+            rules=rules_to_wire(deal.rules, three_leaves_pb2.ThreeLeavesRules),
+            hands=[three_leaves_pb2.LeavesHand(cards=cards_to_wire(h)) for h in deal.hands],
+            trump_card=card_to_wire(deal.trump_card),
+            stock=cards_to_wire(deal.stock),
+            dealer=deal.dealer,
+        )
+        response = self._call(self._leaves().ResolveLeavesDeal, request, timeout)
+        found = tuple(claim_from_wire(c, deal.trump) for c in response.khlyusts)
+        winner = response.winner if response.HasField("winner") else None
+        return next((c for c in found if c.seat == winner), None), found
+
+    def leaves_play(
+        self,
+        deal: LeavesDeal,
+        choices: Choices | None = None,
+        *,
+        carried_pot: int = 0,
+        timeout: float | None = None,
+    ) -> LeavesDealResult:
+        """Play and settle a deal with ``PlayLeavesDeal`` (TL-2..TL-6), as ``play_deal``.
+
+        The plays must be listed (a play policy, a function, runs in-process only).
+        """
+        from cpsolver.v1 import three_leaves_pb2 as tl
+        from server.three_leaves import exchange_to_wire, leaves_result_from_wire
+
+        ch = choices or Choices()
+        if callable(ch.plays):
+            raise InvalidInputError("plays", "a play policy runs in-process only: list the plays")
+        request = tl.PlayLeavesDealRequest(
+            rules=rules_to_wire(deal.rules, tl.ThreeLeavesRules),
+            hands=[tl.LeavesHand(cards=cards_to_wire(h)) for h in deal.hands],
+            trump_card=card_to_wire(deal.trump_card),
+            stock=cards_to_wire(deal.stock),
+            dealer=deal.dealer,
+            exchanges=[exchange_to_wire(seat, e) for seat, e in ch.exchanges.items()],
+            demand_playout=ch.demand_playout,
+            picks=cards_to_wire(ch.picks or ()),
+            plays=[tl.LeafPlay(card=card_to_wire(c), face_down=down) for c, down in ch.plays],
+            carried_pot=carried_pot,
+            seed=_uint32(ch.seed, "seed"),
+        )
+        response = self._call(self._leaves().PlayLeavesDeal, request, timeout)
+        return leaves_result_from_wire(response, deal, carried_pot)
+
+    def leaves_session(
+        self,
+        deals: Sequence[tuple[LeavesDeal, Choices | None]],
+        *,
+        carried_pot: int = 0,
+        timeout: float | None = None,
+    ) -> SessionResult:
+        """Deals in order with one ``PlayLeavesDeal`` each, the pot carried over (TL-6), as
+        ``play_session``."""
+
+        def play(deal: LeavesDeal, choices: Choices | None, pot: int) -> LeavesDealResult:
+            return self.leaves_play(deal, choices, carried_pot=pot, timeout=timeout)
+
+        return play_session(deals, carried_pot=carried_pot, play=play)
+
+    def leaves_advise(
+        self,
+        hand: CardsLike,
+        trump_card: Card | str,
+        rules: ThreeLeavesRules | str | None = None,
+        *,
+        position: int = 1,
+        samples: int = 400,
+        seed: int = 0,
+        carried_pot: int = 0,
+        odds: bool = True,
+        tricks: bool = True,
+        exchange: bool = False,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> HandAdvice:
+        """Odds and exchange advice with ``AdviseLeaves``, as ``advise_hand`` (the server caps
+        ``samples`` at 20,000)."""
+        from cpsolver.v1 import three_leaves_pb2
+        from server.three_leaves import hand_advice_from_wire
+
+        resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        held = parse_cards(hand, deck=resolved.card_deck, count=3, field="hand")
+        turned = (
+            trump_card
+            if isinstance(trump_card, Card)
+            else parse_card(trump_card, deck=resolved.card_deck, field="trump_card")
+        )
+        request = three_leaves_pb2.AdviseLeavesRequest(
+            rules=rules_to_wire(resolved, three_leaves_pb2.ThreeLeavesRules),
+            hand=cards_to_wire(held),
+            trump_card=card_to_wire(turned),
+            position=position,
+            samples=samples,
+            seed=_uint32(seed, "seed"),
+            exchange=exchange,
+            carried_pot=carried_pot,
+            skip_odds=not odds,
+            skip_tricks=not tricks,
+        )
+        response = self._call(self._leaves().AdviseLeaves, request, timeout)
+        return hand_advice_from_wire(response, turned.suit, position, exchange=exchange)
+
+    def _leaves(self) -> Any:
+        from cpsolver.v1 import three_leaves_pb2_grpc
+
+        return three_leaves_pb2_grpc.ThreeLeavesServiceStub(self._channel)  # type: ignore[no-untyped-call]
+
     def _flush(
         self,
         pending: list[Solution | CpsolverError | pb.SolveRequest],
@@ -683,6 +867,13 @@ def _int64(value: int, field: str) -> int:
     """``value`` when it fits a signed 64-bit wire field, else the library's kind of error."""
     if not -(2**63) <= value < 2**63:
         raise InvalidInputError(field, f"must fit in 64 bits, got {value}")
+    return value
+
+
+def _uint32(value: int, field: str) -> int:
+    """``value`` when it fits an unsigned 32-bit wire field, else the library's kind of error."""
+    if not 0 <= value < 2**32:
+        raise InvalidInputError(field, f"must be 0 to {2**32 - 1} for a server, got {value}")
     return value
 
 

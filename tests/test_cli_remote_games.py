@@ -228,3 +228,135 @@ def test_remote_chlust_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
     with pytest.raises(InvalidInputError) as caught:
         remote.chlust_bid(["check", "call"], 2)
     assert caught.value.field == "actions[2].action"
+
+
+# --- Three Leaves (RULES.md §4) ----------------------------------------------------------------
+
+TL_E6 = {
+    "hands": ["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"],
+    "trump_card": "9d",
+    "plays": "As Ks Ts Qs  Kh 9h Ah ~8c  Qd ~Ac 8d ~Jc",
+}
+TL_E1 = {
+    "hands": ["9h Jc Qd", "As Ks 8s", "Th Jd 9c", "Qh Kc 8d"],
+    "trump_card": "Js",
+    "picks": ["As", "Ks", "8s"],
+}
+TL_E7 = {"hands": ["Ah Kh 8h", "Qh Jh 9d", "Th Ks 8c", "9h Kd Ac"], "trump_card": "Qs"}
+PLAYOUT = dict(TL_E7, demand_playout=True, plays="Ah Qh Th 9h Kh Jh Ks ~Kd 8c Ac ~8h ~9d")
+EXCHANGE = dict(  # seat 1 draws two cards, seat 2 passes (TL-3); seat 0 takes every trick
+    TL_E6,
+    stock="Js 9s Tc",
+    exchanges={"1": "9h Jc", "2": "pass"},
+    plays="As Ks Qs Kh ~9s ~8c 8d ~Js ~Ac",
+)
+
+
+def test_leaves_evaluate_and_legal_same_remote(server: str) -> None:
+    """TL-E1: A♠K♠8♠ under spades is a trump khlyust of 11 + 4 + 8 = 23 points; TL-5: void in
+    the led ♠, 8♦ (a trump) heads the trick face up, any card may go face down."""
+    data = same_both_ways(server, "leaves", "evaluate", "As Ks 8s", "--trump", "s")
+    assert (data["class"], data["points"], data["key"]) == ("trump_khlyust", 23, [3, 23, 14, 0])
+    same_both_ways(
+        server, "leaves", "evaluate", "7h 8h 9h", "--trump", "c", "--set", "deck=32",
+        "--position", "2",
+    )  # fmt: skip
+    legal = same_both_ways(server, "leaves", "legal", "8d Ac Kh", "--trump", "d", "--trick", "As")
+    rows = {(p["card"], p["face_down"], p["heads_trick"]) for p in legal["plays"]}  # type: ignore[attr-defined]
+    assert rows == {
+        ("8d", False, True),
+        ("8d", True, False),
+        ("Ac", True, False),
+        ("Kh", True, False),
+    }
+    same_both_ways(
+        server, "leaves", "legal", "8d Ac Kh", "--trump", "d", "--trick", "As ~8c", "--set",
+        "void=must_trump",
+    )  # fmt: skip
+    same_both_ways(server, "leaves", "legal", "8d Ac Kh", "--trump", "d")
+
+
+def test_leaves_resolve_and_play_same_remote(server: str) -> None:
+    """TL-E7 (a plain khlyust, challenged: a play-out), TL-E6 (tricks, TL-6 shares), a session
+    carrying the pot into TL-E1's trump khlyust and payment round, and an exchange (TL-3)."""
+    resolved = same_both_ways(server, "leaves", "resolve", json.dumps(TL_E7))
+    assert resolved["winner"] == 0 and resolved["khlyusts"][0]["class"] == "plain_khlyust"  # type: ignore[index]
+    assert same_both_ways(server, "leaves", "resolve", json.dumps(TL_E6))["winner"] is None
+    e6 = same_both_ways(server, "leaves", "play", "-", "--set", "share=3", stdin=json.dumps(TL_E6))
+    assert e6["net"] == [-1, -4, 5, -4]
+    session = same_both_ways(server, "leaves", "play", json.dumps({"deals": [TL_E6, TL_E1]}))
+    assert session["pot"] == 0 and sum(session["totals"]) == 0  # type: ignore[arg-type]
+    assert same_both_ways(server, "leaves", "play", json.dumps(PLAYOUT))["outcome"] == "playout"
+    drawn = same_both_ways(server, "leaves", "play", json.dumps(EXCHANGE))
+    assert drawn["exchanges"] == {"1": "draw 2 (discard 9h Jc)", "2": "pass"}
+    assert drawn["hands_played"][1] == ["Ks", "Js", "9s"]  # type: ignore[index]
+    local = run("leaves", "play", "-", stdin=json.dumps(TL_E6), real=True)
+    remote = run("leaves", "play", "-", "--server", server, stdin=json.dumps(TL_E6), real=True)
+    assert local[0] == 0 and remote == local
+
+
+def test_leaves_advise_same_remote(server: str) -> None:
+    """Exact khlyust odds, seeded trick and exchange odds: every --what, the same either way."""
+    base = ("leaves", "advise", "8s 9h Jc", "--trump-card", "9d", "--samples", "30", "--seed", "4")
+    full = same_both_ways(server, *base)
+    assert set(full) == {"odds", "tricks", "exchange"} and len(full["exchange"]) == 9  # type: ignore[arg-type]
+    assert set(same_both_ways(server, *base, "--what", "odds")) == {"odds"}
+    assert set(same_both_ways(server, *base, "--what", "tricks")) == {"tricks"}
+    assert set(same_both_ways(server, *base, "--what", "exchange", "--carried-pot", "4")) == {
+        "exchange"
+    }
+    exact = same_both_ways(
+        server, "leaves", "advise", "Ad Kd Qd", "--trump-card", "9d", "--rules", "two_players",
+        "--position", "0",
+    )  # fmt: skip
+    assert exact["tricks"]["method"] == "exact" and exact["tricks"]["seed"] is None  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "needle"),
+    [
+        (("evaluate", "As Ks 6s", "--trump", "s"), None, "cards[3]: card '6s' is not in"),
+        (("legal", "8d Ac Kh", "--trump", "d", "--trick", "Ac"), None, "trick[1]: Ac is in"),
+        (("play", "-"), json.dumps({**TL_E6, "plays": "As Jc Ts Qs"}), "plays[2]"),
+        (("resolve", "-"), json.dumps({"hands": ["As Kh 8d"]}), "trump_card: is required"),
+        (
+            ("advise", "8s 9h Jc", "--trump-card", "9d", "--what", "exchange", "--position", "0"),
+            None,
+            "must play the cards dealt (TL-3)",
+        ),
+        (("advise", "8s 9h Jc", "--trump-card", "9d", "--position", "4"), None, "position"),
+    ],
+)
+def test_leaves_bad_input_exits_2_the_same_remote(
+    server: str, args: tuple[str, ...], stdin: str | None, needle: str
+) -> None:
+    """TL-5 (an illegal play names plays[k] and the rule), TL-3, bad cards and positions: exit
+    2 and the same line against the server as in-process."""
+    assert needle in same_error(server, "leaves", *args, stdin=stdin)
+
+
+def test_remote_leaves_methods_equal_the_local_ones(remote: RemoteSolver) -> None:
+    """RemoteSolver's Three Leaves methods return the library's values (dataclass equality)."""
+    from solver.three_leaves import Choices, Deal, leaf_trick
+
+    local = LocalSolver()
+    assert remote.leaves_evaluate("As Ks 8s", "s") == local.leaves_evaluate("As Ks 8s", "s")
+    hand, trick = leaf_trick("8d Ac Kh", "d", "As ~8c")
+    assert remote.leaves_legal(hand, trick) == local.leaves_legal(hand, trick)
+    for spec in (TL_E6, TL_E7, PLAYOUT, EXCHANGE, TL_E1):
+        deal = Deal.of(spec["hands"], spec["trump_card"], spec.get("stock", ()))  # type: ignore[arg-type]
+        choices = Choices.of(
+            exchanges=spec.get("exchanges"),  # type: ignore[arg-type]
+            demand_playout=bool(spec.get("demand_playout")),
+            picks=spec.get("picks"),  # type: ignore[arg-type]
+            plays=spec.get("plays", ()),  # type: ignore[arg-type]
+            rules=deal.rules,
+        )
+        assert remote.leaves_resolve(deal) == local.leaves_resolve(deal)
+        assert remote.leaves_play(deal, choices, carried_pot=2) == local.leaves_play(
+            deal, choices, carried_pot=2
+        )
+    kwargs = {"samples": 20, "seed": 3, "exchange": True}
+    assert remote.leaves_advise("8s 9h Jc", "9d", **kwargs) == local.leaves_advise(  # type: ignore[arg-type]
+        "8s 9h Jc", "9d", **kwargs
+    )

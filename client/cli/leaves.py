@@ -11,6 +11,9 @@ text itself)::
 Only ``hands`` and ``trump_card`` are required; ``players`` defaults to the number of hands.
 ``play`` also takes ``{"deals": [deal, ...]}``: a session whose pot carries over (TL-6).
 A ``~`` before a card plays it face down.
+
+Every command runs in-process, or against a server's ``ThreeLeavesService`` with
+``--server HOST:PORT`` (or ``CPSOLVER_SERVER``), with the same output.
 """
 
 from __future__ import annotations
@@ -23,26 +26,14 @@ from typing import Any
 
 import click
 
-from client.cli.main import emit_json, main
-from solver.cards import format_cards, parse_card, parse_cards, parse_suit
+from client.cli.main import emit_json, main, remote_options
+from client.local import Solver
+from solver.cards import format_cards, parse_card, parse_suit
 from solver.errors import InvalidInputError
 from solver.evaluator.khlyust import evaluate_khlyust
 from solver.rules import ThreeLeavesRules, parse_assignments
-from solver.three_leaves import (
-    Choices,
-    Deal,
-    DealResult,
-    best_khlyust,
-    exchange_advice,
-    khlyust_odds,
-    legal_plays,
-    parse_plays,
-    play_deal,
-    play_session,
-    trick_odds,
-)
-from solver.three_leaves.advice import Estimate, ExchangeOption
-from solver.tricks import Trick
+from solver.three_leaves import Choices, Deal, DealResult, leaf_trick
+from solver.three_leaves.advice import Estimate
 
 __all__ = ["leaves"]
 
@@ -78,6 +69,7 @@ def leaves() -> None:
 @click.option("--trump", required=True, help="Trump suit: c d h s, a symbol or a name.")
 @click.option("--position", default=0, show_default=True, help="Turn position (0 = assistant).")
 @_rules_options
+@remote_options
 def evaluate(
     cards: tuple[str, ...],
     trump: str,
@@ -85,16 +77,12 @@ def evaluate(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Khlyust class, card points and TL-4 order key of three cards, e.g.
     ``cpsolver leaves evaluate As Ks 8s --trump s``."""
     rules = _rules(preset, assignments)
-    value = evaluate_khlyust(
-        " ".join(cards),
-        parse_suit(trump, field="trump"),
-        deck=rules.card_deck,
-        class_ranking=rules.class_ranking,
-    )
+    value = solver.leaves_evaluate(" ".join(cards), parse_suit(trump, field="trump"), rules)
     if as_json:
         emit_json(
             {
@@ -124,6 +112,7 @@ def evaluate(
     help='Plays already on the trick in order, e.g. "As ~8c" (empty: you lead).',
 )
 @_rules_options
+@remote_options
 def legal(
     hand: tuple[str, ...],
     trump: str,
@@ -131,23 +120,16 @@ def legal(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Legal plays of HAND on a trick (TL-5), e.g.
     ``cpsolver leaves legal 8d Ac Kh --trump d --trick As``."""
     rules = _rules(preset, assignments)
-    suit = parse_suit(trump, field="trump")
-    cards = parse_cards(" ".join(hand), deck=rules.card_deck, count=(1, 2, 3), field="hand")
-    played = parse_plays(trick_text, rules=rules, field="trick")
-    trick = Trick(suit, 0)
-    for seat, (card, down) in enumerate(played):
-        if card in cards:
-            raise InvalidInputError(f"trick[{seat + 1}]", f"{card} is in the hand too")
-        trick = trick.play(seat, card, face_down=down)
-    plays = legal_plays(cards, trick.led_suit, suit, rules=rules, seat=len(played))
-    rows = []
-    for p in plays:
-        wins = bool(played) and trick.play(p.seat, p.card, face_down=p.face_down).winner == p.seat
-        rows.append({"card": str(p.card), "face_down": p.face_down, "heads_trick": wins})
+    cards, trick = leaf_trick(" ".join(hand), trump, trick_text, rules=rules)
+    rows = [
+        {"card": str(p.play.card), "face_down": p.play.face_down, "heads_trick": p.heads_trick}
+        for p in solver.leaves_legal(cards, trick, rules)
+    ]
     if as_json:
         emit_json({"led": trick.led_suit.value if trick.led_suit else None, "plays": rows})
         return
@@ -222,13 +204,14 @@ def _deal(
 @leaves.command()
 @click.argument("source")
 @_rules_options
-def resolve(source: str, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+@remote_options
+def resolve(
+    source: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
+) -> None:
     """The khlyust check of a dealt deal (TL-4): every khlyust, the best and what it wins.
     SOURCE is a JSON file, - (stdin) or the JSON text."""
     deal, _, _ = _deal(_load(source), preset, assignments)
-    best, found = best_khlyust(
-        dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
-    )
+    best, found = solver.leaves_resolve(deal)
     verdict = "no khlyust: exchange and play tricks (TL-3, TL-5)"
     if best is not None:
         cls = best.value.khlyust_class.label
@@ -289,7 +272,10 @@ def _echo_result(result: DealResult) -> None:
 @leaves.command()
 @click.argument("source")
 @_rules_options
-def play(source: str, preset: str, assignments: tuple[str, ...], as_json: bool) -> None:
+@remote_options
+def play(
+    source: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
+) -> None:
     """Play a whole deal (or a session of deals) from JSON and settle it (TL-2..TL-6).
     Illegal plays are refused naming the rule. SOURCE is a file, - or the JSON text."""
     data = _load(source)
@@ -298,7 +284,7 @@ def play(source: str, preset: str, assignments: tuple[str, ...], as_json: bool) 
         if not isinstance(items, list) or not items:
             raise InvalidInputError("deals", "expected a non-empty list of deals")
         parsed = [_deal(d, preset, assignments, f"deals[{i}]") for i, d in enumerate(items)]
-        session = play_session([(d, c) for d, c, _ in parsed], carried_pot=parsed[0][2])
+        session = solver.leaves_session([(d, c) for d, c, _ in parsed], carried_pot=parsed[0][2])
         if as_json:
             emit_json(session.to_dict())
             return
@@ -308,7 +294,7 @@ def play(source: str, preset: str, assignments: tuple[str, ...], as_json: bool) 
         click.echo(f"totals {list(session.totals)}  pot left {session.pot}")
         return
     deal, choices, carried = _deal(data, preset, assignments)
-    result = play_deal(deal, choices, carried_pot=carried)
+    result = solver.leaves_play(deal, choices, carried_pot=carried)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -335,6 +321,7 @@ def _est(e: Estimate) -> str:
     show_default=True,
 )
 @_rules_options
+@remote_options
 def advise(
     hand: tuple[str, ...],
     trump_card: str,
@@ -346,43 +333,34 @@ def advise(
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
+    solver: Solver,
 ) -> None:
     """Advice for a hand: khlyust odds (exact), chance of 3 tricks, which cards to exchange
     (seeded Monte Carlo with 95% intervals)."""
     rules = _rules(preset, assignments)
     cards = " ".join(hand)
     turned = parse_card(trump_card, deck=rules.card_deck, field="trump_card")
-    odds = tricks = None
-    options: tuple[ExchangeOption, ...] | None = None
-    if what in ("odds", "all"):
-        odds = khlyust_odds(cards, turned, position=position, rules=rules)
-    if what in ("tricks", "all"):
-        tricks = trick_odds(
-            cards, turned, position=position, rules=rules, samples=samples, seed=seed
-        )
-    may_exchange = 0 < position < rules.players - 1
-    if what == "exchange" or (what == "all" and may_exchange):
-        value = evaluate_khlyust(cards, turned.suit, deck=rules.card_deck)
-        if what == "exchange" or not value.is_khlyust:
-            options = exchange_advice(
-                cards,
-                turned,
-                position=position,
-                rules=rules,
-                carried_pot=carried_pot,
-                samples=samples,
-                seed=seed,
-            )
+    exchange = what == "exchange"
+    if what == "all" and 0 < position < rules.players - 1:
+        # Exchange advice only for a hand without a khlyust (with one the deal ends at TL-4).
+        value = evaluate_khlyust(cards, turned.suit, deck=rules.card_deck, field="hand")
+        exchange = not value.is_khlyust
+    advice = solver.leaves_advise(
+        cards,
+        turned,
+        rules,
+        position=position,
+        samples=samples,
+        seed=seed,
+        carried_pot=carried_pot,
+        odds=what in ("odds", "all"),
+        tricks=what in ("tricks", "all"),
+        exchange=exchange,
+    )
     if as_json:
-        out: dict[str, object] = {}
-        if odds is not None:
-            out["odds"] = odds.to_dict()
-        if tricks is not None:
-            out["tricks"] = tricks.to_dict()
-        if options is not None:
-            out["exchange"] = [o.to_dict() for o in options]
-        emit_json(out)
+        emit_json(advice.to_dict())
         return
+    odds, tricks, options = advice.odds, advice.tricks, advice.exchange
     if odds is not None:
         click.echo(
             f"hand: {odds.hand.khlyust_class.title}; a random hand is a khlyust with p="

@@ -128,6 +128,16 @@ class EvaluateKhlyustRequest(_message.Message):
     position: int
     def __init__(self, rules: _Optional[_Union[ThreeLeavesRules, _Mapping]] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., trump: _Optional[_Union[_cards_pb2.Suit, str]] = ..., position: _Optional[int] = ...) -> None: ...
 
+class KhlyustClaim(_message.Message):
+    __slots__ = ("seat", "khlyust", "turn_position")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    KHLYUST_FIELD_NUMBER: _ClassVar[int]
+    TURN_POSITION_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    khlyust: Khlyust
+    turn_position: int
+    def __init__(self, seat: _Optional[int] = ..., khlyust: _Optional[_Union[Khlyust, _Mapping]] = ..., turn_position: _Optional[int] = ...) -> None: ...
+
 class EvaluateKhlyustResponse(_message.Message):
     __slots__ = ("khlyust",)
     KHLYUST_FIELD_NUMBER: _ClassVar[int]
@@ -247,7 +257,7 @@ class LeavesPayment(_message.Message):
     def __init__(self, payer: _Optional[int] = ..., payee: _Optional[int] = ..., amount: _Optional[int] = ..., reason: _Optional[str] = ..., card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ...) -> None: ...
 
 class PlayLeavesDealResponse(_message.Message):
-    __slots__ = ("outcome", "khlyust_seat", "khlyust", "tricks", "trick_counts", "in_deal", "pot_before", "pot_taken", "pot_after", "payments", "net", "notes")
+    __slots__ = ("outcome", "khlyust_seat", "khlyust", "tricks", "trick_counts", "in_deal", "pot_before", "pot_taken", "pot_after", "payments", "net", "notes", "khlyusts", "exchanges", "hands_played")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     KHLYUST_SEAT_FIELD_NUMBER: _ClassVar[int]
     KHLYUST_FIELD_NUMBER: _ClassVar[int]
@@ -260,6 +270,9 @@ class PlayLeavesDealResponse(_message.Message):
     PAYMENTS_FIELD_NUMBER: _ClassVar[int]
     NET_FIELD_NUMBER: _ClassVar[int]
     NOTES_FIELD_NUMBER: _ClassVar[int]
+    KHLYUSTS_FIELD_NUMBER: _ClassVar[int]
+    EXCHANGES_FIELD_NUMBER: _ClassVar[int]
+    HANDS_PLAYED_FIELD_NUMBER: _ClassVar[int]
     outcome: LeavesOutcome
     khlyust_seat: int
     khlyust: Khlyust
@@ -272,7 +285,10 @@ class PlayLeavesDealResponse(_message.Message):
     payments: _containers.RepeatedCompositeFieldContainer[LeavesPayment]
     net: _containers.RepeatedScalarFieldContainer[int]
     notes: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, outcome: _Optional[_Union[LeavesOutcome, str]] = ..., khlyust_seat: _Optional[int] = ..., khlyust: _Optional[_Union[Khlyust, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[LeavesTrick, _Mapping]]] = ..., trick_counts: _Optional[_Iterable[int]] = ..., in_deal: _Optional[_Iterable[bool]] = ..., pot_before: _Optional[int] = ..., pot_taken: _Optional[_Iterable[int]] = ..., pot_after: _Optional[int] = ..., payments: _Optional[_Iterable[_Union[LeavesPayment, _Mapping]]] = ..., net: _Optional[_Iterable[int]] = ..., notes: _Optional[_Iterable[str]] = ...) -> None: ...
+    khlyusts: _containers.RepeatedCompositeFieldContainer[KhlyustClaim]
+    exchanges: _containers.RepeatedCompositeFieldContainer[LeavesExchange]
+    hands_played: _containers.RepeatedCompositeFieldContainer[LeavesHand]
+    def __init__(self, outcome: _Optional[_Union[LeavesOutcome, str]] = ..., khlyust_seat: _Optional[int] = ..., khlyust: _Optional[_Union[Khlyust, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[LeavesTrick, _Mapping]]] = ..., trick_counts: _Optional[_Iterable[int]] = ..., in_deal: _Optional[_Iterable[bool]] = ..., pot_before: _Optional[int] = ..., pot_taken: _Optional[_Iterable[int]] = ..., pot_after: _Optional[int] = ..., payments: _Optional[_Iterable[_Union[LeavesPayment, _Mapping]]] = ..., net: _Optional[_Iterable[int]] = ..., notes: _Optional[_Iterable[str]] = ..., khlyusts: _Optional[_Iterable[_Union[KhlyustClaim, _Mapping]]] = ..., exchanges: _Optional[_Iterable[_Union[LeavesExchange, _Mapping]]] = ..., hands_played: _Optional[_Iterable[_Union[LeavesHand, _Mapping]]] = ...) -> None: ...
 
 class LeavesEstimate(_message.Message):
     __slots__ = ("value", "low", "high", "exact")
@@ -287,19 +303,21 @@ class LeavesEstimate(_message.Message):
     def __init__(self, value: _Optional[float] = ..., low: _Optional[float] = ..., high: _Optional[float] = ..., exact: _Optional[bool] = ...) -> None: ...
 
 class LeavesExchangeOption(_message.Message):
-    __slots__ = ("action", "discard", "expected_money", "three_tricks")
+    __slots__ = ("action", "discard", "expected_money", "three_tricks", "khlyust")
     ACTION_FIELD_NUMBER: _ClassVar[int]
     DISCARD_FIELD_NUMBER: _ClassVar[int]
     EXPECTED_MONEY_FIELD_NUMBER: _ClassVar[int]
     THREE_TRICKS_FIELD_NUMBER: _ClassVar[int]
+    KHLYUST_FIELD_NUMBER: _ClassVar[int]
     action: str
     discard: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     expected_money: LeavesEstimate
     three_tricks: LeavesEstimate
-    def __init__(self, action: _Optional[str] = ..., discard: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., expected_money: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., three_tricks: _Optional[_Union[LeavesEstimate, _Mapping]] = ...) -> None: ...
+    khlyust: LeavesEstimate
+    def __init__(self, action: _Optional[str] = ..., discard: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., expected_money: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., three_tricks: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., khlyust: _Optional[_Union[LeavesEstimate, _Mapping]] = ...) -> None: ...
 
 class AdviseLeavesRequest(_message.Message):
-    __slots__ = ("rules", "hand", "trump_card", "position", "samples", "seed", "exchange", "carried_pot")
+    __slots__ = ("rules", "hand", "trump_card", "position", "samples", "seed", "exchange", "carried_pot", "skip_odds", "skip_tricks")
     RULES_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
@@ -308,6 +326,8 @@ class AdviseLeavesRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     EXCHANGE_FIELD_NUMBER: _ClassVar[int]
     CARRIED_POT_FIELD_NUMBER: _ClassVar[int]
+    SKIP_ODDS_FIELD_NUMBER: _ClassVar[int]
+    SKIP_TRICKS_FIELD_NUMBER: _ClassVar[int]
     rules: ThreeLeavesRules
     hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     trump_card: _cards_pb2.Card
@@ -316,10 +336,12 @@ class AdviseLeavesRequest(_message.Message):
     seed: int
     exchange: bool
     carried_pot: int
-    def __init__(self, rules: _Optional[_Union[ThreeLeavesRules, _Mapping]] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., trump_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., position: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., exchange: _Optional[bool] = ..., carried_pot: _Optional[int] = ...) -> None: ...
+    skip_odds: bool
+    skip_tricks: bool
+    def __init__(self, rules: _Optional[_Union[ThreeLeavesRules, _Mapping]] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., trump_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., position: _Optional[int] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., exchange: _Optional[bool] = ..., carried_pot: _Optional[int] = ..., skip_odds: _Optional[bool] = ..., skip_tricks: _Optional[bool] = ...) -> None: ...
 
 class AdviseLeavesResponse(_message.Message):
-    __slots__ = ("hand", "holding", "facing_any", "beaten", "three_tricks", "two_or_more", "trick_method", "exchange_options")
+    __slots__ = ("hand", "holding", "facing_any", "beaten", "three_tricks", "two_or_more", "trick_method", "exchange_options", "expected_tricks", "trick_samples", "trick_seed")
     class HoldingEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -335,6 +357,9 @@ class AdviseLeavesResponse(_message.Message):
     TWO_OR_MORE_FIELD_NUMBER: _ClassVar[int]
     TRICK_METHOD_FIELD_NUMBER: _ClassVar[int]
     EXCHANGE_OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_TRICKS_FIELD_NUMBER: _ClassVar[int]
+    TRICK_SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    TRICK_SEED_FIELD_NUMBER: _ClassVar[int]
     hand: Khlyust
     holding: _containers.ScalarMap[str, float]
     facing_any: float
@@ -343,4 +368,33 @@ class AdviseLeavesResponse(_message.Message):
     two_or_more: LeavesEstimate
     trick_method: str
     exchange_options: _containers.RepeatedCompositeFieldContainer[LeavesExchangeOption]
-    def __init__(self, hand: _Optional[_Union[Khlyust, _Mapping]] = ..., holding: _Optional[_Mapping[str, float]] = ..., facing_any: _Optional[float] = ..., beaten: _Optional[float] = ..., three_tricks: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., two_or_more: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., trick_method: _Optional[str] = ..., exchange_options: _Optional[_Iterable[_Union[LeavesExchangeOption, _Mapping]]] = ...) -> None: ...
+    expected_tricks: LeavesEstimate
+    trick_samples: int
+    trick_seed: int
+    def __init__(self, hand: _Optional[_Union[Khlyust, _Mapping]] = ..., holding: _Optional[_Mapping[str, float]] = ..., facing_any: _Optional[float] = ..., beaten: _Optional[float] = ..., three_tricks: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., two_or_more: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., trick_method: _Optional[str] = ..., exchange_options: _Optional[_Iterable[_Union[LeavesExchangeOption, _Mapping]]] = ..., expected_tricks: _Optional[_Union[LeavesEstimate, _Mapping]] = ..., trick_samples: _Optional[int] = ..., trick_seed: _Optional[int] = ...) -> None: ...
+
+class ResolveLeavesDealRequest(_message.Message):
+    __slots__ = ("rules", "hands", "trump_card", "stock", "dealer")
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    rules: ThreeLeavesRules
+    hands: _containers.RepeatedCompositeFieldContainer[LeavesHand]
+    trump_card: _cards_pb2.Card
+    stock: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    dealer: int
+    def __init__(self, rules: _Optional[_Union[ThreeLeavesRules, _Mapping]] = ..., hands: _Optional[_Iterable[_Union[LeavesHand, _Mapping]]] = ..., trump_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., dealer: _Optional[int] = ...) -> None: ...
+
+class ResolveLeavesDealResponse(_message.Message):
+    __slots__ = ("khlyusts", "winner", "dealer", "assistant")
+    KHLYUSTS_FIELD_NUMBER: _ClassVar[int]
+    WINNER_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    ASSISTANT_FIELD_NUMBER: _ClassVar[int]
+    khlyusts: _containers.RepeatedCompositeFieldContainer[KhlyustClaim]
+    winner: int
+    dealer: int
+    assistant: int
+    def __init__(self, khlyusts: _Optional[_Iterable[_Union[KhlyustClaim, _Mapping]]] = ..., winner: _Optional[int] = ..., dealer: _Optional[int] = ..., assistant: _Optional[int] = ...) -> None: ...

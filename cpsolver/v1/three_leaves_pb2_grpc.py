@@ -55,6 +55,11 @@ class ThreeLeavesServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.AdviseLeavesRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.AdviseLeavesResponse.FromString,
                 _registered_method=True)
+        self.ResolveLeavesDeal = channel.unary_unary(
+                '/cpsolver.v1.ThreeLeavesService/ResolveLeavesDeal',
+                request_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealResponse.FromString,
+                _registered_method=True)
 
 
 class ThreeLeavesServiceServicer:
@@ -90,6 +95,13 @@ class ThreeLeavesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ResolveLeavesDeal(self, request, context):
+        """The khlyust check of a dealt deal (TL-4): every khlyust in turn order and the best one.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ThreeLeavesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -112,6 +124,11 @@ def add_ThreeLeavesServiceServicer_to_server(servicer, server):
                     servicer.AdviseLeaves,
                     request_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.AdviseLeavesRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.AdviseLeavesResponse.SerializeToString,
+            ),
+            'ResolveLeavesDeal': grpc.unary_unary_rpc_method_handler(
+                    servicer.ResolveLeavesDeal,
+                    request_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -223,6 +240,33 @@ class ThreeLeavesService:
             '/cpsolver.v1.ThreeLeavesService/AdviseLeaves',
             cpsolver_dot_v1_dot_three__leaves__pb2.AdviseLeavesRequest.SerializeToString,
             cpsolver_dot_v1_dot_three__leaves__pb2.AdviseLeavesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ResolveLeavesDeal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ThreeLeavesService/ResolveLeavesDeal',
+            cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealRequest.SerializeToString,
+            cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -463,3 +463,62 @@ def exchange_advice(
         )
     results.sort(key=lambda o: -o.expected_money.value)
     return tuple(results)
+
+
+@dataclass(frozen=True)
+class HandAdvice:
+    """The parts of :func:`advise_hand` that were asked for (None: not computed)."""
+
+    odds: KhlyustOdds | None = None
+    tricks: TrickOdds | None = None
+    exchange: tuple[ExchangeOption, ...] | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON values: ``odds``, ``tricks``, ``exchange``, each only when computed."""
+        out: dict[str, object] = {}
+        if self.odds is not None:
+            out["odds"] = self.odds.to_dict()
+        if self.tricks is not None:
+            out["tricks"] = self.tricks.to_dict()
+        if self.exchange is not None:
+            out["exchange"] = [o.to_dict() for o in self.exchange]
+        return out
+
+
+def advise_hand(
+    hand: CardsLike,
+    trump_card: Card | str,
+    *,
+    position: int = 1,
+    rules: ThreeLeavesRules | str | None = None,
+    samples: int = 400,
+    seed: int = 0,
+    carried_pot: int = 0,
+    odds: bool = True,
+    tricks: bool = True,
+    exchange: bool = False,
+) -> HandAdvice:
+    """:func:`khlyust_odds`, :func:`trick_odds` (``samples``, ``seed``) and
+    :func:`exchange_advice`, each when asked, in that order.
+
+    >>> advice = advise_hand("Ad Kd Qd", "9d", position=0, rules="two_players")
+    >>> advice.odds.hand.khlyust_class.label, advice.tricks.method, advice.exchange
+    ('trump_khlyust', 'exact', None)
+    """
+    return HandAdvice(
+        khlyust_odds(hand, trump_card, position=position, rules=rules) if odds else None,
+        trick_odds(hand, trump_card, position=position, rules=rules, samples=samples, seed=seed)
+        if tricks
+        else None,
+        exchange_advice(
+            hand,
+            trump_card,
+            position=position,
+            rules=rules,
+            carried_pot=carried_pot,
+            samples=samples,
+            seed=seed,
+        )
+        if exchange
+        else None,
+    )

@@ -30,7 +30,15 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from solver.cards import Card, CardsLike, Suit, format_cards, parse_card, parse_cards
+from solver.cards import (
+    Card,
+    CardsLike,
+    Suit,
+    format_cards,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
 from solver.errors import IllegalPlayError, InvalidInputError
 from solver.evaluator.khlyust import (
     KhlyustClass,
@@ -173,6 +181,58 @@ def legal_plays(
     if void is Void.MUST_TRUMP and trumps:
         return tuple(Play(seat, c) for c in trumps)
     return (*(Play(seat, c) for c in up), *(Play(seat, c, True) for c in cards))
+
+
+@dataclass(frozen=True, slots=True)
+class LegalPlay:
+    """A legal play (TL-5) and whether it would head the trick so far."""
+
+    play: Play
+    heads_trick: bool
+
+
+def leaf_trick(
+    hand: CardsLike,
+    trump: Suit | str,
+    plays: str | Iterable[str | Play | tuple[Card | str, bool]] = "",
+    *,
+    rules: ThreeLeavesRules | None = None,
+) -> tuple[tuple[Card, ...], Trick]:
+    """A hand of 1 to 3 cards and the trick it answers (``plays`` in order by seats 0, 1, ...),
+    checked: no card on the trick is in the hand.
+
+    >>> hand, trick = leaf_trick("8d Ac Kh", "d", "As ~8c")
+    >>> len(hand), trick.led_suit, len(trick.plays)
+    (3, <Suit.SPADES: 's'>, 2)
+    """
+    r = rules or ThreeLeavesRules()
+    suit = parse_suit(trump, field="trump")
+    cards = parse_cards(hand, deck=r.card_deck, count=(1, 2, 3), field="hand")
+    trick = Trick(suit, 0)
+    for seat, (card, down) in enumerate(parse_plays(plays, rules=r, field="trick")):
+        if card in cards:
+            raise InvalidInputError(f"trick[{seat + 1}]", f"{card} is in the hand too")
+        trick = trick.play(seat, card, face_down=down)
+    return cards, trick
+
+
+def legal_on_trick(
+    hand: Sequence[Card], trick: Trick, *, rules: ThreeLeavesRules | None = None
+) -> tuple[LegalPlay, ...]:
+    """Every legal play of ``hand`` (the next seat) on ``trick`` and whether it heads it (TL-5).
+
+    >>> hand, trick = leaf_trick("8d Ac Kh", "d", "As")
+    >>> [(str(p.play), p.heads_trick) for p in legal_on_trick(hand, trick)][:2]
+    [('1:8d', True), ('1:8d(down)', False)]
+    """
+    if trick.trump is None:
+        raise InvalidInputError("trump", "a Three Leaves trick has a trump suit")
+    seat = len(trick.plays)
+    out = []
+    for p in legal_plays(hand, trick.led_suit, trick.trump, rules=rules, seat=seat):
+        heads = bool(trick.plays) and trick.play(seat, p.card, face_down=p.face_down).winner == seat
+        out.append(LegalPlay(p, heads))
+    return tuple(out)
 
 
 def check_play(
@@ -915,9 +975,15 @@ class SessionResult:
 
 
 def play_session(
-    deals: Iterable[tuple[Deal, Choices | None]], *, carried_pot: int = 0
+    deals: Iterable[tuple[Deal, Choices | None]],
+    *,
+    carried_pot: int = 0,
+    play: Callable[[Deal, Choices | None, int], DealResult] | None = None,
 ) -> SessionResult:
     """Play deals in order, carrying the pot from each to the next (TL-6).
+
+    ``play(deal, choices, carried_pot)`` plays one deal (default :func:`play_deal`; the remote
+    client passes a call to its server).
 
     >>> d = Deal.of(["As Ks 8s", "9h Jc Qd"], "Ts")
     >>> s = play_session([(d, Choices.of(picks="Ks")), (d, Choices.of(picks="As"))])
@@ -934,7 +1000,10 @@ def play_session(
             )
         totals = totals or [0] * deal.players
         try:
-            result = play_deal(deal, choices, carried_pot=pot)
+            if play is None:
+                result = play_deal(deal, choices, carried_pot=pot)
+            else:
+                result = play(deal, choices, pot)
         except InvalidInputError as exc:
             raise exc.prefixed(f"deals[{i}]") from None
         results.append(result)
