@@ -20,6 +20,8 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from solver.chinese import Solution, solve, solve_many
+from solver.chinese.deal import Deal as ChineseDeal
+from solver.chinese.deal import deals
 from solver.chinese.objectives import DEFAULT_OBJECTIVE
 from solver.chinese.scoring import TableResult, score
 from solver.chlust import (
@@ -116,6 +118,18 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> TableResult:
         """Settle a table of 2-4 players (see :func:`solver.score`)."""
+        ...
+
+    def deal(
+        self,
+        players: int = 4,
+        *,
+        seed: int,
+        count: int = 1,
+        timeout: float | None = None,
+    ) -> tuple[ChineseDeal, ...]:
+        """``count`` seeded Chinese poker deals, seeds ``seed``, ``seed + 1``, ... (CP-1,
+        ``solver.chinese.deal.deals``); the same seed gives the same hands either way."""
         ...
 
     def chlust_evaluate(
@@ -443,6 +457,17 @@ class LocalSolver:
     ) -> TableResult:
         """:func:`solver.score`."""
         return score(players, rules, **overrides)
+
+    def deal(
+        self,
+        players: int = 4,
+        *,
+        seed: int,
+        count: int = 1,
+        timeout: float | None = None,
+    ) -> tuple[ChineseDeal, ...]:
+        """``solver.chinese.deal.deals`` (CP-1)."""
+        return deals(seed, players, count)
 
     def chlust_evaluate(
         self,

@@ -38,6 +38,7 @@ from server.convert import (
     card_to_wire,
     cards_to_wire,
     constraints_to_wire,
+    deal_from_wire,
     hand_from_wire,
     rules_to_wire,
     seat_to_wire,
@@ -50,6 +51,8 @@ from solver.cards import Card, CardsLike, Suit, parse_card, parse_cards, parse_s
 from solver.chinese import Solution
 from solver.chinese.constrained import check_engine
 from solver.chinese.constraints import as_constraints
+from solver.chinese.deal import Deal as ChineseDeal
+from solver.chinese.deal import check_deal_request
 from solver.chinese.scoring import TableResult, read_seats
 from solver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from solver.chlust import Deal as ChlustDeal
@@ -83,6 +86,7 @@ SERVICES = (
     "cpsolver.v1.ThreeLeavesService",
 )
 BATCH_CHUNK = 1000  # hands per BatchSolve call (the server's default cap is 10,000)
+DEAL_CHUNK = 1000  # deals per DealTables call (the server's cap, server.chinese_poker.MAX_DEALS)
 
 
 @dataclass(frozen=True)
@@ -363,6 +367,28 @@ class RemoteSolver:
         )
         response = self._call(self._chinese.ScoreTable, request, timeout)
         return table_from_wire(response, resolved, seats, players)
+
+    def deal(
+        self,
+        players: int = 4,
+        *,
+        seed: int,
+        count: int = 1,
+        timeout: float | None = None,
+    ) -> tuple[ChineseDeal, ...]:
+        """Seeded deals with ``DealTables`` (CP-1), as ``solver.chinese.deal.deals``: the same
+        seeds give the same hands in-process and on the server. The request is checked here
+        with the library (the same errors); more than :data:`DEAL_CHUNK` deals are asked for
+        in several calls (the server's cap per call), each with ``timeout``."""
+        check_deal_request(seed, players, count)
+        found: list[ChineseDeal] = []
+        for start in range(seed, seed + count, DEAL_CHUNK):
+            request = pb.DealTablesRequest(
+                seed=start, players=players, count=min(DEAL_CHUNK, seed + count - start)
+            )
+            response = self._call(self._chinese.DealTables, request, timeout)
+            found.extend(deal_from_wire(t) for t in response.tables)
+        return tuple(found)
 
     # -- Chlust (RULES.md §3) -----------------------------------------------------------
 

@@ -16,6 +16,7 @@ from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from server.convert import (
     cards_from_wire,
     constraints_from_wire,
+    deal_to_wire,
     engine_from_wire,
     enum_value_name,
     hand_to_wire,
@@ -29,13 +30,18 @@ from server.convert import (
 from server.errors import OK_STATUS, status_from_exception
 from server.services import Service, ServiceLimits
 from solver.chinese import solve
+from solver.chinese.deal import check_deal_request, deals
 from solver.chinese.objectives import DEFAULT_OBJECTIVE
 from solver.chinese.scoring import check_arrangement, score
 from solver.errors import CpsolverError, FieldViolation, InvalidInputError
 from solver.evaluator.poker import evaluate
 from solver.rules import ChineseRules
 
-__all__ = ["SERVICE", "ChinesePokerServicer"]
+__all__ = ["MAX_DEALS", "SERVICE", "ChinesePokerServicer"]
+
+# Deals one DealTables request may ask for: ~50k cards, a few ms (the typed client asks in
+# chunks of this size, so a caller with more still gets them all).
+MAX_DEALS = 1_000
 
 _OBJECTIVE_FIELD = pb.SolveRequest.DESCRIPTOR.fields_by_name["objective"]
 
@@ -141,6 +147,19 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         cards = cards_from_wire(request.cards, "cards")
         hand = evaluate(cards, wheel_second_highest=rules.wheel_second_highest)
         return pb.EvaluateHandResponse(hand=hand_to_wire(hand))
+
+    def DealTables(
+        self, request: pb.DealTablesRequest, context: grpc.ServicerContext
+    ) -> pb.DealTablesResponse:
+        players = request.players or 4
+        count = request.count or 1
+        check_deal_request(request.seed, players, count)
+        if count > MAX_DEALS:
+            raise InvalidInputError(
+                "count", f"at most {MAX_DEALS:,} deals per request, got {count:,}"
+            )
+        dealt = deals(request.seed, players, count)
+        return pb.DealTablesResponse(tables=[deal_to_wire(d) for d in dealt])
 
 
 SERVICE = Service(

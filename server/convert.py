@@ -23,6 +23,7 @@ from google.protobuf.message import Message
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 from solver.cards import Card, Rank, Suit
 from solver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
+from solver.chinese.deal import Deal
 from solver.chinese.ev import RowOdds
 from solver.chinese.naturals import Natural, NaturalKind
 from solver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
@@ -37,6 +38,8 @@ __all__ = [
     "card_to_wire",
     "cards_from_wire",
     "cards_to_wire",
+    "deal_from_wire",
+    "deal_to_wire",
     "enum_value_name",
     "hand_from_wire",
     "hand_to_wire",
@@ -684,4 +687,27 @@ def table_from_wire(
         tuple(pairings),
         MappingProxyType({t.seat: t.units for t in response.totals}),
         MappingProxyType(dict(inputs)),
+    )
+
+
+def deal_to_wire(deal: Deal) -> chinese_poker_pb2.DealtTable:
+    """The DealtTable message of a seeded Chinese poker deal."""
+    return chinese_poker_pb2.DealtTable(
+        seed=deal.seed,
+        hands=[
+            chinese_poker_pb2.DealtHand(seat=seat, cards=cards_to_wire(cards))
+            for seat, cards in zip(deal.seats, deal.hands, strict=True)
+        ],
+    )
+
+
+def deal_from_wire(message: chinese_poker_pb2.DealtTable) -> Deal:
+    """The library's :class:`~solver.chinese.deal.Deal` of a DealtTable (trusted: the server's).
+
+    >>> from solver.chinese.deal import deal
+    >>> deal_from_wire(deal_to_wire(deal(5, players=3))) == deal(5, players=3)
+    True
+    """
+    return Deal(
+        message.seed, tuple(tuple(card_from_wire(c) for c in h.cards) for h in message.hands)
     )

@@ -1,48 +1,27 @@
 """``cpsolver deal``: seeded random Chinese poker hands to try things with.
 
-A deal is a shuffle of the 52-card deck by :class:`random.Random` seeded with ``--seed``; the
-same seed gives the same hands on every machine and Python version that keeps
-``random.Random.sample`` stable (CPython has since 3.2). Seats are N, E, S, W (the first
-``--players``), 13 cards each (RULES CP-1).
+The deals are :func:`solver.chinese.deal.deals` (CP-1: seats N, E, S, W, 13 cards each; the same
+seed gives the same hands). In-process by default; with ``--server HOST:PORT`` (or
+``CPSOLVER_SERVER``) the server's ``DealTables`` deals them, with the same output. Without
+``--seed`` the seed is picked here and shown (in the output, or on stderr with ``--json`` or
+``--lines``), so it is known and sent to the server either way.
 """
 
 from __future__ import annotations
 
-import random
 import secrets
 
 import click
 from rich.table import Table
 
-from client.cli.main import emit_json, main
+from client.cli.main import emit_json, main, remote_options
 from client.cli.render import cards_text, console
-from solver.cards import DECK_52, Card
+from client.local import Solver
+from solver.chinese.deal import check_deal_request
 
-__all__ = ["SEATS", "deal_hands"]
+__all__ = ["CHUNK"]
 
-SEATS = ("N", "E", "S", "W")
-
-
-def deal_hands(seed: int, players: int = 4) -> dict[str, tuple[Card, ...]]:
-    """Seat -> 13 cards (sorted high to low) of the deal numbered ``seed``.
-
-    >>> hands = deal_hands(7, 2)
-    >>> list(hands), [len(h) for h in hands.values()], hands == deal_hands(7, 2)
-    (['N', 'E'], [13, 13], True)
-    >>> set(hands["N"]).isdisjoint(hands["E"])
-    True
-    """
-    if not 2 <= players <= 4:
-        raise ValueError(f"players must be 2 to 4, got {players}")
-    cards = random.Random(seed).sample(DECK_52.cards, 13 * players)
-    return {
-        seat: tuple(sorted(cards[13 * i : 13 * (i + 1)], key=_order, reverse=True))
-        for i, seat in enumerate(SEATS[:players])
-    }
-
-
-def _order(card: Card) -> tuple[int, int]:
-    return (int(card.rank), card.index)
+CHUNK = 1000  # deals asked for (and printed) at a time, so --count may be large
 
 
 @main.command()
@@ -63,7 +42,10 @@ def _order(card: Card) -> tuple[int, int]:
     "--lines", is_flag=True,
     help="Print bare hands, one per line (input for `cpsolver batch`).",
 )  # fmt: skip
-def deal(seed: int | None, players: int, count: int, as_json: bool, lines: bool) -> None:
+@remote_options
+def deal(
+    seed: int | None, players: int, count: int, as_json: bool, lines: bool, solver: Solver
+) -> None:
     """Deal seeded random hands, e.g. ``cpsolver deal --seed 7 --players 4``."""
     if as_json and lines:
         raise click.UsageError("--json and --lines exclude each other")
@@ -71,21 +53,21 @@ def deal(seed: int | None, players: int, count: int, as_json: bool, lines: bool)
         seed = secrets.randbelow(2**31)
         if lines or as_json:
             click.echo(f"deal: seed {seed}", err=True)
+    check_deal_request(seed, players, count)  # before any output: bad input prints nothing
     out = console()
-    for n in range(seed, seed + count):
-        hands = deal_hands(n, players)
-        if as_json:
-            emit_json(
-                {"seed": n, "hands": {s: [str(c) for c in cards] for s, cards in hands.items()}}
-            )
-        elif lines:
-            for cards in hands.values():
-                click.echo(" ".join(str(c) for c in cards))
-        else:
-            out.print(f"seed {n}")
-            table = Table(box=None, pad_edge=False)
-            table.add_column("seat")
-            table.add_column("cards")
-            for s, cards in hands.items():
-                table.add_row(s, cards_text(cards))
-            out.print(table)
+    for start in range(seed, seed + count, CHUNK):
+        dealt = solver.deal(players, seed=start, count=min(CHUNK, seed + count - start))
+        for one in dealt:
+            if as_json:
+                emit_json(one.to_dict())
+            elif lines:
+                for cards in one.hands:
+                    click.echo(" ".join(str(c) for c in cards))
+            else:
+                out.print(f"seed {one.seed}")
+                table = Table(box=None, pad_edge=False)
+                table.add_column("seat")
+                table.add_column("cards")
+                for s, cards in one.by_seat().items():
+                    table.add_row(s, cards_text(cards))
+                out.print(table)

@@ -473,3 +473,35 @@ class ScoreTableResponse(_message.Message):
     totals: _containers.RepeatedCompositeFieldContainer[SeatTotal]
     pairings: _containers.RepeatedCompositeFieldContainer[Pairing]
     def __init__(self, totals: _Optional[_Iterable[_Union[SeatTotal, _Mapping]]] = ..., pairings: _Optional[_Iterable[_Union[Pairing, _Mapping]]] = ...) -> None: ...
+
+class DealTablesRequest(_message.Message):
+    __slots__ = ("seed", "players", "count")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    players: int
+    count: int
+    def __init__(self, seed: _Optional[int] = ..., players: _Optional[int] = ..., count: _Optional[int] = ...) -> None: ...
+
+class DealtHand(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: str
+    cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    def __init__(self, seat: _Optional[str] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
+
+class DealtTable(_message.Message):
+    __slots__ = ("seed", "hands")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    hands: _containers.RepeatedCompositeFieldContainer[DealtHand]
+    def __init__(self, seed: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[DealtHand, _Mapping]]] = ...) -> None: ...
+
+class DealTablesResponse(_message.Message):
+    __slots__ = ("tables",)
+    TABLES_FIELD_NUMBER: _ClassVar[int]
+    tables: _containers.RepeatedCompositeFieldContainer[DealtTable]
+    def __init__(self, tables: _Optional[_Iterable[_Union[DealtTable, _Mapping]]] = ...) -> None: ...

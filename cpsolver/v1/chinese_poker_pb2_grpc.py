@@ -60,6 +60,11 @@ class ChinesePokerServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.ScoreTableRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.ScoreTableResponse.FromString,
                 _registered_method=True)
+        self.DealTables = channel.unary_unary(
+                '/cpsolver.v1.ChinesePokerService/DealTables',
+                request_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesResponse.FromString,
+                _registered_method=True)
 
 
 class ChinesePokerServiceServicer:
@@ -102,6 +107,14 @@ class ChinesePokerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DealTables(self, request, context):
+        """Deals seeded random hands to try things with: `count` deals with seeds seed, seed+1, ...,
+        13 cards to each of 2 to 4 seats from one 52-card deck (CP-1). Same seed, same hands.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ChinesePokerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -129,6 +142,11 @@ def add_ChinesePokerServiceServicer_to_server(servicer, server):
                     servicer.ScoreTable,
                     request_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.ScoreTableRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.ScoreTableResponse.SerializeToString,
+            ),
+            'DealTables': grpc.unary_unary_rpc_method_handler(
+                    servicer.DealTables,
+                    request_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -267,6 +285,33 @@ class ChinesePokerService:
             '/cpsolver.v1.ChinesePokerService/ScoreTable',
             cpsolver_dot_v1_dot_chinese__poker__pb2.ScoreTableRequest.SerializeToString,
             cpsolver_dot_v1_dot_chinese__poker__pb2.ScoreTableResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DealTables(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ChinesePokerService/DealTables',
+            cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesRequest.SerializeToString,
+            cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesResponse.FromString,
             options,
             channel_credentials,
             insecure,
