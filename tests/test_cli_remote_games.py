@@ -360,3 +360,25 @@ def test_remote_leaves_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
     assert remote.leaves_advise("8s 9h Jc", "9d", **kwargs) == local.leaves_advise(  # type: ignore[arg-type]
         "8s 9h Jc", "9d", **kwargs
     )
+
+
+def test_leaves_empty_picks_are_random_picks_both_ways(server: str, remote: RemoteSolver) -> None:
+    """TL-4 payment round (TL-E1's trump khlyust, draw_source=holder): ``"picks": []`` means no
+    picks given, so the opponents pick at random with the seed - the same in-process and with
+    --server (the wire cannot tell an empty list from an absent one), and the same as leaving
+    picks out."""
+    from solver.three_leaves import Choices, Deal
+
+    no_picks = {k: v for k, v in TL_E1.items() if k != "picks"}
+    for seed in (0, 5):
+        spec = dict(no_picks, seed=seed)
+        empty = same_both_ways(server, "leaves", "play", json.dumps(dict(spec, picks=[])))
+        absent = same_both_ways(server, "leaves", "play", json.dumps(spec))
+        assert empty == absent
+        # the opponents paid for three distinct cards of A♠ K♠ 8♠ (11, 4 and 8 points)
+        assert sorted(p["amount"] for p in empty["payments"]) == [4, 8, 11]  # type: ignore[union-attr]
+    deal = Deal.of(TL_E1["hands"], TL_E1["trump_card"])  # type: ignore[arg-type]
+    local = LocalSolver()
+    for choices in (Choices(picks=(), seed=5), Choices.of(picks=[], seed=5)):
+        assert remote.leaves_play(deal, choices) == local.leaves_play(deal, choices)
+        assert local.leaves_play(deal, choices) == local.leaves_play(deal, Choices(seed=5))

@@ -473,7 +473,8 @@ class Choices:
       absent play. The dealer and the assistant may only play.
     * ``demand_playout``: an opponent demands a play-out of a plain khlyust (TL-4).
     * ``picks``: the holder's cards picked in the payment round, in turn from the holder's
-      left (TL-4, ``draw_source=holder``); None picks at random with ``seed``.
+      left (TL-4, ``draw_source=holder``); None (or no picks: the wire cannot tell an empty
+      list from an absent one) picks at random with ``seed``.
     * ``plays``: every play in order as ``(card, face_down)``, or a :data:`PlayPolicy`.
     """
 
@@ -501,7 +502,7 @@ class Choices:
             for seat, v in (exchanges or {}).items()
         }
         parsed_picks = (
-            None if picks is None else parse_cards(picks, deck=r.card_deck, field="picks")
+            None if picks is None else parse_cards(picks, deck=r.card_deck, field="picks") or None
         )
         parsed_plays: tuple[tuple[Card, bool], ...] | PlayPolicy
         parsed_plays = plays if callable(plays) else parse_plays(plays, rules=r)
@@ -822,7 +823,7 @@ def _payment_round(
         cards = stock[: len(payers)]
     else:
         held = list(claim.value.cards)
-        if ch.picks is None:
+        if not ch.picks:  # None or empty: random picks (as over the wire)
             cards = random.Random(ch.seed).sample(held, len(payers))
         else:
             picks = list(ch.picks)
