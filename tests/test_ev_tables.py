@@ -22,7 +22,7 @@ from solver.chinese.ev_model import (
     save_model,
     table_filename,
 )
-from solver.chinese.training import train
+from solver.chinese.training import CHUNK, IterationReport, deal_hands, play_policy, train
 from solver.evaluator.poker import NUM_CLASSES, Category, poker_tables
 from solver.rules.chinese import ChineseRules
 
@@ -133,12 +133,49 @@ def test_training_is_deterministic_for_a_seed_whatever_the_workers() -> None:
     assert not np.array_equal(one.rows, other.rows)
 
 
+def test_training_ends_with_a_duplicate_match_of_the_stored_tables_against_previous() -> None:
+    """Issue 3 (c): the closing check plays the stored tables' policy against ``previous`` on
+    fresh hands; recomputed here with the matches benchmark's own duplicate scorer."""
+    from bench.matches import duplicate
+
+    rules = ChineseRules.preset("two_four")
+    deals = CHUNK + 50
+    reports: list[IterationReport] = []
+    model = train(rules, deals=deals, iterations=2, seed=11, min_gain=0.0, report=reports.append)
+    assert [r.final for r in reports] == [False, False, False, True]
+    check = reports[-1]
+    assert model.meta["final_gain"] == [check.gain, check.gain_se]
+    per_deal = []
+    for i, n in enumerate((CHUNK, 50)):
+        rng = np.random.default_rng(np.random.SeedSequence((11, 1001, i)))
+        hands = deal_hands(rng, n, rules.players).reshape(-1, 13)
+        ours = play_policy(hands, rules, model)
+        theirs = play_policy(hands, rules, model.previous())
+        per_deal.append(duplicate(rules, ours, theirs, n))
+    results = np.concatenate(per_deal)
+    assert check.gain == pytest.approx(results.mean(), abs=1e-9)
+    assert check.gain_se == pytest.approx(results.std() / np.sqrt(deals), rel=1e-6)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_shipped_tables_are_converged(preset: str) -> None:
+    """Issue 3: the last self-play iteration gained less than the file's ``min_gain``, and
+    the stored tables' policy is within noise of the previous model's (closing check inside
+    two standard errors of zero)."""
+    rules = ChineseRules.preset(preset)
+    meta = load_model(PACKAGE_DATA / table_filename(rules), rules).meta
+    last_gain = meta["gains"][-1][1]
+    assert abs(last_gain) < meta["min_gain"]
+    gain, se = meta["final_gain"]
+    assert abs(gain) < 2 * se
+
+
 def _category_shares(model: OpponentModel) -> np.ndarray:
     category = poker_tables(model.rules.wheel_second_highest).category
     return np.array([[model.rows[r][category == c].sum() for c in Category] for r in range(3)])
 
 
-@pytest.mark.parametrize("preset", ["standard", "two_four"])
+@pytest.mark.parametrize("preset", PRESETS)
 def test_shipped_tables_regenerate_from_a_reduced_run(preset: str) -> None:
     """The committed command (docs/EV.md, ``make tables``) at a reduced size - 2,000 hands per
     iteration instead of 80,000, another seed, as many iterations as the shipped run made -

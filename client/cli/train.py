@@ -112,9 +112,10 @@ def train_command(
                 if rep.gain is None
                 else f", gain {rep.gain:+.4f} ± {1.96 * (rep.gain_se or 0):.4f}"
             )
-            bar.console.print(
-                f"iteration {rep.iteration}: {rep.deals} deals, {rep.seconds:.1f} s{gain}"
+            name = (
+                "check (stored tables vs previous)" if rep.final else f"iteration {rep.iteration}"
             )
+            bar.console.print(f"{name}: {rep.deals} deals, {rep.seconds:.1f} s{gain}")
 
         model = train(
             rules,
