@@ -12,25 +12,16 @@ Both print the same thing. The deal is a seeded shuffle (same seed, same table).
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 
 from client import Solver, connect
 from solver import Row, Solution, format_cards
-from solver.cards import DECK_52, Card
-
-SEATS = ("N", "E", "S", "W")
-
-
-def deal(seed: int, players: int = 4) -> dict[str, list[Card]]:
-    """13 cards for each seat from a seeded shuffle of the 52-card deck."""
-    cards = random.Random(seed).sample(DECK_52.cards, 13 * players)
-    return {seat: cards[13 * i : 13 * (i + 1)] for i, seat in enumerate(SEATS[:players])}
 
 
 def play(solver: Solver, seed: int, rules: str = "standard") -> int:
     """Play one table with ``solver`` and print it; returns 0."""
-    hands = deal(seed)
+    # The same seeded deal as `cpsolver deal --seed SEED` (DealTables when remote).
+    hands = solver.deal(4, seed=seed)[0].by_seat()
     # One call for the whole table (BatchSolve streaming when remote).
     results = list(solver.solve_batch(hands.values(), rules))
     plays: dict[str, Solution] = {}

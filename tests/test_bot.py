@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from solver import score, solve
+from solver.chinese.deal import deal
 
 BOT = Path(__file__).resolve().parent.parent / "examples" / "bot.py"
 SEATS = ("N", "E", "S", "W")
@@ -32,13 +33,9 @@ def test_bot_plays_a_table_in_process_and_remote(seed: int, grpc_server) -> None
     totals = dict(re.findall(r"([NESW]) ([+-]?\d+)", local.splitlines()[-1]))
     assert list(totals) == list(SEATS)
     assert sum(int(v) for v in totals.values()) == 0  # CP-7: a table's totals sum to zero
-    # the settlement is the library's for the same deal and the library's arrangements
-    sys.path.insert(0, str(BOT.parent))
-    try:
-        import bot  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(BOT.parent))
-    hands = bot.deal(seed)
+    # the settlement is the library's for the same deal (solver.chinese.deal, as
+    # `cpsolver deal --seed`) and the library's arrangements
+    hands = deal(seed, 4).by_seat()
     table = score({seat: solve(cards) for seat, cards in hands.items()})
     assert {k: int(v) for k, v in totals.items()} == dict(table.totals)
     pairings = re.findall(r"^  ([NESW])-([NESW]): ([+-]\d+)$", local, re.M)
