@@ -254,7 +254,7 @@ def odds_cmd(
 
 @chlust.command("advise")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--samples", default=200, show_default=True, type=int)
+@click.option("--samples", default=200, show_default=True, type=click.IntRange(min=2))
 @click.option("--seed", default=0, show_default=True, type=int)
 @_common
 @remote_options

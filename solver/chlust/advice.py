@@ -290,8 +290,10 @@ def advise_play(
         if card in known:
             raise InvalidInputError("hand", f"card {card} is both held and seen")
         known.add(card)
-    if samples < 1:
-        raise InvalidInputError("samples", f"must be at least 1, got {samples}")
+    if samples < 2:
+        # A sampled mean's 95% interval needs two samples (one would give an infinite
+        # half-width, which JSON cannot carry).
+        raise InvalidInputError("samples", f"must be at least 2, got {samples}")
     unseen = [c for c in rules.card_deck.cards if c not in known]
     need = {s: size - (1 if s in trick.seats else 0) for s in order if s != seat}
     voids = _voids(history, trick, rules)
