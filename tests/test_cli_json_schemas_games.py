@@ -413,3 +413,25 @@ def test_chlust_advise_needs_two_samples_for_its_interval() -> None:
     two = run_json(["chlust", "advise", "-", "--samples", "2"], json.dumps(MID_TRICK))
     validator("chlust-advise").validate(two)
     assert two["method"] == "monte_carlo" and two["deals"] == 2
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("odds", "Ad Kd Qd", "-t", "d", "-k", "3", "--seed", "-1"), "error: seed: must be 0 or"),
+        (("odds", "Ad Kd Qd", "-t", "d", "--samples", "0"), "'--samples': 0 is not in the range"),
+        (("odds", "Ad Kd Qd", "-t", "d", "--exact-limit", "-1"), "'--exact-limit': -1 is not"),
+        (("advise", "-", "--samples", "1"), "'--samples': 1 is not in the range"),
+    ],
+)
+def test_chlust_sampling_options_fail_the_same_both_ways(
+    args: tuple[str, ...], needle: str, server: str
+) -> None:
+    """A negative seed was a traceback (numpy refuses it) in-process and an internal error
+    remotely; bounds the server checks gave other lines in-process. Now: exit 2, no JSON on
+    stdout, the same stderr either way."""
+    stdin = json.dumps(MID_TRICK) if args[0] == "advise" else None
+    local = run(["chlust", *args, "--json"], stdin)
+    remote = run(["chlust", *args, "--json", "--server", server], stdin)
+    assert local[0] == 2 and local[1] == "" and needle in local[2], local
+    assert remote == local

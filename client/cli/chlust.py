@@ -201,10 +201,10 @@ def play_cmd(
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--opponents", "-k", default=1, show_default=True, type=int)
 @click.option("--dead", default="", help="Cards known to be out of the opponents' hands.")
-@click.option("--samples", default=20_000, show_default=True, type=int)
+@click.option("--samples", default=20_000, show_default=True, type=click.IntRange(min=1))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
-    "--exact-limit", default=300_000, show_default=True, type=int,
+    "--exact-limit", default=300_000, show_default=True, type=click.IntRange(min=0),
     help="Enumerate exactly when there are at most this many opponent deals.",
 )  # fmt: skip
 @_trump_option

@@ -141,6 +141,8 @@ def showdown_odds(
         )
     if samples < 1:
         raise InvalidInputError("samples", f"must be at least 1, got {samples}")
+    if seed < 0:
+        raise InvalidInputError("seed", f"must be 0 or more, got {seed}")
     wild = rules.wild_card(trump, turned_card)
     mine = _evaluate(held, trump, wild, rules)
     keys = _triple_keys(unseen, trump, wild, rules)
