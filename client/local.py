@@ -367,14 +367,14 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
-        """:func:`solver.solve` (``rollouts`` and ``seed`` are passed on when set)."""
-        sampling: dict[str, Any] = {"rollouts": rollouts, "seed": seed} if rollouts else {}
+        """:func:`solver.solve` (``rollouts`` and ``seed`` are passed on)."""
         return solve(
             cards,
             rules,
             objective or DEFAULT_OBJECTIVE,
             alternatives=alternatives,
-            **sampling,
+            rollouts=rollouts,
+            seed=seed,
             **overrides,
         )
 

@@ -54,11 +54,15 @@ from solver.chinese.constraints import as_constraints
 from solver.chinese.deal import Deal as ChineseDeal
 from solver.chinese.deal import check_deal_request
 from solver.chinese.scoring import TableResult, read_seats
+from solver.chinese.solve import check_solve_limits
 from solver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from solver.chlust import Deal as ChlustDeal
 from solver.chlust import DealResult as ChlustDealResult
+from solver.chlust.advice import check_advice_limits as check_chlust_advice
+from solver.chlust.advice import check_odds_limits as check_chlust_odds
 from solver.chlust.bidding import parse_bid_action
 from solver.chlust.deal import Showdown, one_card
+from solver.chlust.deal import check_deal_request as check_chlust_deal
 from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.chlust import SetValue
 from solver.evaluator.khlyust import KhlyustValue
@@ -74,6 +78,8 @@ from solver.three_leaves import (
 )
 from solver.three_leaves import Deal as LeavesDeal
 from solver.three_leaves import DealResult as LeavesDealResult
+from solver.three_leaves.advice import check_advice_limits as check_leaves_advice
+from solver.three_leaves.game import check_play_limits
 from solver.tricks import Trick
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
@@ -281,7 +287,6 @@ class RemoteSolver:
         request = pb.SolveRequest(
             cards=cards_to_wire(parse_cards(cards, field=field)),
             rules=rules_to_wire(rules, pb.ChineseRules),
-            top_k=alternatives,
         )
         if objective is not None:
             name = f"OBJECTIVE_{objective.upper()}"
@@ -291,6 +296,8 @@ class RemoteSolver:
                 get_objective(objective)  # raises the library's error for an unknown name
                 raise RemoteError("UNIMPLEMENTED", f"objective {objective!r} has no wire name")
             request.objective = pb.Objective.Value(name)
+        check_solve_limits(alternatives=alternatives)  # the library's bound and error
+        request.top_k = alternatives
         return request
 
     def solve(
@@ -310,6 +317,7 @@ class RemoteSolver:
         engine = check_engine(overrides.pop("engine", "exact"))
         resolved = ChineseRules.resolve(rules, **overrides)
         request = self._solve_request(cards, resolved, objective, alternatives)
+        check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed)
         request.rollouts = rollouts
         request.seed = seed
         if constraints is not None:
@@ -545,10 +553,12 @@ class RemoteSolver:
         **overrides: Any,
     ) -> ShowdownOdds:
         """Showdown odds with ``ShowdownOdds`` (CH-7), as ``solver.chlust.showdown_odds``
-        (the server caps ``samples`` and ``exact_limit``)."""
+        (``samples``, ``exact_limit`` and ``seed`` are checked here with the library's
+        bounds, ``check_odds_limits``: the same errors as in-process)."""
         from cpsolver.v1 import chlust_pb2
         from server.chlust import odds_from_wire
 
+        check_chlust_odds(opponents=opponents, samples=samples, exact_limit=exact_limit, seed=seed)
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
         held = parse_cards(hand, deck=resolved.card_deck, count=3, field="hand")
@@ -559,7 +569,7 @@ class RemoteSolver:
             rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
             exact_limit=exact_limit,
             samples=samples,
-            seed=_int64(seed, "seed"),
+            seed=seed,
         )
         if turned is not None:
             request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
@@ -585,11 +595,12 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> PlayAdvice:
-        """The card to play with ``AdvisePlay``, as ``solver.chlust.advise_play`` (the server
-        caps ``samples`` at 5,000)."""
+        """The card to play with ``AdvisePlay``, as ``solver.chlust.advise_play`` (``samples``
+        and ``seed`` are checked here with the library's bounds, ``check_advice_limits``)."""
         from cpsolver.v1 import chlust_pb2
         from server.chlust import advice_from_wire
 
+        check_chlust_advice(samples=samples, seed=seed, seat=seat, seats=seats)
         resolved = ChlustRules.resolve(rules, **overrides)
         if trick.trump is None:
             raise InvalidInputError("trick", "a Chlust trick has a trump suit")
@@ -606,7 +617,7 @@ class RemoteSolver:
             history=[record(t) for t in history],
             trick=record(trick),
             samples=samples,
-            seed=_int64(seed, "seed"),
+            seed=seed,
             rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
         )
         if turned is not None:
@@ -631,12 +642,11 @@ class RemoteSolver:
 
         resolved = ChlustRules.resolve(rules, **overrides)
         n = players or resolved.players
-        if not 2 <= n <= 4:
-            raise InvalidInputError("players", f"must be 2, 3 or 4 (CH-1), got {n}")
+        check_chlust_deal(n, seed=seed, dealer=dealer)  # the library's checks and errors
         request = chlust_pb2.DealHandsRequest(
             players=n,
             dealer=dealer,
-            seed=_int64(seed, "seed"),
+            seed=seed,
             rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
         )
         return deal_from_wire(self._chlust_call(self._chlust().DealHands, request, timeout))
@@ -780,6 +790,7 @@ class RemoteSolver:
         from server.three_leaves import exchange_to_wire, leaves_result_from_wire
 
         ch = choices or Choices()
+        check_play_limits(seed=ch.seed, carried_pot=carried_pot)  # the library's bounds
         if callable(ch.plays):
             raise InvalidInputError("plays", "a play policy runs in-process only: list the plays")
         request = tl.PlayLeavesDealRequest(
@@ -793,7 +804,7 @@ class RemoteSolver:
             picks=cards_to_wire(ch.picks or ()),
             plays=[tl.LeafPlay(card=card_to_wire(c), face_down=down) for c, down in ch.plays],
             carried_pot=carried_pot,
-            seed=_uint32(ch.seed, "seed"),
+            seed=ch.seed,
         )
         response = self._call(self._leaves().PlayLeavesDeal, request, timeout)
         return leaves_result_from_wire(response, deal, carried_pot)
@@ -829,12 +840,16 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> HandAdvice:
-        """Odds and exchange advice with ``AdviseLeaves``, as ``advise_hand`` (the server caps
-        ``samples`` at 20,000)."""
+        """Odds and exchange advice with ``AdviseLeaves``, as ``advise_hand`` (the position,
+        ``samples``, ``seed`` and ``carried_pot`` are checked here with the library's bounds,
+        ``check_advice_limits``: the same errors as in-process)."""
         from cpsolver.v1 import three_leaves_pb2
         from server.three_leaves import hand_advice_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        check_leaves_advice(
+            position=position, rules=resolved, samples=samples, seed=seed, carried_pot=carried_pot
+        )
         held = parse_cards(hand, deck=resolved.card_deck, count=3, field="hand")
         turned = (
             trump_card
@@ -847,7 +862,7 @@ class RemoteSolver:
             trump_card=card_to_wire(turned),
             position=position,
             samples=samples,
-            seed=_uint32(seed, "seed"),
+            seed=seed,
             exchange=exchange,
             carried_pot=carried_pot,
             skip_odds=not odds,
@@ -887,20 +902,6 @@ class RemoteSolver:
         for result in results:
             assert not isinstance(result, pb.SolveRequest), "the server skipped a hand"
             yield result
-
-
-def _int64(value: int, field: str) -> int:
-    """``value`` when it fits a signed 64-bit wire field, else the library's kind of error."""
-    if not -(2**63) <= value < 2**63:
-        raise InvalidInputError(field, f"must fit in 64 bits, got {value}")
-    return value
-
-
-def _uint32(value: int, field: str) -> int:
-    """``value`` when it fits an unsigned 32-bit wire field, else the library's kind of error."""
-    if not 0 <= value < 2**32:
-        raise InvalidInputError(field, f"must be 0 to {2**32 - 1} for a server, got {value}")
-    return value
 
 
 def _plain_status(code: grpc.StatusCode, details: str) -> Any:

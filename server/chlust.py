@@ -46,6 +46,7 @@ from solver.chlust import (
     showdown,
     showdown_odds,
 )
+from solver.chlust.advice import check_advice_limits
 from solver.errors import FieldViolation, InvalidInputError
 from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
 from solver.rules import ChlustRules
@@ -64,9 +65,8 @@ __all__ = [
     "set_to_wire",
 ]
 
-MAX_SAMPLES = 1_000_000
-MAX_EXACT_LIMIT = 2_000_000
-MAX_ADVICE_SAMPLES = 5_000
+# The work caps (samples, exact_limit, seeds) are the library's: showdown_odds and advise_play
+# check them (solver.chlust.advice.check_odds_limits / check_advice_limits), in-process too.
 # The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
 _HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
 _WIRE_HAND_CARD = re.compile(r"^hands\[(\d+)\]\.cards\[(\d+)\]")
@@ -322,12 +322,6 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         trump = suit_from_wire(request.trump, "trump")
         samples = request.samples if request.HasField("samples") else 20_000
         exact_limit = request.exact_limit if request.HasField("exact_limit") else 300_000
-        if not 1 <= samples <= MAX_SAMPLES:
-            raise InvalidInputError("samples", f"must be 1 to {MAX_SAMPLES}, got {samples}")
-        if not 0 <= exact_limit <= MAX_EXACT_LIMIT:
-            raise InvalidInputError(
-                "exact_limit", f"must be 0 to {MAX_EXACT_LIMIT}, got {exact_limit}"
-            )
         odds = showdown_odds(
             hand,
             trump,
@@ -410,8 +404,9 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         trump = suit_from_wire(request.trump, "trump")
         seats = list(request.seats)
         samples = request.samples if request.HasField("samples") else 200
-        if not 1 <= samples <= MAX_ADVICE_SAMPLES:
-            raise InvalidInputError("samples", f"must be 1 to {MAX_ADVICE_SAMPLES}, got {samples}")
+        seed = request.seed if request.HasField("seed") else 0
+        # before the tricks are read, as in-process
+        check_advice_limits(samples=samples, seed=seed, seat=request.seat, seats=seats)
 
         def trick_of(record: pb.TrickRecord, field: str) -> Trick:
             cards = cards_from_wire(record.cards, f"{field}.cards")
@@ -437,7 +432,7 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
             history=history,
             turned=_turned(request),
             samples=samples,
-            seed=request.seed if request.HasField("seed") else 0,
+            seed=seed,
         )
         return pb.AdvisePlayResponse(
             card=card_to_wire(advice.card),

@@ -24,6 +24,8 @@ from typing import Any
 
 import grpc
 
+from solver.chinese.solve import MAX_ALTERNATIVES
+
 __all__ = ["SERVICE_MODULES", "Service", "ServiceLimits", "load_services"]
 
 
@@ -32,7 +34,7 @@ class ServiceLimits:
     """Per-request limits every servicer enforces (from ``cpsolver serve`` options)."""
 
     max_batch: int = 10_000  # items in one batch request
-    max_top_k: int = 100  # runner-up arrangements one Solve may ask for
+    max_top_k: int = MAX_ALTERNATIVES  # runner-up arrangements one Solve may ask for
 
 
 @dataclass(frozen=True)

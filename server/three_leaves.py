@@ -81,8 +81,9 @@ _WIRE_ACTIONS = {
     ExchangeAction.PASS: pb.LeavesExchange.ACTION_PASS,
     ExchangeAction.DRAW: pb.LeavesExchange.ACTION_DRAW,
 }
-DEFAULT_SAMPLES = 400
-MAX_SAMPLES = 20_000
+DEFAULT_SAMPLES = 400  # an unset AdviseLeavesRequest.samples
+# The caps (samples, seeds, carried pot) are the library's: advise_hand and play_deal check
+# them (solver.three_leaves.advice.check_advice_limits, game.check_play_limits), in-process too.
 
 
 def _one_card(card: cards_pb2.Card, field: str, present: bool) -> Card:
@@ -325,8 +326,6 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
         for i, p in enumerate(request.plays, start=1):
             plays.append((_one_card(p.card, f"plays[{i}].card", p.HasField("card")), p.face_down))
         picks = cards_from_wire(request.picks, "picks") or None
-        if request.carried_pot < 0:
-            raise InvalidInputError("carried_pot", f"must be 0 or more, got {request.carried_pot}")
         result = play_deal(
             deal,
             Choices(
@@ -383,8 +382,6 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
         hand = cards_from_wire(request.hand, "hand")
         turned = _one_card(request.trump_card, "trump_card", request.HasField("trump_card"))
         samples = request.samples or DEFAULT_SAMPLES
-        if not 2 <= samples <= MAX_SAMPLES:
-            raise InvalidInputError("samples", f"must be 2 to {MAX_SAMPLES}, got {samples}")
         advice = advise_hand(
             hand,
             turned,

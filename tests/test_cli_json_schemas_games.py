@@ -418,7 +418,7 @@ def test_chlust_advise_needs_two_samples_for_its_interval() -> None:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (("odds", "Ad Kd Qd", "-t", "d", "-k", "3", "--seed", "-1"), "error: seed: must be 0 or"),
+        (("odds", "Ad Kd Qd", "-t", "d", "-k", "3", "--seed", "-1"), "'--seed': -1 is not in"),
         (("odds", "Ad Kd Qd", "-t", "d", "--samples", "0"), "'--samples': 0 is not in the range"),
         (("odds", "Ad Kd Qd", "-t", "d", "--exact-limit", "-1"), "'--exact-limit': -1 is not"),
         (("advise", "-", "--samples", "1"), "'--samples': 1 is not in the range"),

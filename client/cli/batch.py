@@ -33,6 +33,7 @@ from client.cli.render import console
 from client.local import LocalSolver, Solver
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from solver.chinese.search import warm_up
+from solver.chinese.solve import MAX_ALTERNATIVES
 from solver.errors import CpsolverError, InvalidInputError
 from solver.rules import parse_assignments
 
@@ -147,7 +148,7 @@ def _count(file: str) -> int | None:
     help=f"What to maximise: {', '.join(objective_names())}.",
 )  # fmt: skip
 @click.option(
-    "--alternatives", default=0, show_default=True, type=click.IntRange(0, 50),
+    "--alternatives", default=0, show_default=True, type=click.IntRange(0, MAX_ALTERNATIVES),
     help="Also return this many next-best arrangements per hand.",
 )  # fmt: skip
 @click.option(

@@ -14,7 +14,8 @@ from solver.chinese.constrained import ENGINES
 from solver.chinese.constraints import Constraints, NaturalPolicy
 from solver.chinese.ev_kernel import warm_up as ev_warm_up
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from solver.chinese.rollouts import MAX_ROLLOUTS
+from solver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
+from solver.chinese.solve import MAX_ALTERNATIVES
 from solver.rules import parse_assignments
 
 
@@ -75,7 +76,7 @@ def evaluate(
     "--alternatives",
     default=0,
     show_default=True,
-    type=click.IntRange(0, 50),
+    type=click.IntRange(0, MAX_ALTERNATIVES),
     help="Also show this many next-best arrangements.",
 )
 @click.option(
@@ -117,7 +118,7 @@ def evaluate(
 @click.option(
     "--top",
     default=None,
-    type=click.IntRange(1, 51),
+    type=click.IntRange(1, MAX_ALTERNATIVES + 1),
     help="Show the best K choices (same as --alternatives K-1).",
 )
 @click.option(
@@ -128,7 +129,10 @@ def evaluate(
     help="ev: re-score the top candidates (10, or --top) by simulating this many opponent deals "
     "from the unseen cards.",
 )
-@click.option("--seed", default=0, show_default=True, type=int, help="Seed of the rollouts.")
+@click.option(
+    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_ROLLOUT_SEED),
+    help="Seed of the rollouts.",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options
 def solve(

@@ -17,7 +17,8 @@ import click
 from client.cli.main import emit_json, main, remote_options
 from client.local import Solver
 from solver.cards import Card, format_cards, parse_cards, parse_suit
-from solver.chlust.deal import one_card
+from solver.chlust.advice import MAX_ADVICE_SAMPLES, MAX_EXACT_LIMIT, MAX_ODDS_SAMPLES
+from solver.chlust.deal import MAX_SEED, one_card
 from solver.errors import InvalidInputError
 from solver.rules import ChlustRules, parse_assignments
 from solver.tricks import Trick
@@ -201,10 +202,13 @@ def play_cmd(
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--opponents", "-k", default=1, show_default=True, type=int)
 @click.option("--dead", default="", help="Cards known to be out of the opponents' hands.")
-@click.option("--samples", default=20_000, show_default=True, type=click.IntRange(min=1))
-@click.option("--seed", default=0, show_default=True, type=int)
 @click.option(
-    "--exact-limit", default=300_000, show_default=True, type=click.IntRange(min=0),
+    "--samples", default=20_000, show_default=True, type=click.IntRange(1, MAX_ODDS_SAMPLES),
+    help="Monte Carlo samples when the deals are too many to enumerate.",
+)  # fmt: skip
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
+@click.option(
+    "--exact-limit", default=300_000, show_default=True, type=click.IntRange(0, MAX_EXACT_LIMIT),
     help="Enumerate exactly when there are at most this many opponent deals.",
 )  # fmt: skip
 @_trump_option
@@ -254,8 +258,11 @@ def odds_cmd(
 
 @chlust.command("advise")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--samples", default=200, show_default=True, type=click.IntRange(min=2))
-@click.option("--seed", default=0, show_default=True, type=int)
+@click.option(
+    "--samples", default=200, show_default=True, type=click.IntRange(2, MAX_ADVICE_SAMPLES),
+    help="Deals sampled when the hands the others may hold are too many to enumerate.",
+)  # fmt: skip
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
 @_common
 @remote_options
 def advise_cmd(
@@ -316,7 +323,7 @@ def advise_cmd(
 @chlust.command("deal")
 @click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
 @click.option("--dealer", default=0, show_default=True, type=int)
-@click.option("--seed", required=True, type=int)
+@click.option("--seed", required=True, type=click.IntRange(0, MAX_SEED))
 @_common
 @remote_options
 def deal_cmd(

@@ -17,7 +17,7 @@ from rich.table import Table
 from client.cli.main import emit_json, main, remote_options
 from client.cli.render import cards_text, console
 from client.local import Solver
-from solver.chinese.deal import check_deal_request
+from solver.chinese.deal import MAX_SEED, check_deal_request
 
 __all__ = ["CHUNK"]
 
@@ -26,7 +26,7 @@ CHUNK = 1000  # deals asked for (and printed) at a time, so --count may be large
 
 @main.command()
 @click.option(
-    "--seed", type=click.IntRange(0), default=None,
+    "--seed", type=click.IntRange(0, MAX_SEED), default=None,
     help="Seed of the shuffle (same seed, same hands) [default: a random one, shown].",
 )  # fmt: skip
 @click.option(

@@ -33,7 +33,8 @@ from solver.errors import InvalidInputError
 from solver.evaluator.khlyust import evaluate_khlyust
 from solver.rules import ThreeLeavesRules, parse_assignments
 from solver.three_leaves import Choices, Deal, DealResult, leaf_trick
-from solver.three_leaves.advice import Estimate
+from solver.three_leaves.advice import MAX_SAMPLES, Estimate
+from solver.three_leaves.game import MAX_CARRIED_POT, MAX_SEED
 
 __all__ = ["leaves"]
 
@@ -154,6 +155,12 @@ def _load(source: str) -> Any:
         raise InvalidInputError("deal", f"invalid JSON: {exc}") from None
 
 
+def _whole(value: Any, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidInputError(field, f"expected a whole number, got {value!r}")
+    return value
+
+
 def _deal(
     data: Any, preset: str, assignments: Sequence[str], field: str = "deal"
 ) -> tuple[Deal, Choices, int]:
@@ -190,7 +197,7 @@ def _deal(
             demand_playout=bool(data.get("demand_playout", False)),
             picks=data.get("picks"),
             plays=data.get("plays", ()),
-            seed=int(data.get("seed", 0)),
+            seed=_whole(data.get("seed", 0), "seed"),
             rules=rules,
         )
     except InvalidInputError as exc:
@@ -311,9 +318,11 @@ def _est(e: Estimate) -> str:
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--trump-card", required=True, help="The turned card that sets trumps.")
 @click.option("--position", default=1, show_default=True, help="Turn position (0 = assistant).")
-@click.option("--samples", default=400, show_default=True, type=click.IntRange(2, 200_000))
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--carried-pot", default=0, show_default=True, type=click.IntRange(0))
+@click.option("--samples", default=400, show_default=True, type=click.IntRange(2, MAX_SAMPLES))
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
+@click.option(
+    "--carried-pot", default=0, show_default=True, type=click.IntRange(0, MAX_CARRIED_POT)
+)
 @click.option(
     "--what",
     type=click.Choice(["odds", "tricks", "exchange", "all"]),

@@ -7,8 +7,9 @@ those opponents (CP-7..CP-11) and average. Every candidate meets the *same* deal
 numbers), so the differences between candidates are measured much more precisely than their
 levels. Each candidate gets its mean and a 95% confidence interval (normal approximation).
 
-``n`` is capped at :data:`MAX_ROLLOUTS` and a ``deadline`` (seconds) stops the simulation
-early; the number of deals actually played is reported per candidate.
+``n`` is capped at :data:`MAX_ROLLOUTS`, the seed is 0 to :data:`MAX_ROLLOUT_SEED` and a
+``deadline`` (seconds) stops the simulation early; the number of deals actually played is
+reported per candidate.
 
 >>> from solver.rules.chinese import ChineseRules
 >>> from solver.chinese.ev import analyse
@@ -33,9 +34,12 @@ from solver.chinese.training import play_policy
 from solver.errors import InvalidInputError
 from solver.rules.chinese import ChineseRules
 
-__all__ = ["BATCH", "MAX_ROLLOUTS", "rollout"]
+__all__ = ["BATCH", "MAX_ROLLOUTS", "MAX_ROLLOUT_SEED", "rollout"]
 
 MAX_ROLLOUTS = 20_000
+"""Most opponent deals one call simulates (also the CLI's ``--rollouts`` range and the server's)."""
+MAX_ROLLOUT_SEED = 2**64 - 1
+"""Largest rollout seed (seeds are 0 or more; ``SolveRequest.seed`` is a uint64 on the wire)."""
 BATCH = 100  # deals simulated between deadline checks
 
 
@@ -53,6 +57,8 @@ def rollout(
     """Candidates with rollout means and 95% CIs, best rollout mean first (module doc)."""
     if not 1 <= n <= MAX_ROLLOUTS:
         raise InvalidInputError("rollouts", f"must be 1 to {MAX_ROLLOUTS}, got {n}")
+    if not 0 <= seed <= MAX_ROLLOUT_SEED:
+        raise InvalidInputError("seed", f"must be 0 to {MAX_ROLLOUT_SEED}, got {seed}")
     model = model or model_for(rules)
     _, hand = hand_array(cards)
     if candidates is None:

@@ -37,18 +37,50 @@ from solver.chinese.ev import (
 from solver.chinese.ev_model import model_for, total_ev
 from solver.chinese.naturals import Natural, detect_natural
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
-from solver.chinese.rollouts import rollout
+from solver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS, rollout
 from solver.chinese.search import COMB3_LISTS, COMB5_LISTS, F_ADD, search, search_batch
 from solver.errors import CardError, InvalidInputError
 from solver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
 from solver.rules import ChineseRules, Row
 from solver.rules.chinese import Scoring
 
-__all__ = ["MAX_ALTERNATIVES", "Arrangement", "EvReport", "Solution", "solve", "solve_many"]
+__all__ = [
+    "MAX_ALTERNATIVES",
+    "Arrangement",
+    "EvReport",
+    "Solution",
+    "check_solve_limits",
+    "solve",
+    "solve_many",
+]
 
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 MAX_ALTERNATIVES = 100
-"""Most next-best arrangements one call reports."""
+"""Most next-best arrangements one call reports (the CLI's ``--alternatives`` range and the
+server's ``top_k``)."""
+
+
+def check_solve_limits(*, alternatives: int = 0, rollouts: int = 0, seed: int = 0) -> None:
+    """Raise :class:`InvalidInputError` naming ``alternatives``, ``rollouts`` or ``seed`` unless
+    each is within its documented bound: 0 to :data:`MAX_ALTERNATIVES`, 0 (no rollouts) to
+    :data:`~solver.chinese.rollouts.MAX_ROLLOUTS`, 0 to
+    :data:`~solver.chinese.rollouts.MAX_ROLLOUT_SEED`. :func:`solve` checks them; so does the
+    remote client before it sends a request, so both give the same error.
+
+    >>> check_solve_limits(alternatives=MAX_ALTERNATIVES, rollouts=MAX_ROLLOUTS, seed=2**64 - 1)
+    >>> check_solve_limits(rollouts=MAX_ROLLOUTS + 1)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: rollouts: must be 0 to 20000, got 20001
+    """
+    if not 0 <= alternatives <= MAX_ALTERNATIVES:
+        raise InvalidInputError(
+            "alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}"
+        )
+    if not 0 <= rollouts <= MAX_ROLLOUTS:
+        raise InvalidInputError("rollouts", f"must be 0 to {MAX_ROLLOUTS}, got {rollouts}")
+    if not 0 <= seed <= MAX_ROLLOUT_SEED:
+        raise InvalidInputError("seed", f"must be 0 to {MAX_ROLLOUT_SEED}, got {seed}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,6 +369,9 @@ def solve(
     stopping early after ``deadline`` seconds (:mod:`solver.chinese.rollouts`); ``top=K`` also
     reports at least ``K - 1`` alternatives.
 
+    ``alternatives``, ``rollouts`` and ``seed`` have documented bounds
+    (:func:`check_solve_limits`).
+
     ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
     (``order="strict"``); ``objective`` names a registered objective
     (:func:`solver.chinese.objectives.objective_names`); ``alternatives`` asks for that many
@@ -360,10 +395,7 @@ def solve(
     indices = _indices_n(cards, "cards")
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    if not 0 <= alternatives <= MAX_ALTERNATIVES:
-        raise InvalidInputError(
-            "alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}"
-        )
+    check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed)
     if top is not None and top < 1:
         raise InvalidInputError("top", f"must be >= 1, got {top}")
     if top is not None:

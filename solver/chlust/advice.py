@@ -26,14 +26,79 @@ from functools import lru_cache
 import numpy as np
 
 from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
-from solver.chlust.deal import one_card
+from solver.chlust.deal import check_seed, one_card
 from solver.chlust.play import _duty
 from solver.errors import InvalidInputError
 from solver.evaluator.chlust import _evaluate
 from solver.rules.chlust import ChlustRules, Underruff
 from solver.tricks import Trick
 
-__all__ = ["PlayAdvice", "ShowdownOdds", "advise_play", "showdown_odds", "wilson_interval"]
+__all__ = [
+    "MAX_ADVICE_SAMPLES",
+    "MAX_EXACT_LIMIT",
+    "MAX_ODDS_SAMPLES",
+    "PlayAdvice",
+    "ShowdownOdds",
+    "advise_play",
+    "check_advice_limits",
+    "check_odds_limits",
+    "showdown_odds",
+    "wilson_interval",
+]
+
+# Work caps per call: the same in-process, on the CLI (their --help ranges) and on a server.
+MAX_ODDS_SAMPLES = 1_000_000
+"""Most Monte Carlo samples one :func:`showdown_odds` call draws (about a second)."""
+MAX_EXACT_LIMIT = 2_000_000
+"""Largest ``exact_limit`` of :func:`showdown_odds` (opponent deals enumerated exactly)."""
+MAX_ADVICE_SAMPLES = 5_000
+"""Most sampled deals one :func:`advise_play` call plays out (each a double-dummy search)."""
+
+
+def check_odds_limits(*, opponents: int, samples: int, exact_limit: int, seed: int) -> None:
+    """Raise :class:`InvalidInputError` naming the field unless :func:`showdown_odds` accepts
+    it: ``opponents`` 1 to 3 (CH-1), ``samples`` 1 to :data:`MAX_ODDS_SAMPLES`,
+    ``exact_limit`` 0 to :data:`MAX_EXACT_LIMIT`, ``seed`` 0 to
+    :data:`~solver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
+
+    >>> check_odds_limits(opponents=3, samples=MAX_ODDS_SAMPLES, exact_limit=0, seed=0)
+    >>> check_odds_limits(opponents=1, samples=MAX_ODDS_SAMPLES + 1, exact_limit=0, seed=0)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: samples: must be 1 to 1000000, got 1000001
+    """
+    if not 1 <= opponents <= 3:
+        raise InvalidInputError("opponents", f"must be 1, 2 or 3 (CH-1), got {opponents}")
+    if not 1 <= samples <= MAX_ODDS_SAMPLES:
+        raise InvalidInputError("samples", f"must be 1 to {MAX_ODDS_SAMPLES}, got {samples}")
+    if not 0 <= exact_limit <= MAX_EXACT_LIMIT:
+        raise InvalidInputError("exact_limit", f"must be 0 to {MAX_EXACT_LIMIT}, got {exact_limit}")
+    check_seed(seed)
+
+
+def check_advice_limits(
+    *, samples: int, seed: int, seat: int = 0, seats: Sequence[int] = (0, 1)
+) -> None:
+    """Raise :class:`InvalidInputError` naming the field unless :func:`advise_play` accepts it:
+    ``seats`` 2 to 4 distinct seats 0 to 3 (CH-1) with ``seat`` among them, ``samples`` 2 to
+    :data:`MAX_ADVICE_SAMPLES` (a sampled mean's 95% interval needs two), ``seed`` 0 to
+    :data:`~solver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
+
+    >>> check_advice_limits(samples=1, seed=0)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: samples: must be 2 to 5000, got 1
+    """
+    order = tuple(seats)
+    if not 2 <= len(order) <= 4 or len(set(order)) != len(order):
+        raise InvalidInputError("seats", f"expected 2 to 4 distinct seats, got {list(order)}")
+    if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= 3 for s in order):
+        raise InvalidInputError("seats", f"expected seat numbers 0 to 3 (CH-1), got {list(order)}")
+    if seat not in order:
+        raise InvalidInputError("seat", f"seat {seat} is not among the seats still in {order}")
+    if not 2 <= samples <= MAX_ADVICE_SAMPLES:
+        raise InvalidInputError("samples", f"must be 2 to {MAX_ADVICE_SAMPLES}, got {samples}")
+    check_seed(seed)
 
 
 def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -109,7 +174,8 @@ def showdown_odds(
     samples: int = 20_000,
     seed: int = 0,
 ) -> ShowdownOdds:
-    """Probability that ``hand`` wins the showdown (CH-7) against ``opponents`` random hands.
+    """Probability that ``hand`` wins the showdown (CH-7) against ``opponents`` random hands
+    (``samples``, ``exact_limit`` and ``seed`` within :func:`check_odds_limits`).
 
     The opponents' cards come uniformly from the cards not in ``hand``, not the ``turned``
     card and not in ``dead`` (cards known to be elsewhere). Two disjoint sets never tie
@@ -119,6 +185,7 @@ def showdown_odds(
     >>> odds.method, round(odds.win, 4), odds.tricks
     ('exact', 0.9853, 0.0)
     """
+    check_odds_limits(opponents=opponents, samples=samples, exact_limit=exact_limit, seed=seed)
     rules = ChlustRules.resolve(rules)
     trump = parse_suit(trump, field="trump")
     held = parse_cards(hand, deck=rules.card_deck, count=3, field="hand")
@@ -133,16 +200,10 @@ def showdown_odds(
             raise InvalidInputError("dead", f"card {card} is also in the hand or turned")
         excluded.add(card)
     unseen = tuple(c for c in rules.card_deck.cards if c not in excluded)
-    if not 1 <= opponents <= 3:
-        raise InvalidInputError("opponents", f"must be 1, 2 or 3 (CH-1), got {opponents}")
     if 3 * opponents > len(unseen):
         raise InvalidInputError(
             "opponents", f"{opponents} hands need {3 * opponents} cards; {len(unseen)} unseen"
         )
-    if samples < 1:
-        raise InvalidInputError("samples", f"must be at least 1, got {samples}")
-    if seed < 0:
-        raise InvalidInputError("seed", f"must be 0 or more, got {seed}")
     wild = rules.wild_card(trump, turned_card)
     mine = _evaluate(held, trump, wild, rules)
     keys = _triple_keys(unseen, trump, wild, rules)
@@ -249,7 +310,8 @@ def advise_play(
     samples: int = 200,
     seed: int = 0,
 ) -> PlayAdvice:
-    """The legal card with the most expected tricks for ``seat`` (CH-8, CH-9).
+    """The legal card with the most expected tricks for ``seat`` (CH-8, CH-9); ``seats``,
+    ``samples`` and ``seed`` within :func:`check_advice_limits`.
 
     ``hand`` is what ``seat`` still holds, ``trick`` the trick in progress (its ``trump`` is
     trumps), ``seats`` the seats still in, in clockwise order, ``history`` the completed tricks.
@@ -262,15 +324,12 @@ def advise_play(
     >>> advice.card in advice.expected, advice.method
     (True, 'monte_carlo')
     """
+    check_advice_limits(samples=samples, seed=seed, seat=seat, seats=seats)
     rules = ChlustRules.resolve(rules)
     trump = trick.trump
     if trump is None:
         raise InvalidInputError("trick.trump", "a Chlust trick needs a trump suit")
     order = tuple(seats)
-    if not 2 <= len(order) <= 4 or len(set(order)) != len(order):
-        raise InvalidInputError("seats", f"expected 2 to 4 distinct seats, got {list(order)}")
-    if seat not in order:
-        raise InvalidInputError("seat", f"seat {seat} is not among the seats still in {order}")
     if len(history) > 2:
         raise InvalidInputError("history", "three tricks are already complete")
     for i, t in enumerate(history):
@@ -292,10 +351,6 @@ def advise_play(
         if card in known:
             raise InvalidInputError("hand", f"card {card} is both held and seen")
         known.add(card)
-    if samples < 2:
-        # A sampled mean's 95% interval needs two samples (one would give an infinite
-        # half-width, which JSON cannot carry).
-        raise InvalidInputError("samples", f"must be at least 2, got {samples}")
     unseen = [c for c in rules.card_deck.cards if c not in known]
     need = {s: size - (1 if s in trick.seats else 0) for s in order if s != seat}
     voids = _voids(history, trick, rules)

@@ -20,8 +20,11 @@ from solver.evaluator.chlust import SetValue, _evaluate
 from solver.rules.chlust import ChlustRules
 
 __all__ = [
+    "MAX_SEED",
     "Deal",
     "Showdown",
+    "check_deal_request",
+    "check_seed",
     "deal",
     "exchange_seat",
     "exchange_trump_ace",
@@ -29,6 +32,24 @@ __all__ = [
     "parse_hands",
     "showdown",
 ]
+
+MAX_SEED = 2**63 - 1
+"""Largest seed of a deal or a sample (seeds are 0 or more: ``random.Random`` would deal a
+negative seed's absolute value again; Chlust seeds are int64 on the wire)."""
+
+
+def check_seed(seed: int, field: str = "seed") -> None:
+    """Raise :class:`InvalidInputError` naming ``field`` unless ``seed`` is 0 to
+    :data:`MAX_SEED`.
+
+    >>> check_seed(MAX_SEED)
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: seed: must be 0 to 9223372036854775807, got -1
+    """
+    if not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError(field, f"must be 0 to {MAX_SEED}, got {seed}")
 
 
 def one_card(value: Card | str, rules: ChlustRules, field: str) -> Card:
@@ -107,6 +128,23 @@ class Deal:
         return Deal(tuple(hands), low, self.dealer, self.stock)
 
 
+def check_deal_request(players: int, *, seed: int, dealer: int = 0) -> None:
+    """Raise :class:`InvalidInputError` naming ``players`` (2 to 4, CH-1), ``dealer`` (a seat)
+    or ``seed`` (:func:`check_seed`) unless :func:`deal` accepts them (the remote client checks
+    a request with it before sending, so both give the same error).
+
+    >>> check_deal_request(3, seed=0, dealer=3)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: dealer: must be a seat 0..2, got 3
+    """
+    if not 2 <= players <= 4:
+        raise InvalidInputError("players", f"must be 2, 3 or 4 (CH-1), got {players}")
+    if not 0 <= dealer < players:
+        raise InvalidInputError("dealer", f"must be a seat 0..{players - 1}, got {dealer}")
+    check_seed(seed)
+
+
 def deal(
     players: int, rules: ChlustRules | str | None = None, *, seed: int, dealer: int = 0
 ) -> Deal:
@@ -118,10 +156,7 @@ def deal(
     ([3, 3, 3], 10, True)
     """
     rules = ChlustRules.resolve(rules)
-    if not 2 <= players <= 4:
-        raise InvalidInputError("players", f"must be 2, 3 or 4 (CH-1), got {players}")
-    if not 0 <= dealer < players:
-        raise InvalidInputError("dealer", f"must be a seat 0..{players - 1}, got {dealer}")
+    check_deal_request(players, seed=seed, dealer=dealer)
     cards = list(rules.card_deck.cards)
     random.Random(seed).shuffle(cards)
     hands: list[list[Card]] = [[] for _ in range(players)]

@@ -35,6 +35,8 @@ from solver.errors import InvalidInputError
 from solver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
 from solver.rules.three_leaves import ThreeLeavesRules
 from solver.three_leaves.game import (
+    MAX_CARRIED_POT,
+    MAX_SEED,
     Choices,
     Deal,
     Exchange,
@@ -46,10 +48,12 @@ from solver.three_leaves.game import (
 )
 
 __all__ = [
+    "MAX_SAMPLES",
     "Estimate",
     "ExchangeOption",
     "KhlyustOdds",
     "TrickOdds",
+    "check_advice_limits",
     "exchange_advice",
     "khlyust_odds",
     "trick_odds",
@@ -121,6 +125,43 @@ def _setup(
         raise InvalidInputError("trump_card", f"{turned} is also in the hand")
     unseen = [c for c in deck.cards if c not in mine and c != turned]
     return r, mine, turned, unseen
+
+
+MAX_SAMPLES = 20_000
+"""Most sampled deals one :func:`trick_odds`, :func:`exchange_advice` or :func:`advise_hand`
+call plays (the CLI's ``--samples`` range and the server's)."""
+
+
+def _check_samples(samples: int, seed: int, least: int) -> None:
+    if not least <= samples <= MAX_SAMPLES:
+        raise InvalidInputError("samples", f"must be {least} to {MAX_SAMPLES}, got {samples}")
+    if not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError("seed", f"must be 0 to {MAX_SEED}, got {seed}")
+
+
+def check_advice_limits(
+    *,
+    position: int,
+    rules: ThreeLeavesRules | str | None = None,
+    samples: int = 400,
+    seed: int = 0,
+    carried_pot: int = 0,
+) -> None:
+    """Raise :class:`InvalidInputError` naming the field unless :func:`advise_hand` accepts it:
+    ``position`` a turn position of ``rules``, ``samples`` 2 to :data:`MAX_SAMPLES`, ``seed`` 0
+    to :data:`~solver.three_leaves.game.MAX_SEED`, ``carried_pot`` 0 to
+    :data:`~solver.three_leaves.game.MAX_CARRIED_POT` (the remote client checks with it before
+    sending, so both give the same error).
+
+    >>> check_advice_limits(position=1, samples=MAX_SAMPLES + 1)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: samples: must be 2 to 20000, got 20001
+    """
+    _position(position, ThreeLeavesRules.resolve(rules))
+    _check_samples(samples, seed, 2)
+    if not 0 <= carried_pot <= MAX_CARRIED_POT:
+        raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
 
 
 def _position(position: int, rules: ThreeLeavesRules) -> int:
@@ -312,8 +353,7 @@ def trick_odds(
     """
     r, mine, turned, unseen = _setup(hand, trump_card, rules)
     pos = _position(position, r)
-    if samples < 1:
-        raise InvalidInputError("samples", f"must be at least 1, got {samples}")
+    _check_samples(samples, seed, 1)
     k = r.players - 1
     worlds: list[list[list[Card]]]
     if k == 1:
@@ -403,8 +443,9 @@ def exchange_advice(
         raise InvalidInputError(
             "position", f"position {pos} is the {role}, who must play the cards dealt (TL-3)"
         )
-    if samples < 2:
-        raise InvalidInputError("samples", f"must be at least 2, got {samples}")
+    _check_samples(samples, seed, 2)
+    if not 0 <= carried_pot <= MAX_CARRIED_POT:
+        raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
     me = evaluate_khlyust(mine, turned.suit, deck=r.card_deck, class_ranking=r.class_ranking)
     if me.is_khlyust:
         raise InvalidInputError(
@@ -499,12 +540,16 @@ def advise_hand(
     exchange: bool = False,
 ) -> HandAdvice:
     """:func:`khlyust_odds`, :func:`trick_odds` (``samples``, ``seed``) and
-    :func:`exchange_advice`, each when asked, in that order.
+    :func:`exchange_advice`, each when asked, in that order; the numbers are checked first
+    (:func:`check_advice_limits`: ``samples`` 2 to :data:`MAX_SAMPLES`).
 
     >>> advice = advise_hand("Ad Kd Qd", "9d", position=0, rules="two_players")
     >>> advice.odds.hand.khlyust_class.label, advice.tricks.method, advice.exchange
     ('trump_khlyust', 'exact', None)
     """
+    check_advice_limits(
+        position=position, rules=rules, samples=samples, seed=seed, carried_pot=carried_pot
+    )
     return HandAdvice(
         khlyust_odds(hand, trump_card, position=position, rules=rules) if odds else None,
         trick_odds(hand, trump_card, position=position, rules=rules, samples=samples, seed=seed)

@@ -56,6 +56,8 @@ from solver.rules.three_leaves import (
 from solver.tricks import Play, Trick, beats
 
 __all__ = [
+    "MAX_CARRIED_POT",
+    "MAX_SEED",
     "Choices",
     "Deal",
     "DealResult",
@@ -69,6 +71,7 @@ __all__ = [
     "assistant_of",
     "best_khlyust",
     "check_play",
+    "check_play_limits",
     "greedy_policy",
     "legal_plays",
     "parse_play",
@@ -81,6 +84,29 @@ __all__ = [
 
 TRICKS_PER_DEAL = 3
 FACE_DOWN_MARK = "~"
+MAX_SEED = 2**32 - 1
+"""Largest seed of a deal's random choices or of the advice's samples (seeds are 0 or more;
+Three Leaves seeds are uint32 on the wire)."""
+MAX_CARRIED_POT = 1_000_000_000
+"""Largest pot carried into a deal (money is int32 on the wire; a deal adds antes of at most
+1,000,000 a player, shares and penalties on top)."""
+
+
+def check_play_limits(*, seed: int = 0, carried_pot: int = 0) -> None:
+    """Raise :class:`InvalidInputError` naming ``seed`` (0 to :data:`MAX_SEED`) or
+    ``carried_pot`` (0 to :data:`MAX_CARRIED_POT`) unless :func:`play_deal` accepts it (the
+    remote client checks with it before sending, so both give the same error).
+
+    >>> check_play_limits(seed=MAX_SEED, carried_pot=MAX_CARRIED_POT)
+    >>> check_play_limits(carried_pot=-1)
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: carried_pot: must be 0 to 1000000000, got -1
+    """
+    if not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError("seed", f"must be 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= carried_pot <= MAX_CARRIED_POT:
+        raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
 
 
 def assistant_of(dealer: int, players: int) -> int:
@@ -694,13 +720,13 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
     Everyone antes ``rules.ante`` into the pot (which starts at ``carried_pot``). Then:
     the khlyust check (TL-4); if none wins, the exchange step (TL-3), with
     ``khlyust_after_exchange`` a second check; then three tricks (TL-5) and TL-6.
-    Illegal choices raise :class:`~solver.errors.IllegalPlayError` naming the rule.
+    Illegal choices raise :class:`~solver.errors.IllegalPlayError` naming the rule; the seed
+    and ``carried_pot`` have documented bounds (:func:`check_play_limits`).
     """
     ch = choices or Choices()
     rules = deal.rules
     n = deal.players
-    if carried_pot < 0:
-        raise InvalidInputError("carried_pot", f"must be 0 or more, got {carried_pot}")
+    check_play_limits(seed=ch.seed, carried_pot=carried_pot)
     ledger = _Ledger(n, carried_pot + rules.ante * n)
     for seat in range(n):
         ledger.net[seat] -= rules.ante

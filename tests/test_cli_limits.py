@@ -1,0 +1,316 @@
+"""One source of truth for per-call work caps and number ranges (issue 5: the same output
+in-process and with ``--server``).
+
+Each cap is a constant next to the library function it limits; the library checks it, the
+server refuses a request past it (INVALID_ARGUMENT, a BadRequest violation naming the field),
+the typed remote client checks it before sending (so a value the wire cannot even carry gives
+the library's error, not a protobuf traceback) and the CLI option's ``IntRange`` uses it (so
+``--help`` shows it and the refusal is the same usage error either way). Boundary + 1 is
+refused everywhere; the boundary is accepted (through the CLI where that is cheap, else
+through the check functions).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import grpc
+import pytest
+from click.testing import CliRunner
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from client import LocalSolver, RemoteSolver
+from client.cli import main
+from cpsolver.v1 import (
+    cards_pb2,
+    chinese_poker_pb2,
+    chinese_poker_pb2_grpc,
+    chlust_pb2,
+    chlust_pb2_grpc,
+    three_leaves_pb2,
+    three_leaves_pb2_grpc,
+)
+from solver.cards import Suit, parse_cards
+from solver.chinese.deal import MAX_SEED as DEAL_MAX_SEED
+from solver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
+from solver.chinese.solve import MAX_ALTERNATIVES, check_solve_limits
+from solver.chlust.advice import (
+    MAX_ADVICE_SAMPLES,
+    MAX_EXACT_LIMIT,
+    MAX_ODDS_SAMPLES,
+    check_advice_limits,
+    check_odds_limits,
+)
+from solver.chlust.deal import MAX_SEED as CHLUST_MAX_SEED
+from solver.chlust.deal import check_deal_request
+from solver.errors import InvalidInputError
+from solver.three_leaves import Choices, Deal
+from solver.three_leaves.advice import MAX_SAMPLES as LEAVES_MAX_SAMPLES
+from solver.three_leaves.advice import check_advice_limits as check_leaves_advice
+from solver.three_leaves.game import MAX_CARRIED_POT, check_play_limits
+from solver.three_leaves.game import MAX_SEED as LEAVES_MAX_SEED
+from solver.tricks import Trick
+
+HAND13 = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+MID_TRICK = {  # four players, seat 2 answers a trick (RULES §3): sampled advice
+    "hand": "Ad Kh Ts",
+    "trump": "s",
+    "seat": 2,
+    "seats": [0, 1, 2, 3],
+    "trick": {"leader": 0, "cards": "Qh Ah"},
+}
+TL_E6 = {
+    "hands": ["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"],
+    "trump_card": "9d",
+    "plays": "As Ks Ts Qs  Kh 9h Ah ~8c  Qd ~Ac 8d ~Jc",
+}
+
+
+@pytest.fixture(scope="module")
+def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
+    return str(grpc_server.address)
+
+
+@pytest.fixture(scope="module")
+def remote(server: str) -> Iterator[RemoteSolver]:
+    with RemoteSolver(server, timeout=60) as client:
+        yield client
+
+
+def run(args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(
+        main, args, input=stdin
+    )
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def both_ways(server: str, args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
+    """Run ARGS in-process and with --server: the same exit code, stdout and stderr."""
+    local = run(args, stdin)
+    remote = run([*args, "--server", server], stdin)
+    assert remote == local, (args, local, remote)
+    return local
+
+
+# (command, option, boundary value, the option's lower bound): boundary + 1 is refused.
+CLI_CAPS: list[tuple[list[str], str, int, int]] = [
+    (["solve", HAND13], "--alternatives", MAX_ALTERNATIVES, 0),
+    (["solve", HAND13], "--top", MAX_ALTERNATIVES + 1, 1),
+    (["solve", HAND13], "--rollouts", MAX_ROLLOUTS, 0),
+    (["solve", HAND13], "--seed", MAX_ROLLOUT_SEED, 0),
+    (["batch", "-"], "--alternatives", MAX_ALTERNATIVES, 0),
+    (["deal"], "--seed", DEAL_MAX_SEED, 0),
+    (["chlust", "odds", "Ad Kd Qd", "-t", "d"], "--samples", MAX_ODDS_SAMPLES, 1),
+    (["chlust", "odds", "Ad Kd Qd", "-t", "d"], "--exact-limit", MAX_EXACT_LIMIT, 0),
+    (["chlust", "odds", "Ad Kd Qd", "-t", "d"], "--seed", CHLUST_MAX_SEED, 0),
+    (["chlust", "advise", "-"], "--samples", MAX_ADVICE_SAMPLES, 2),
+    (["chlust", "advise", "-"], "--seed", CHLUST_MAX_SEED, 0),
+    (["chlust", "deal"], "--seed", CHLUST_MAX_SEED, 0),
+    (["leaves", "advise", "8s 9h Jc", "--trump-card", "9d"], "--samples", LEAVES_MAX_SAMPLES, 2),
+    (["leaves", "advise", "8s 9h Jc", "--trump-card", "9d"], "--seed", LEAVES_MAX_SEED, 0),
+    (
+        ["leaves", "advise", "8s 9h Jc", "--trump-card", "9d"],
+        "--carried-pot",
+        MAX_CARRIED_POT,
+        0,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "cap", "low"),
+    CLI_CAPS,
+    ids=[f"{' '.join(c[0][:2])} {c[1]}" for c in CLI_CAPS],
+)
+def test_cli_option_past_its_cap_exits_2_the_same_remote(
+    server: str, command: list[str], option: str, cap: int, low: int
+) -> None:
+    """Boundary + 1 (and lower bound - 1) of every capped option: exit 2, nothing on stdout and
+    the same usage error naming the option and the library constant's range, in-process and
+    with --server; ``--help`` shows the range."""
+    stdin = json.dumps(MID_TRICK) if command[:2] == ["chlust", "advise"] else HAND13
+    for value in (cap + 1, low - 1):
+        code, out, err = both_ways(server, [*command, option, str(value)], stdin)
+        assert code == 2 and out == ""
+        assert f"Invalid value for '{option}': {value} is not in the range" in err
+        assert f"{low}<=x<={cap}" in err
+    name = command[:2] if command[0] in ("chlust", "leaves") else command[:1]
+    code, out, _ = run([*name, "-h"])
+    assert code == 0 and f"{low}<=x<={cap}" in " ".join(out.split())
+
+
+AT_THE_CAP = {  # shell words
+    "alternatives": f"solve '{HAND13}' --objective strength --alternatives {MAX_ALTERNATIVES}",
+    "rollout-seed": f"solve '{HAND13}' --rollouts 3 --seed {MAX_ROLLOUT_SEED}",
+    "deal-seed": f"deal --seed {DEAL_MAX_SEED}",
+    "exact-limit": f"chlust odds 'Ad Kd Qd' -t d --exact-limit {MAX_EXACT_LIMIT}",
+    "odds-seed": f"chlust odds 'Ad Kd Qd' -t d -k 3 --exact-limit 0 --samples 50 "
+    f"--seed {CHLUST_MAX_SEED}",
+    "chlust-deal": f"chlust deal --seed {CHLUST_MAX_SEED}",
+    "leaves-advise": f"leaves advise '8s 9h Jc' --trump-card 9d --samples 2 "
+    f"--seed {LEAVES_MAX_SEED} --carried-pot {MAX_CARRIED_POT}",
+}
+
+
+@pytest.mark.parametrize("words", list(AT_THE_CAP.values()), ids=list(AT_THE_CAP))
+def test_cli_option_at_its_cap_runs_the_same_remote(server: str, words: str) -> None:
+    """The boundary itself is accepted, with the same output both ways (where that is cheap;
+    the sample caps are checked at the boundary through the library's check functions)."""
+    args = shlex.split(words)
+    code, out, _ = both_ways(server, [*args, "--json"])
+    assert code == 0 and out.strip()
+    if args[0] == "solve" and "--alternatives" in args:
+        assert len(json.loads(out)["alternatives"]) == MAX_ALTERNATIVES
+
+
+def _refused(check: Callable[..., None], field: str, **kwargs: Any) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        check(**kwargs)
+    assert [v.field for v in caught.value.violations] == [field]
+
+
+def test_library_checks_accept_the_boundary_and_refuse_one_past_it() -> None:
+    """The check functions the library, the server and the remote client share."""
+    check_solve_limits(alternatives=MAX_ALTERNATIVES, rollouts=MAX_ROLLOUTS, seed=MAX_ROLLOUT_SEED)
+    _refused(check_solve_limits, "alternatives", alternatives=MAX_ALTERNATIVES + 1)
+    _refused(check_solve_limits, "rollouts", rollouts=MAX_ROLLOUTS + 1)
+    _refused(check_solve_limits, "seed", seed=MAX_ROLLOUT_SEED + 1)
+    _refused(check_solve_limits, "seed", seed=-1)
+    odds = {"opponents": 3, "samples": MAX_ODDS_SAMPLES, "exact_limit": MAX_EXACT_LIMIT}
+    check_odds_limits(**odds, seed=CHLUST_MAX_SEED)
+    _refused(check_odds_limits, "samples", **{**odds, "samples": MAX_ODDS_SAMPLES + 1}, seed=0)
+    past_exact = {**odds, "exact_limit": MAX_EXACT_LIMIT + 1}
+    _refused(check_odds_limits, "exact_limit", **past_exact, seed=0)
+    _refused(check_odds_limits, "seed", **odds, seed=CHLUST_MAX_SEED + 1)
+    _refused(check_odds_limits, "opponents", **{**odds, "opponents": 4}, seed=0)  # CH-1
+    check_advice_limits(samples=MAX_ADVICE_SAMPLES, seed=CHLUST_MAX_SEED, seat=3, seats=[0, 3])
+    _refused(check_advice_limits, "samples", samples=MAX_ADVICE_SAMPLES + 1, seed=0)
+    _refused(check_advice_limits, "seed", samples=2, seed=CHLUST_MAX_SEED + 1)
+    _refused(check_advice_limits, "seats", samples=2, seed=0, seat=0, seats=[0, 4])  # CH-1
+    check_deal_request(4, seed=CHLUST_MAX_SEED, dealer=3)
+    _refused(check_deal_request, "seed", players=4, seed=CHLUST_MAX_SEED + 1)
+    _refused(check_deal_request, "dealer", players=4, seed=0, dealer=4)
+    check_play_limits(seed=LEAVES_MAX_SEED, carried_pot=MAX_CARRIED_POT)
+    _refused(check_play_limits, "seed", seed=LEAVES_MAX_SEED + 1)
+    _refused(check_play_limits, "carried_pot", carried_pot=MAX_CARRIED_POT + 1)
+    leaves = {"position": 3, "samples": LEAVES_MAX_SAMPLES, "carried_pot": MAX_CARRIED_POT}
+    check_leaves_advice(**leaves, seed=LEAVES_MAX_SEED)
+    _refused(check_leaves_advice, "samples", **{**leaves, "samples": LEAVES_MAX_SAMPLES + 1})
+    _refused(check_leaves_advice, "seed", **leaves, seed=LEAVES_MAX_SEED + 1)
+    _refused(check_leaves_advice, "position", **{**leaves, "position": 4})  # TL-1: 4 players
+
+
+def _same_error(local: Callable[[], object], remote: Callable[[], object]) -> str:
+    with pytest.raises(InvalidInputError) as mine:
+        local()
+    with pytest.raises(InvalidInputError) as theirs:
+        remote()
+    assert theirs.value.violations == mine.value.violations
+    return str(mine.value)
+
+
+def test_typed_client_refuses_past_the_caps_like_the_library(remote: RemoteSolver) -> None:
+    """LocalSolver and RemoteSolver raise the same InvalidInputError one past each cap, also for
+    values the wire cannot carry (they used to be protobuf ValueErrors remotely, or run
+    in-process)."""
+    local = LocalSolver()
+    trick = Trick.of(Suit.SPADES, 0, parse_cards("Qh Ah"), seats=[0, 1])
+    cases: list[tuple[str, Callable[[Any], object]]] = [
+        ("rollouts", lambda s: s.solve(HAND13, rollouts=MAX_ROLLOUTS + 1)),
+        ("seed", lambda s: s.solve(HAND13, seed=MAX_ROLLOUT_SEED + 1)),
+        ("seed", lambda s: s.solve(HAND13, seed=-1)),
+        ("alternatives", lambda s: s.solve(HAND13, "standard", "strength", alternatives=10**12)),
+        ("samples", lambda s: s.chlust_odds("Ad Kd Qd", "d", samples=MAX_ODDS_SAMPLES + 1)),
+        ("exact_limit", lambda s: s.chlust_odds("Ad Kd Qd", "d", exact_limit=MAX_EXACT_LIMIT + 1)),
+        ("opponents", lambda s: s.chlust_odds("Ad Kd Qd", "d", opponents=2**40)),
+        ("seed", lambda s: s.chlust_odds("Ad Kd Qd", "d", seed=CHLUST_MAX_SEED + 1)),
+        ("samples", lambda s: s.chlust_advise(
+            "Ad Kh Ts", trick, seat=2, seats=[0, 1, 2], samples=MAX_ADVICE_SAMPLES + 1)),
+        ("seats", lambda s: s.chlust_advise("Ad Kh Ts", trick, seat=2**40, seats=[0, 1, 2**40])),
+        ("seed", lambda s: s.chlust_deal(4, seed=CHLUST_MAX_SEED + 1)),
+        ("dealer", lambda s: s.chlust_deal(4, seed=1, dealer=2**40)),
+        ("samples", lambda s: s.leaves_advise("8s 9h Jc", "9d", samples=LEAVES_MAX_SAMPLES + 1)),
+        ("samples", lambda s: s.leaves_advise("8s 9h Jc", "9d", samples=0, odds=False)),
+        ("seed", lambda s: s.leaves_advise("8s 9h Jc", "9d", seed=LEAVES_MAX_SEED + 1)),
+        ("position", lambda s: s.leaves_advise("8s 9h Jc", "9d", position=2**40)),
+        ("carried_pot", lambda s: s.leaves_advise(
+            "8s 9h Jc", "9d", carried_pot=MAX_CARRIED_POT + 1, exchange=True)),
+        ("carried_pot", lambda s: s.leaves_play(
+            Deal.of(TL_E6["hands"], "9d"), carried_pot=MAX_CARRIED_POT + 1)),
+        ("seed", lambda s: s.leaves_play(
+            Deal.of(TL_E6["hands"], "9d"), Choices(seed=LEAVES_MAX_SEED + 1))),
+    ]  # fmt: skip
+    for field, call in cases:
+        message = _same_error(lambda c=call: c(local), lambda c=call: c(remote))  # type: ignore[misc]
+        assert message.startswith(f"{field}: "), message
+
+
+def _violations(error: grpc.RpcError) -> dict[str, str]:
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    assert status is not None
+    found: dict[str, str] = {}
+    for detail in status.details:
+        bad = error_details_pb2.BadRequest()
+        if detail.Unpack(bad):
+            found.update({v.field: v.description for v in bad.field_violations})
+    return found
+
+
+_SUIT = {
+    Suit.CLUBS: cards_pb2.SUIT_CLUBS,
+    Suit.DIAMONDS: cards_pb2.SUIT_DIAMONDS,
+    Suit.HEARTS: cards_pb2.SUIT_HEARTS,
+    Suit.SPADES: cards_pb2.SUIT_SPADES,
+}
+
+
+def _wire(text: str) -> list[cards_pb2.Card]:
+    """Card messages built independently of the server's converter."""
+    return [cards_pb2.Card(rank=int(c.rank), suit=_SUIT[c.suit]) for c in parse_cards(text)]
+
+
+def test_server_refuses_one_past_each_cap_naming_the_field(grpc_channel: grpc.Channel) -> None:
+    """Raw gRPC requests one past each cap: INVALID_ARGUMENT with a BadRequest violation naming
+    the field and the library constant."""
+    chinese = chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel)  # type: ignore[no-untyped-call]
+    chlust = chlust_pb2_grpc.ChlustServiceStub(grpc_channel)  # type: ignore[no-untyped-call]
+    leaves = three_leaves_pb2_grpc.ThreeLeavesServiceStub(grpc_channel)  # type: ignore[no-untyped-call]
+    hand = _wire(HAND13)
+    odds = {"hand": _wire("Ad Kd Qd"), "trump": "SUIT_DIAMONDS", "opponents": 1}
+    advise = {"hand": _wire("Ad Kh Ts"), "trump": "SUIT_SPADES", "seat": 2, "seats": [0, 1, 2],
+              "trick": chlust_pb2.TrickRecord(leader=0, cards=_wire("Qh Ah"))}  # fmt: skip
+    tl = {"hand": _wire("8s 9h Jc"), "trump_card": _wire("9d")[0], "position": 1}
+    e6 = {"hands": [three_leaves_pb2.LeavesHand(cards=_wire(h)) for h in TL_E6["hands"]],
+          "trump_card": _wire("9d")[0]}  # fmt: skip
+    calls: list[tuple[Callable[..., Any], Any, str, int]] = [
+        (chinese.Solve, chinese_poker_pb2.SolveRequest(cards=hand, rollouts=MAX_ROLLOUTS + 1),
+         "rollouts", MAX_ROLLOUTS),
+        (chinese.Solve, chinese_poker_pb2.SolveRequest(cards=hand, top_k=MAX_ALTERNATIVES + 1),
+         "top_k", MAX_ALTERNATIVES),
+        (chlust.ShowdownOdds, chlust_pb2.ShowdownOddsRequest(**odds, samples=MAX_ODDS_SAMPLES + 1),
+         "samples", MAX_ODDS_SAMPLES),
+        (chlust.ShowdownOdds,
+         chlust_pb2.ShowdownOddsRequest(**odds, exact_limit=MAX_EXACT_LIMIT + 1),
+         "exact_limit", MAX_EXACT_LIMIT),
+        (chlust.AdvisePlay,
+         chlust_pb2.AdvisePlayRequest(**advise, samples=MAX_ADVICE_SAMPLES + 1),
+         "samples", MAX_ADVICE_SAMPLES),
+        (leaves.AdviseLeaves,
+         three_leaves_pb2.AdviseLeavesRequest(**tl, samples=LEAVES_MAX_SAMPLES + 1),
+         "samples", LEAVES_MAX_SAMPLES),
+        (leaves.PlayLeavesDeal,
+         three_leaves_pb2.PlayLeavesDealRequest(**e6, carried_pot=MAX_CARRIED_POT + 1),
+         "carried_pot", MAX_CARRIED_POT),
+    ]  # fmt: skip
+    for method, request, field, cap in calls:
+        with pytest.raises(grpc.RpcError) as caught:
+            method(request, timeout=30)
+        assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
+        found = _violations(caught.value)
+        assert field in found and f"to {cap}, got {cap + 1}" in found[field], (field, found)
