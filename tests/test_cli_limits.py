@@ -63,6 +63,13 @@ MID_TRICK = {  # four players, seat 2 answers a trick (RULES §3): sampled advic
     "seats": [0, 1, 2, 3],
     "trick": {"leader": 0, "cards": "Qh Ah"},
 }
+# TL-E3 at a table of four (RULES §4): trumps ♦, seat 0 (the assistant) holds J♦10♦8♦, a trump
+# khlyust of 2 + 10 + 8 = 20 points; seat 1 holds A♥K♥Q♥, a plain khlyust of 11 + 4 + 3 = 18.
+TL_E3 = {
+    "hands": ["Jd Td 8d", "Ah Kh Qh", "9s Ac 8h", "Ks Qc Jh"],
+    "trump_card": "9d",
+    "picks": ["Jd", "Td", "8d"],
+}
 TL_E6 = {
     "hands": ["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"],
     "trump_card": "9d",
@@ -314,3 +321,22 @@ def test_server_refuses_one_past_each_cap_naming_the_field(grpc_channel: grpc.Ch
         assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
         found = _violations(caught.value)
         assert field in found and f"to {cap}, got {cap + 1}" in found[field], (field, found)
+
+
+def test_leaves_play_khlyusts_carry_cards_and_top_like_resolve(server: str) -> None:
+    """TL-E3 (RULES §4, trumps ♦): J♦10♦8♦ is a trump khlyust of 20 points with top J, A♥K♥Q♥
+    a plain one of 18 with top A; ``leaves play`` lists both with the same ``cards`` and
+    ``top`` as ``leaves resolve``, the same in-process and with --server."""
+    deal = json.dumps(TL_E3)
+    code, out, _ = both_ways(server, ["leaves", "play", deal, "--json"])
+    assert code == 0
+    played = json.loads(out)["khlyusts"]
+    code, out, _ = both_ways(server, ["leaves", "resolve", deal, "--json"])
+    assert code == 0
+    resolved = json.loads(out)["khlyusts"]
+    assert played == resolved
+    summary = [(k["seat"], sorted(k["cards"]), k["class"], k["points"], k["top"]) for k in played]
+    assert summary == [
+        (0, sorted(["Jd", "Td", "8d"]), "trump_khlyust", 20, "J"),
+        (1, sorted(["Ah", "Kh", "Qh"]), "plain_khlyust", 18, "A"),
+    ]

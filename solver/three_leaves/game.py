@@ -654,7 +654,13 @@ class DealResult:
                 "cards": [str(c) for c in k.value.cards],
             },
             "khlyusts": [
-                {"seat": c.seat, "class": c.value.khlyust_class.label, "points": c.value.points}
+                {
+                    "seat": c.seat,
+                    "cards": [str(x) for x in c.value.cards],
+                    "class": c.value.khlyust_class.label,
+                    "points": c.value.points,
+                    "top": c.value.top.symbol,
+                }
                 for c in self.khlyusts
             ],
             "exchanges": {str(s): str(e) for s, e in sorted(self.exchanges.items())},
