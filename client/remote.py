@@ -79,7 +79,7 @@ from solver.three_leaves import (
 from solver.three_leaves import Deal as LeavesDeal
 from solver.three_leaves import DealResult as LeavesDealResult
 from solver.three_leaves.advice import check_advice_limits as check_leaves_advice
-from solver.three_leaves.game import check_play_limits
+from solver.three_leaves.game import check_play_request
 from solver.tricks import Trick
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
@@ -790,7 +790,7 @@ class RemoteSolver:
         from server.three_leaves import exchange_to_wire, leaves_result_from_wire
 
         ch = choices or Choices()
-        check_play_limits(seed=ch.seed, carried_pot=carried_pot)  # the library's bounds
+        check_play_request(deal, ch, carried_pot)  # the library's checks and errors
         if callable(ch.plays):
             raise InvalidInputError("plays", "a play policy runs in-process only: list the plays")
         request = tl.PlayLeavesDealRequest(

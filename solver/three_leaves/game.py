@@ -72,6 +72,7 @@ __all__ = [
     "best_khlyust",
     "check_play",
     "check_play_limits",
+    "check_play_request",
     "greedy_policy",
     "legal_plays",
     "parse_play",
@@ -720,6 +721,23 @@ class _Ledger:
         self.payments.append(Payment(payer, payee, amount, reason, card))
 
 
+def check_play_request(deal: Deal, choices: Choices, carried_pot: int = 0) -> None:
+    """The checks :func:`play_deal` makes before playing: :func:`check_play_limits` and that
+    every exchange names a seat of the deal (the remote client makes them before sending).
+
+    >>> two = Deal.of(["As Ks 8s", "9h Jc Qd"], "Ts")
+    >>> check_play_request(two, Choices.of(exchanges={2: "pass"}))
+    Traceback (most recent call last):
+    ...
+    solver.errors.InvalidInputError: exchanges[2]: no such seat (0 to 1)
+    """
+    check_play_limits(seed=choices.seed, carried_pot=carried_pot)
+    n = deal.players
+    for seat in choices.exchanges:
+        if not 0 <= seat < n:
+            raise InvalidInputError(f"exchanges[{seat}]", f"no such seat (0 to {n - 1})")
+
+
 def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 0) -> DealResult:
     """Play one deal to its end (TL-2..TL-6) and settle it.
 
@@ -732,14 +750,11 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
     ch = choices or Choices()
     rules = deal.rules
     n = deal.players
-    check_play_limits(seed=ch.seed, carried_pot=carried_pot)
+    check_play_request(deal, ch, carried_pot)
     ledger = _Ledger(n, carried_pot + rules.ante * n)
     for seat in range(n):
         ledger.net[seat] -= rules.ante
     pot_before = ledger.pot
-    for seat in ch.exchanges:
-        if not 0 <= seat < n:
-            raise InvalidInputError(f"exchanges[{seat}]", f"no such seat (0 to {n - 1})")
     hands = {s: tuple(h) for s, h in enumerate(deal.hands)}
     stock = list(deal.stock)
     in_deal = [True] * n
