@@ -21,6 +21,7 @@ Every call has a deadline (``timeout`` seconds, per client, overridable per call
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,6 +180,7 @@ class RemoteSolver:
     ) -> None:
         self.target = target
         self.timeout = timeout
+        self._batch_size = BATCH_CHUNK  # lowered when a server refuses that many per call
         self._metadata: tuple[tuple[str, str], ...] = (
             (("authorization", f"Bearer {token}"),) if token else ()
         )
@@ -340,7 +342,8 @@ class RemoteSolver:
         A hand that cannot be solved yields its exception (an
         :class:`~solver.errors.InvalidInputError` naming the hand's field, e.g. ``cards[13]``)
         instead of a Solution, so one bad hand does not stop the batch. ``timeout`` is the
-        deadline of each BatchSolve call (up to 1,000 hands each).
+        deadline of each BatchSolve call (up to 1,000 hands each; fewer when the server's
+        ``--max-batch`` refuses that many: the client then asks in calls it accepts).
         """
         resolved = ChineseRules.resolve(rules, **overrides)
         pending: list[Solution | CpsolverError | pb.SolveRequest] = []
@@ -876,6 +879,30 @@ class RemoteSolver:
 
         return three_leaves_pb2_grpc.ThreeLeavesServiceStub(self._channel)  # type: ignore[no-untyped-call]
 
+    def _batch_call(
+        self,
+        part: list[int],
+        pending: list[Solution | CpsolverError | pb.SolveRequest],
+        results: list[Solution | CpsolverError | pb.SolveRequest],
+        rules: ChineseRules,
+        timeout: float | None,
+    ) -> None:
+        """One ``BatchSolve`` call for ``pending[i]``, i in ``part``; fills ``results``."""
+        request = pb.BatchSolveRequest(requests=[pending[i] for i in part])  # type: ignore[misc]
+        stream = self._call(self._chinese.BatchSolve, request, timeout)
+        try:
+            for item in stream:
+                position = part[item.index]
+                if item.status.code == 0:
+                    results[position] = solution_from_wire(item.response, rules)
+                else:
+                    error = exception_from_status(item.status)
+                    results[position] = error or RemoteError(
+                        str(item.status.code), item.status.message, target=self.target
+                    )
+        except grpc.RpcError as exc:
+            raise self._error(exc) from None
+
     def _flush(
         self,
         pending: list[Solution | CpsolverError | pb.SolveRequest],
@@ -884,24 +911,33 @@ class RemoteSolver:
     ) -> Iterator[Solution | CpsolverError]:
         sent = [i for i, item in enumerate(pending) if isinstance(item, pb.SolveRequest)]
         results: list[Solution | CpsolverError | pb.SolveRequest] = list(pending)
-        if sent:
-            request = pb.BatchSolveRequest(requests=[pending[i] for i in sent])  # type: ignore[misc]
-            stream = self._call(self._chinese.BatchSolve, request, timeout)
+        start = 0
+        while start < len(sent):
+            part = sent[start : start + self._batch_size]
             try:
-                for item in stream:
-                    position = sent[item.index]
-                    if item.status.code == 0:
-                        results[position] = solution_from_wire(item.response, rules)
-                    else:
-                        error = exception_from_status(item.status)
-                        results[position] = error or RemoteError(
-                            str(item.status.code), item.status.message, target=self.target
-                        )
-            except grpc.RpcError as exc:
-                raise self._error(exc) from None
+                self._batch_call(part, pending, results, rules, timeout)
+            except InvalidInputError as exc:
+                # A server started with a smaller --max-batch refuses the whole call before
+                # solving anything: ask again in calls it accepts (in-process has no such cap).
+                smaller = _smaller_batch(exc, len(part))
+                if smaller is None:
+                    raise
+                self._batch_size = smaller
+                continue
+            start += len(part)
         for result in results:
             assert not isinstance(result, pb.SolveRequest), "the server skipped a hand"
             yield result
+
+
+def _smaller_batch(exc: InvalidInputError, size: int) -> int | None:
+    """The batch size to retry with when ``exc`` is the server's refusal of ``size`` hands per
+    ``BatchSolve`` (``requests: at most N hands per batch``), else None."""
+    if size <= 1 or [v.field for v in exc.violations] != ["requests"]:
+        return None
+    found = re.search(r"at most ([\d,]+) hands", exc.violations[0].description)
+    cap = int(found.group(1).replace(",", "")) if found else size // 2
+    return max(1, min(cap, size - 1))
 
 
 def _plain_status(code: grpc.StatusCode, details: str) -> Any:

@@ -351,3 +351,21 @@ def test_leaves_play_khlyusts_carry_cards_and_top_like_resolve(server: str) -> N
         (0, sorted(["Jd", "Td", "8d"]), "trump_khlyust", 20, "J"),
         (1, sorted(["Ah", "Kh", "Qh"]), "plain_khlyust", 18, "A"),
     ]
+
+
+def test_batch_against_a_server_with_a_smaller_max_batch_gives_every_hand(serve_grpc) -> None:  # type: ignore[no-untyped-def]
+    """Batch sizes: a server started with ``--max-batch 3`` refuses a BatchSolve call of more
+    hands; the client then asks in calls it accepts, so ``cpsolver batch`` writes the same
+    lines (and reports the same bad line) as in-process, where there is no such cap."""
+    from solver.chinese.deal import deals
+
+    hands = [" ".join(map(str, h)) for d in deals(3, players=4, count=2) for h in d.hands]
+    text = "\n".join([*hands[:5], "As As", *hands[5:]]) + "\n"
+    local = run(["batch", "--objective", "strength"], text)
+    assert local[0] == 2 and len(local[1].splitlines()) == 9
+    with serve_grpc("--workers", "1", "--max-batch", "3") as server:
+        remote = run(["batch", "--objective", "strength", "--server", str(server.address)], text)
+        with RemoteSolver(str(server.address), timeout=60) as client:
+            got = list(client.solve_batch(hands, objective="strength"))
+    assert remote == local
+    assert got == list(LocalSolver().solve_batch(hands, objective="strength"))
