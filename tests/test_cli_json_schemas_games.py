@@ -24,10 +24,12 @@ from typing import Any
 import jsonschema
 import pytest
 from click.testing import CliRunner
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from client.cli import main
 from solver.cards import Suit, parse_cards
-from solver.chlust import advise_play
+from solver.chlust import advise_play, showdown_odds
 from solver.errors import InvalidInputError
 from solver.tricks import Trick
 
@@ -89,6 +91,28 @@ def _shares_add_up(data: Any) -> bool:
 def _money_is_conserved(deal: Any) -> bool:
     """TL-6 bookkeeping: sum(net) + pot_after - carried_in == 0 (docs/CLI-JSON.md)."""
     return bool(sum(deal["net"]) + deal["pot_after"] - deal["carried_in"] == 0)
+
+
+def _estimates(data: Any) -> list[dict[str, Any]]:
+    """Every estimate object ``{value, low, high, exact}`` in a JSON document."""
+    if isinstance(data, dict):
+        if set(data) == {"value", "low", "high", "exact"}:
+            return [data]
+        return [e for v in data.values() for e in _estimates(v)]
+    if isinstance(data, list):
+        return [e for v in data for e in _estimates(v)]
+    return []
+
+
+def _estimates_hold(data: Any, *, exact: bool) -> bool:
+    """At least one estimate, each with low <= value <= high, a point exactly when exact."""
+    found = _estimates(data)
+    return bool(found) and all(
+        e["low"] <= e["value"] <= e["high"]
+        and e["exact"] is exact
+        and (e["low"] == e["high"]) >= exact
+        for e in found
+    )
 
 
 CH_E11 = {  # 3 players, trumps ♠ (Q♠ turned): L (seat 1) takes two tricks and the pot
@@ -234,16 +258,19 @@ CASES = [
          id="CH-E11-thirds"),
     Case("chlust-odds", ("chlust", "odds", "Ad Kd Qd", "-t", "d"),
          check=lambda d: (d["method"], d["deals"], d["seed"]) == ("exact", 680, None)
-         and abs(d["win"] - 670 / 680) < 1e-12, id="exact"),
+         and abs(d["win"]["value"] - 670 / 680) < 1e-12 and _estimates_hold(d, exact=True),
+         id="exact"),
     Case("chlust-odds", ("chlust", "odds", "Qh Jd Tc", "-t", "s", "-k", "3", "--samples", "300",
                          "--seed", "2"),
-         check=lambda d: (d["method"], d["deals"], d["seed"], d["win"])
-         == ("monte_carlo", 300, 2, 0.0), id="sampled-no-set"),
+         check=lambda d: (d["method"], d["deals"], d["seed"], d["win"]["value"])
+         == ("monte_carlo", 300, 2, 0.0) and _estimates_hold(d, exact=False),
+         id="sampled-no-set"),
     Case("chlust-advise", ("chlust", "advise", "-"), POSITION,
-         check=lambda d: (d["method"], d["seed"]) == ("exact", None), id="exact"),
+         check=lambda d: (d["method"], d["seed"]) == ("exact", None)
+         and _estimates_hold(d["expected"], exact=True), id="exact"),
     Case("chlust-advise", ("chlust", "advise", "-", "--samples", "40", "--seed", "3"), MID_TRICK,
-         check=lambda d: (d["method"], d["deals"], d["seed"]) == ("monte_carlo", 40, 3),
-         id="sampled"),
+         check=lambda d: (d["method"], d["deals"], d["seed"]) == ("monte_carlo", 40, 3)
+         and _estimates_hold(d["expected"], exact=False), id="sampled"),
     Case("chlust-deal", ("chlust", "deal", "--seed", "3"), check=_exchange_seat_holds_the_ten,
          id="CH-2-exchange"),
     Case("chlust-deal", ("chlust", "deal", "--seed", "1", "-n", "2"),
@@ -359,8 +386,13 @@ def test_chlust_schemas_reject_wrong_shapes() -> None:
     _rejects("chlust-showdown", show, lambda d: d.update(needs_tricks=True), "winner")
     odds = run_json(["chlust", "odds", "Ad Kd Qd", "-t", "d"])
     _rejects("chlust-odds", odds, lambda d: d.update(method="guess"), "method")
-    _rejects("chlust-odds", odds, lambda d: d["ci95"].pop("tricks"), "tricks")
+    _rejects("chlust-odds", odds, lambda d: d["tricks"].pop("exact"), "exact")
+    _rejects("chlust-odds", odds, lambda d: d["win"].update(value=1.5), "value")
+    _rejects("chlust-odds", odds, lambda d: d["lose"].update(exact=False), "exact")  # exact method
     _rejects("chlust-odds", odds, lambda d: d.update(win=1.5), "win")
+    advice = run_json(["chlust", "advise", "-"], json.dumps(POSITION))
+    _rejects("chlust-advise", advice, lambda d: d["expected"]["Qd"].pop("low"), "low")
+    _rejects("chlust-advise", advice, lambda d: d["expected"].update(Qd=1.0), "Qd")
     dealt = run_json(["chlust", "deal", "--seed", "1"])
     _rejects("chlust-deal", dealt, lambda d: d["hands"][0].pop(), "0")
     _rejects("chlust-deal", dealt, lambda d: d.update(turned="10s"), "turned")
@@ -370,6 +402,95 @@ def test_chlust_schemas_reject_wrong_shapes() -> None:
     play = run_json(["chlust", "play", "-"], json.dumps(CH_E11))
     _rejects("chlust-play", play, lambda d: d.update(carried=0), "carried")
     _rejects("chlust-play", play, lambda d: d["shares"].update({"seat 1": "1"}), "seat 1")
+
+
+def _old_odds(odds: Any) -> Any:
+    """The ``chlust odds --json`` shape before estimate objects: numbers and ``ci95`` lists."""
+    names = ("win", "lose", "tricks")
+    old = {k: v for k, v in odds.items() if k not in names}
+    old.update({k: odds[k]["value"] for k in names})
+    old["ci95"] = {k: [odds[k]["low"], odds[k]["high"]] for k in names}
+    return old
+
+
+def _old_advice(advice: Any) -> Any:
+    """The ``chlust advise --json`` shape before estimate objects: numbers and half-widths."""
+    expected = advice["expected"]
+    return dict(
+        advice,
+        expected={c: e["value"] for c, e in expected.items()},
+        ci95={c: e["high"] - e["value"] for c, e in expected.items()},
+    )
+
+
+@pytest.mark.parametrize(
+    "args", [("Ad Kd Qd", "-t", "d"), ("Qh Jd Tc", "-t", "s", "-k", "3", "--samples", "300")]
+)
+def test_chlust_odds_schema_rejects_the_old_ci95_shape(args: tuple[str, ...]) -> None:
+    """CH-7 odds: the schema takes the estimate objects (as Three Leaves) and refuses the old
+    bare probabilities with a ``ci95`` object of ``[low, high]`` lists, and ``ci95`` beside
+    estimates."""
+    v = validator("chlust-odds")
+    odds = run_json(["chlust", "odds", *args])
+    v.validate(odds)
+    old = _old_odds(odds)
+    paths = {str(p) for e in v.iter_errors(old) for p in e.absolute_path}
+    assert {"win", "lose", "tricks", "ci95"} <= paths, paths
+    _rejects("chlust-odds", odds, lambda d: d.update(ci95=old["ci95"]), "ci95")
+
+
+def test_chlust_advise_schema_rejects_the_old_ci95_shape() -> None:
+    """CH-8 advice: expected tricks per card are estimate objects, not numbers beside a
+    ``ci95`` object of half-widths."""
+    v = validator("chlust-advise")
+    for args, stdin in (([], POSITION), (["--samples", "40", "--seed", "3"], MID_TRICK)):
+        advice = run_json(["chlust", "advise", "-", *args], json.dumps(stdin))
+        v.validate(advice)
+        old = _old_advice(advice)
+        paths = {str(p) for e in v.iter_errors(old) for p in e.absolute_path}
+        assert {"ci95", *advice["expected"]} <= paths, paths
+
+
+@settings(max_examples=25, derandomize=True, deadline=None)
+@example(hand="Js Jh Tc", trump="d", opponents=3, exact_limit=0, samples=400, seed=0)  # win 1
+@given(
+    hand=st.sampled_from(["Ad Kd Qd", "Js Jh Tc", "Qh Jd Tc", "Qs Qh Qc", "Ah Kc Td", "Ts Ks As"]),
+    trump=st.sampled_from("cdhs"),
+    opponents=st.integers(1, 3),
+    exact_limit=st.sampled_from([0, 2_000]),
+    samples=st.sampled_from([1, 2, 7, 50, 400]),
+    seed=st.integers(0, 2**16),
+)
+def test_chlust_odds_estimates_hold_their_values(
+    hand: str, trump: str, opponents: int, exact_limit: int, samples: int, seed: int
+) -> None:
+    """CH-7 odds from the library's JSON: low <= value <= high for win, lose and tricks (also at
+    0 and 1, e.g. three jacks always win, CH-4), a point when exact, valid against the schema,
+    and the values of win + lose + tricks sum to 1 (CH-5: two sets never tie)."""
+    odds = showdown_odds(
+        hand, trump, opponents=opponents, exact_limit=exact_limit, samples=samples, seed=seed
+    ).to_dict()
+    validator("chlust-odds").validate(odds)
+    assert _estimates_hold(odds, exact=odds["method"] == "exact"), odds
+    total = sum(odds[k]["value"] for k in ("win", "lose", "tricks"))  # type: ignore[index]
+    assert abs(total - 1) < 1e-12
+
+
+@settings(max_examples=6, derandomize=True, deadline=None)
+@given(samples=st.integers(2, 12), seed=st.integers(0, 2**16))
+def test_chlust_advise_estimates_hold_their_values(samples: int, seed: int) -> None:
+    """CH-8 advice from the library's JSON: each card's expected tricks (0 to 3) lies in its
+    interval value -/+ half-width, valid against the schema."""
+    trick = Trick.of(Suit.SPADES, 0, parse_cards("Qh Ah"), seats=[0, 1])
+    advice = advise_play(
+        "Ad Kh Ts", trick, seat=2, seats=[0, 1, 2, 3], samples=samples, seed=seed
+    ).to_dict()
+    validator("chlust-advise").validate(advice)
+    assert _estimates_hold(advice["expected"], exact=False), advice
+    for e in _estimates(advice):
+        assert (
+            0 <= e["value"] <= 3 and abs((e["high"] - e["value"]) - (e["value"] - e["low"])) < 1e-9
+        )
 
 
 def test_leaves_schemas_reject_wrong_shapes() -> None:

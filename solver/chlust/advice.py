@@ -29,6 +29,7 @@ from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from solver.chlust.deal import check_seed, one_card
 from solver.chlust.play import _duty
 from solver.errors import InvalidInputError
+from solver.estimate import Estimate, wilson_interval
 from solver.evaluator.chlust import _evaluate
 from solver.rules.chlust import ChlustRules, Underruff
 from solver.tricks import Trick
@@ -101,21 +102,6 @@ def check_advice_limits(
     check_seed(seed)
 
 
-def wilson_interval(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% by default).
-
-    >>> [round(x, 4) for x in wilson_interval(50, 100)]
-    [0.4038, 0.5962]
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
 @dataclass(frozen=True)
 class ShowdownOdds:
     """Showdown outcome probabilities for one hand against ``opponents`` random hands.
@@ -124,7 +110,8 @@ class ShowdownOdds:
     played); ``lose``: an opponent holds a better set. ``method`` is ``exact`` (``deals`` is
     the number of ordered opponent deals enumerated; every interval is a point) or
     ``monte_carlo`` (``deals`` samples drawn with ``seed``; ``ci95`` holds the 95% Wilson
-    interval of each probability).
+    interval of each probability). :attr:`estimates` gives each probability as an
+    :class:`~solver.estimate.Estimate`, the shape of :meth:`to_dict`.
     """
 
     win: float
@@ -136,15 +123,25 @@ class ShowdownOdds:
     seed: int | None
     opponents: int
 
+    @property
+    def estimates(self) -> dict[str, Estimate]:
+        """``win``, ``lose`` and ``tricks`` with their 95% intervals (points when exact).
+
+        >>> showdown_odds("Ad Kd Qd", "d", opponents=1).estimates["tricks"]
+        Estimate(value=0.0, low=0.0, high=0.0, exact=True)
+        """
+        values = {"win": self.win, "lose": self.lose, "tricks": self.tricks}
+        if self.method == "exact":
+            return {k: Estimate.point(v) for k, v in values.items()}
+        return {k: Estimate(v, *self.ci95[k], False) for k, v in values.items()}
+
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON values."""
+        """Plain JSON values: ``win``, ``lose`` and ``tricks`` are estimate objects
+        ``{value, low, high, exact}``."""
         return {
-            "win": self.win,
-            "lose": self.lose,
-            "tricks": self.tricks,
+            **{k: e.to_dict() for k, e in self.estimates.items()},
             "method": self.method,
             "deals": self.deals,
-            "ci95": {k: list(v) for k, v in self.ci95.items()},
             "seed": self.seed,
             "opponents": self.opponents,
         }
@@ -276,7 +273,8 @@ class PlayAdvice:
 
     ``method`` is ``exact`` (every hand the others may hold, ``deals`` of them) or
     ``monte_carlo`` (``deals`` samples drawn with ``seed``; ``ci95`` holds the half-width of
-    the 95% normal interval of each mean).
+    the 95% normal interval of each mean). :attr:`estimates` gives each mean as an
+    :class:`~solver.estimate.Estimate`, the shape of ``expected`` in :meth:`to_dict`.
     """
 
     card: Card
@@ -286,12 +284,19 @@ class PlayAdvice:
     deals: int
     seed: int | None
 
+    @property
+    def estimates(self) -> dict[Card, Estimate]:
+        """Every legal card's expected tricks with its 95% interval (a point when exact)."""
+        if self.method == "exact":
+            return {c: Estimate.point(v) for c, v in self.expected.items()}
+        return {c: Estimate.around(v, self.ci95[c]) for c, v in self.expected.items()}
+
     def to_dict(self) -> dict[str, object]:
-        """Plain JSON values."""
+        """Plain JSON values: ``expected`` maps each card to an estimate object
+        ``{value, low, high, exact}``."""
         return {
             "card": str(self.card),
-            "expected": {str(c): v for c, v in self.expected.items()},
-            "ci95": {str(c): v for c, v in self.ci95.items()},
+            "expected": {str(c): e.to_dict() for c, e in self.estimates.items()},
             "method": self.method,
             "deals": self.deals,
             "seed": self.seed,

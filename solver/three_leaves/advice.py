@@ -32,6 +32,7 @@ import numpy.typing as npt
 
 from solver.cards import Card, CardsLike, format_cards, parse_card, parse_cards
 from solver.errors import InvalidInputError
+from solver.estimate import Z95, Estimate, wilson_interval
 from solver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
 from solver.rules.three_leaves import ThreeLeavesRules
 from solver.three_leaves.game import (
@@ -59,39 +60,6 @@ __all__ = [
     "trick_odds",
     "wilson_interval",
 ]
-
-Z95 = 1.959963984540054
-
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """A probability or mean with its 95% interval (``low == high == value`` when exact)."""
-
-    value: float
-    low: float
-    high: float
-    exact: bool
-
-    def to_dict(self) -> dict[str, object]:
-        """Plain JSON values."""
-        return {"value": self.value, "low": self.low, "high": self.high, "exact": self.exact}
-
-
-def wilson_interval(successes: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion.
-
-    >>> [round(x, 3) for x in wilson_interval(50, 100)]
-    [0.404, 0.596]
-    """
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + Z95**2 / n
-    centre = (p + Z95**2 / (2 * n)) / denom
-    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return (low, high)
 
 
 def _proportion(successes: int, n: int, exact: bool) -> Estimate:
