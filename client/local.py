@@ -38,6 +38,11 @@ from solver.chlust import (
 from solver.chlust import Deal as ChlustDeal
 from solver.chlust import DealResult as ChlustDealResult
 from solver.chlust import deal as deal_chlust
+from solver.chlust.advice import (
+    DEFAULT_ADVICE_SAMPLES,
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_ODDS_SAMPLES,
+)
 from solver.chlust.deal import Showdown, showdown
 from solver.errors import CpsolverError, InvalidInputError
 from solver.evaluator.chlust import SetValue, evaluate_set
@@ -58,6 +63,7 @@ from solver.three_leaves import (
 from solver.three_leaves import Deal as LeavesDeal
 from solver.three_leaves import DealResult as LeavesDealResult
 from solver.three_leaves import play_deal as play_leaves_deal
+from solver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
 from solver.tricks import Trick
 
 __all__ = ["LocalSolver", "Solver"]
@@ -197,8 +203,8 @@ class Solver(Protocol):
         opponents: int = 1,
         turned: Card | str | None = None,
         dead: CardsLike = (),
-        exact_limit: int = 300_000,
-        samples: int = 20_000,
+        exact_limit: int = DEFAULT_EXACT_LIMIT,
+        samples: int = DEFAULT_ODDS_SAMPLES,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -216,7 +222,7 @@ class Solver(Protocol):
         seats: Sequence[int],
         history: Sequence[Trick] = (),
         turned: Card | str | None = None,
-        samples: int = 200,
+        samples: int = DEFAULT_ADVICE_SAMPLES,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -311,7 +317,7 @@ class Solver(Protocol):
         rules: ThreeLeavesRules | str | None = None,
         *,
         position: int = 1,
-        samples: int = 400,
+        samples: int = DEFAULT_LEAVES_SAMPLES,
         seed: int = 0,
         carried_pot: int = 0,
         odds: bool = True,
@@ -539,8 +545,8 @@ class LocalSolver:
         opponents: int = 1,
         turned: Card | str | None = None,
         dead: CardsLike = (),
-        exact_limit: int = 300_000,
-        samples: int = 20_000,
+        exact_limit: int = DEFAULT_EXACT_LIMIT,
+        samples: int = DEFAULT_ODDS_SAMPLES,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -568,7 +574,7 @@ class LocalSolver:
         seats: Sequence[int],
         history: Sequence[Trick] = (),
         turned: Card | str | None = None,
-        samples: int = 200,
+        samples: int = DEFAULT_ADVICE_SAMPLES,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -685,7 +691,7 @@ class LocalSolver:
         rules: ThreeLeavesRules | str | None = None,
         *,
         position: int = 1,
-        samples: int = 400,
+        samples: int = DEFAULT_LEAVES_SAMPLES,
         seed: int = 0,
         carried_pot: int = 0,
         odds: bool = True,

@@ -34,6 +34,7 @@ from grpc_status import rpc_status
 from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
+from server.chinese_poker import MAX_DEALS
 from server.convert import (
     card_from_wire,
     card_to_wire,
@@ -59,6 +60,11 @@ from solver.chinese.solve import check_solve_limits
 from solver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from solver.chlust import Deal as ChlustDeal
 from solver.chlust import DealResult as ChlustDealResult
+from solver.chlust.advice import (
+    DEFAULT_ADVICE_SAMPLES,
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_ODDS_SAMPLES,
+)
 from solver.chlust.advice import check_advice_limits as check_chlust_advice
 from solver.chlust.advice import check_odds_limits as check_chlust_odds
 from solver.chlust.bidding import parse_bid_action
@@ -79,6 +85,7 @@ from solver.three_leaves import (
 )
 from solver.three_leaves import Deal as LeavesDeal
 from solver.three_leaves import DealResult as LeavesDealResult
+from solver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
 from solver.three_leaves.advice import check_advice_limits as check_leaves_advice
 from solver.three_leaves.game import check_play_request
 from solver.tricks import Trick
@@ -93,7 +100,7 @@ SERVICES = (
     "cpsolver.v1.ThreeLeavesService",
 )
 BATCH_CHUNK = 1000  # hands per BatchSolve call (the server's default cap is 10,000)
-DEAL_CHUNK = 1000  # deals per DealTables call (the server's cap, server.chinese_poker.MAX_DEALS)
+DEAL_CHUNK = MAX_DEALS  # deals per DealTables call: the server's cap
 
 
 @dataclass(frozen=True)
@@ -549,8 +556,8 @@ class RemoteSolver:
         opponents: int = 1,
         turned: Card | str | None = None,
         dead: CardsLike = (),
-        exact_limit: int = 300_000,
-        samples: int = 20_000,
+        exact_limit: int = DEFAULT_EXACT_LIMIT,
+        samples: int = DEFAULT_ODDS_SAMPLES,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -593,7 +600,7 @@ class RemoteSolver:
         seats: Sequence[int],
         history: Sequence[Trick] = (),
         turned: Card | str | None = None,
-        samples: int = 200,
+        samples: int = DEFAULT_ADVICE_SAMPLES,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -834,7 +841,7 @@ class RemoteSolver:
         rules: ThreeLeavesRules | str | None = None,
         *,
         position: int = 1,
-        samples: int = 400,
+        samples: int = DEFAULT_LEAVES_SAMPLES,
         seed: int = 0,
         carried_pot: int = 0,
         odds: bool = True,

@@ -46,7 +46,12 @@ from solver.chlust import (
     showdown,
     showdown_odds,
 )
-from solver.chlust.advice import check_advice_limits
+from solver.chlust.advice import (
+    DEFAULT_ADVICE_SAMPLES,
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_ODDS_SAMPLES,
+    check_advice_limits,
+)
 from solver.errors import FieldViolation, InvalidInputError
 from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
 from solver.rules import ChlustRules
@@ -320,8 +325,10 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         hand = cards_from_wire(request.hand, "hand")
         dead = cards_from_wire(request.dead, "dead")
         trump = suit_from_wire(request.trump, "trump")
-        samples = request.samples if request.HasField("samples") else 20_000
-        exact_limit = request.exact_limit if request.HasField("exact_limit") else 300_000
+        samples = request.samples if request.HasField("samples") else DEFAULT_ODDS_SAMPLES
+        exact_limit = (
+            request.exact_limit if request.HasField("exact_limit") else DEFAULT_EXACT_LIMIT
+        )
         odds = showdown_odds(
             hand,
             trump,
@@ -403,7 +410,7 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         hand = cards_from_wire(request.hand, "hand")
         trump = suit_from_wire(request.trump, "trump")
         seats = list(request.seats)
-        samples = request.samples if request.HasField("samples") else 200
+        samples = request.samples if request.HasField("samples") else DEFAULT_ADVICE_SAMPLES
         seed = request.seed if request.HasField("seed") else 0
         # before the tricks are read, as in-process
         check_advice_limits(samples=samples, seed=seed, seat=request.seat, seats=seats)

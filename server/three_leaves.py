@@ -44,6 +44,7 @@ from solver.three_leaves import (
     legal_on_trick,
     play_deal,
 )
+from solver.three_leaves.advice import DEFAULT_SAMPLES  # an unset AdviseLeavesRequest.samples
 from solver.tricks import Play, Trick
 
 __all__ = [
@@ -81,7 +82,6 @@ _WIRE_ACTIONS = {
     ExchangeAction.PASS: pb.LeavesExchange.ACTION_PASS,
     ExchangeAction.DRAW: pb.LeavesExchange.ACTION_DRAW,
 }
-DEFAULT_SAMPLES = 400  # an unset AdviseLeavesRequest.samples
 # The caps (samples, seeds, carried pot) are the library's: advise_hand and play_deal check
 # them (solver.three_leaves.advice.check_advice_limits, game.check_play_limits), in-process too.
 

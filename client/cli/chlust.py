@@ -17,7 +17,14 @@ import click
 from client.cli.main import emit_json, main, remote_options
 from client.local import Solver
 from solver.cards import Card, format_cards, parse_cards, parse_suit
-from solver.chlust.advice import MAX_ADVICE_SAMPLES, MAX_EXACT_LIMIT, MAX_ODDS_SAMPLES
+from solver.chlust.advice import (
+    DEFAULT_ADVICE_SAMPLES,
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_ODDS_SAMPLES,
+    MAX_ADVICE_SAMPLES,
+    MAX_EXACT_LIMIT,
+    MAX_ODDS_SAMPLES,
+)
 from solver.chlust.deal import MAX_SEED, one_card
 from solver.errors import InvalidInputError
 from solver.rules import ChlustRules, parse_assignments
@@ -203,14 +210,20 @@ def play_cmd(
 @click.option("--opponents", "-k", default=1, show_default=True, type=int)
 @click.option("--dead", default="", help="Cards known to be out of the opponents' hands.")
 @click.option(
-    "--samples", default=20_000, show_default=True, type=click.IntRange(1, MAX_ODDS_SAMPLES),
+    "--samples",
+    default=DEFAULT_ODDS_SAMPLES,
+    show_default=True,
+    type=click.IntRange(1, MAX_ODDS_SAMPLES),
     help="Monte Carlo samples when the deals are too many to enumerate.",
-)  # fmt: skip
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
 @click.option(
-    "--exact-limit", default=300_000, show_default=True, type=click.IntRange(0, MAX_EXACT_LIMIT),
+    "--exact-limit",
+    default=DEFAULT_EXACT_LIMIT,
+    show_default=True,
+    type=click.IntRange(0, MAX_EXACT_LIMIT),
     help="Enumerate exactly when there are at most this many opponent deals.",
-)  # fmt: skip
+)
 @_trump_option
 @_common
 @remote_options
@@ -259,9 +272,12 @@ def odds_cmd(
 @chlust.command("advise")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 @click.option(
-    "--samples", default=200, show_default=True, type=click.IntRange(2, MAX_ADVICE_SAMPLES),
+    "--samples",
+    default=DEFAULT_ADVICE_SAMPLES,
+    show_default=True,
+    type=click.IntRange(2, MAX_ADVICE_SAMPLES),
     help="Deals sampled when the hands the others may hold are too many to enumerate.",
-)  # fmt: skip
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
 @_common
 @remote_options

@@ -33,7 +33,7 @@ from solver.errors import InvalidInputError
 from solver.evaluator.khlyust import evaluate_khlyust
 from solver.rules import ThreeLeavesRules, parse_assignments
 from solver.three_leaves import Choices, Deal, DealResult, leaf_trick
-from solver.three_leaves.advice import MAX_SAMPLES, Estimate
+from solver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate
 from solver.three_leaves.game import MAX_CARRIED_POT, MAX_SEED
 
 __all__ = ["leaves"]
@@ -318,7 +318,9 @@ def _est(e: Estimate) -> str:
 @click.argument("hand", nargs=-1, required=True)
 @click.option("--trump-card", required=True, help="The turned card that sets trumps.")
 @click.option("--position", default=1, show_default=True, help="Turn position (0 = assistant).")
-@click.option("--samples", default=400, show_default=True, type=click.IntRange(2, MAX_SAMPLES))
+@click.option(
+    "--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES)
+)
 @click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
 @click.option(
     "--carried-pot", default=0, show_default=True, type=click.IntRange(0, MAX_CARRIED_POT)

@@ -35,6 +35,9 @@ from solver.rules.chlust import ChlustRules, Underruff
 from solver.tricks import Trick
 
 __all__ = [
+    "DEFAULT_ADVICE_SAMPLES",
+    "DEFAULT_EXACT_LIMIT",
+    "DEFAULT_ODDS_SAMPLES",
     "MAX_ADVICE_SAMPLES",
     "MAX_EXACT_LIMIT",
     "MAX_ODDS_SAMPLES",
@@ -46,6 +49,14 @@ __all__ = [
     "showdown_odds",
     "wilson_interval",
 ]
+
+# Defaults of the library, the typed clients and the CLI (one place, so they cannot drift).
+DEFAULT_ODDS_SAMPLES = 20_000
+"""Monte Carlo samples of :func:`showdown_odds` when not enumerated exactly."""
+DEFAULT_EXACT_LIMIT = 300_000
+"""Opponent deals :func:`showdown_odds` enumerates exactly before it samples instead."""
+DEFAULT_ADVICE_SAMPLES = 200
+"""Sampled deals :func:`advise_play` plays out per legal card."""
 
 # Work caps per call: the same in-process, on the CLI (their --help ranges) and on a server.
 MAX_ODDS_SAMPLES = 1_000_000
@@ -167,8 +178,8 @@ def showdown_odds(
     opponents: int = 1,
     turned: Card | str | None = None,
     dead: CardsLike = (),
-    exact_limit: int = 300_000,
-    samples: int = 20_000,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    samples: int = DEFAULT_ODDS_SAMPLES,
     seed: int = 0,
 ) -> ShowdownOdds:
     """Probability that ``hand`` wins the showdown (CH-7) against ``opponents`` random hands
@@ -312,7 +323,7 @@ def advise_play(
     seats: Sequence[int],
     history: Sequence[Trick] = (),
     turned: Card | str | None = None,
-    samples: int = 200,
+    samples: int = DEFAULT_ADVICE_SAMPLES,
     seed: int = 0,
 ) -> PlayAdvice:
     """The legal card with the most expected tricks for ``seat`` (CH-8, CH-9); ``seats``,

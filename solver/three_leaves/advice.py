@@ -49,6 +49,7 @@ from solver.three_leaves.game import (
 )
 
 __all__ = [
+    "DEFAULT_SAMPLES",
     "MAX_SAMPLES",
     "Estimate",
     "ExchangeOption",
@@ -95,6 +96,8 @@ def _setup(
     return r, mine, turned, unseen
 
 
+DEFAULT_SAMPLES = 400
+"""Sampled deals of :func:`advise_hand` and :func:`exchange_advice` (library, clients, CLI)."""
 MAX_SAMPLES = 20_000
 """Most sampled deals one :func:`trick_odds`, :func:`exchange_advice` or :func:`advise_hand`
 call plays (the CLI's ``--samples`` range and the server's)."""
@@ -111,7 +114,7 @@ def check_advice_limits(
     *,
     position: int,
     rules: ThreeLeavesRules | str | None = None,
-    samples: int = 400,
+    samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     carried_pot: int = 0,
 ) -> None:
@@ -392,7 +395,7 @@ def exchange_advice(
     position: int = 1,
     rules: ThreeLeavesRules | str | None = None,
     carried_pot: int = 0,
-    samples: int = 400,
+    samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
 ) -> tuple[ExchangeOption, ...]:
     """Rank standing, passing and every discard of 1-3 cards by expected money (TL-3).
@@ -500,7 +503,7 @@ def advise_hand(
     *,
     position: int = 1,
     rules: ThreeLeavesRules | str | None = None,
-    samples: int = 400,
+    samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     carried_pot: int = 0,
     odds: bool = True,
