@@ -96,6 +96,23 @@ def _rules(request: object) -> ThreeLeavesRules:
     return rules_from_wire(request.rules, ThreeLeavesRules)  # type: ignore[attr-defined]
 
 
+def _deal(request: pb.PlayLeavesDealRequest | pb.ResolveLeavesDealRequest) -> Deal:
+    """The deal a PlayLeavesDeal or ResolveLeavesDeal request describes (players: the number
+    of hands unless the rules set it)."""
+    players_set = request.rules.HasField("players")
+    rules = _rules(request)
+    if not players_set:
+        rules = rules.replace(players=len(request.hands))
+    hands = [cards_from_wire(h.cards, f"hands[{i}]") for i, h in enumerate(request.hands, 1)]
+    return Deal.of(
+        hands,
+        _one_card(request.trump_card, "trump_card", request.HasField("trump_card")),
+        cards_from_wire(request.stock, "stock"),
+        dealer=request.dealer if request.HasField("dealer") else None,
+        rules=rules,
+    )
+
+
 def khlyust_to_wire(value: KhlyustValue, position: int = 0) -> pb.Khlyust:
     """The Khlyust message of a judged hand."""
     return pb.Khlyust(
@@ -299,18 +316,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
     def PlayLeavesDeal(
         self, request: pb.PlayLeavesDealRequest, context: grpc.ServicerContext
     ) -> pb.PlayLeavesDealResponse:
-        players_set = request.rules.HasField("players")
-        rules = _rules(request)
-        if not players_set:
-            rules = rules.replace(players=len(request.hands))
-        hands = [cards_from_wire(h.cards, f"hands[{i}]") for i, h in enumerate(request.hands, 1)]
-        deal = Deal.of(
-            hands,
-            _one_card(request.trump_card, "trump_card", request.HasField("trump_card")),
-            cards_from_wire(request.stock, "stock"),
-            dealer=request.dealer if request.HasField("dealer") else None,
-            rules=rules,
-        )
+        deal = _deal(request)
         exchanges: dict[int, Exchange] = {}
         for i, ex in enumerate(request.exchanges, start=1):
             action = _ACTIONS.get(ex.action)
@@ -426,18 +432,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
     def ResolveLeavesDeal(
         self, request: pb.ResolveLeavesDealRequest, context: grpc.ServicerContext
     ) -> pb.ResolveLeavesDealResponse:
-        players_set = request.rules.HasField("players")
-        rules = _rules(request)
-        if not players_set:
-            rules = rules.replace(players=len(request.hands))
-        hands = [cards_from_wire(h.cards, f"hands[{i}]") for i, h in enumerate(request.hands, 1)]
-        deal = Deal.of(
-            hands,
-            _one_card(request.trump_card, "trump_card", request.HasField("trump_card")),
-            cards_from_wire(request.stock, "stock"),
-            dealer=request.dealer if request.HasField("dealer") else None,
-            rules=rules,
-        )
+        deal = _deal(request)
         best, found = best_khlyust(
             dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
         )

@@ -378,18 +378,14 @@ def subset_classes(idx: IntArray, tables: PokerTables) -> tuple[IntArray, IntArr
     """
     cls5 = np.empty(len(COMB5), dtype=np.int64)
     cls3 = np.empty(len(COMB3), dtype=np.int64)
-    _subset_classes(
-        idx,
-        tables.nonflush5,
-        tables.flush5,
-        tables.front3,
-        _WEIGHTS,
-        _COMB5_I64,
-        _COMB3_I64,
-        cls5,
-        cls3,
-    )
+    _subset_classes(idx, *_class_args(tables), cls5, cls3)
     return cls5, cls3
+
+
+def _class_args(poker: PokerTables) -> tuple[Any, ...]:
+    """What :func:`_subset_classes` (and each batch kernel) takes after the hand: the lookup
+    tables of ``poker`` and the multiset weights and subset positions."""
+    return (poker.nonflush5, poker.flush5, poker.front3, _WEIGHTS, _COMB5_I64, _COMB3_I64)
 
 
 def search_classes(
@@ -441,15 +437,9 @@ _BATCH_LOCK = threading.Lock()
 
 def _batch_args(hands: IntArray, tables: RowTables, strict: bool) -> tuple[Any, ...]:
     n = hands.shape[0]
-    poker = tables.poker
     return (
         np.ascontiguousarray(hands, dtype=np.int64),
-        poker.nonflush5,
-        poker.flush5,
-        poker.front3,
-        _WEIGHTS,
-        _COMB5_I64,
-        _COMB3_I64,
+        *_class_args(tables.poker),
         tables.back,
         tables.middle,
         tables.front,
@@ -759,12 +749,7 @@ def search_pairing_batch(
     if n:
         _batch_pairing(
             ordered,
-            poker.nonflush5,
-            poker.flush5,
-            poker.front3,
-            _WEIGHTS,
-            _COMB5_I64,
-            _COMB3_I64,
+            *_class_args(poker),
             np.ascontiguousarray(tables, dtype=np.float64),
             mode,
             strict,

@@ -314,6 +314,12 @@ def _arrangement(
         hands[row] = hand_from_class(
             [_BY_INDEX[i] for i in picked], cls, wheel_second_highest=wheel
         )
+    return _scored(hands, value, rules)
+
+
+def _scored(hands: dict[Row, HandValue], value: float, rules: ChineseRules) -> Arrangement:
+    """The arrangement of evaluated rows ``hands`` (back, middle, front order) worth ``value``,
+    with each row's royalty and row value under ``rules``."""
     royalties = {}
     row_values = {}
     for row, hand in hands.items():
@@ -470,19 +476,7 @@ def _arrangement_of(
         row: evaluate(cards, wheel_second_highest=wheel)
         for row, cards in zip(_ROWS, rows, strict=True)
     }
-    royalties = {}
-    row_values = {}
-    for row, hand in hands.items():
-        royalties[row], row_values[row] = _row_units(rules, row, hand.category, hand.is_royal)
-    return Arrangement(
-        hands[Row.BACK].cards,
-        hands[Row.MIDDLE].cards,
-        hands[Row.FRONT].cards,
-        MappingProxyType(hands),
-        MappingProxyType(royalties),
-        MappingProxyType(row_values),
-        value,
-    )
+    return _scored(hands, value, rules)
 
 
 _BY_INDEX = tuple(Card.from_index(i) for i in range(52))

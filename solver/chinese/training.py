@@ -202,22 +202,32 @@ def train(
         if workers > 1
         else None
     )
+
+    def run_pass(
+        current: OpponentModel | None, against: OpponentModel | None, salt: int
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], float, float]:
+        """One pass of ``current`` (against ``against``) over every chunk, seeded by
+        ``(seed, salt, chunk)``: the summed histograms and gains, in chunk order."""
+        nonlocal done
+        tasks = [(rules, current, against, (seed, salt, i), n) for i, n in enumerate(chunks)]
+        hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
+        nats = np.zeros(5, dtype=np.int64)
+        gain_sum = gain_sq = 0.0
+        results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
+        for h, n, gs, gq in results:
+            hist += h
+            nats += n
+            gain_sum += gs
+            gain_sq += gq
+            done += 1
+            if progress:
+                progress(done, total)
+        return hist, nats, gain_sum, gain_sq
+
     try:
         for k in range(iterations + 1):
             start = time.perf_counter()
-            tasks = [(rules, model, previous, (seed, k, i), n) for i, n in enumerate(chunks)]
-            hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
-            nats = np.zeros(5, dtype=np.int64)
-            gain_sum = gain_sq = 0.0
-            results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
-            for h, n, gs, gq in results:
-                hist += h
-                nats += n
-                gain_sum += gs
-                gain_sq += gq
-                done += 1
-                if progress:
-                    progress(done, total)
+            hist, nats, gain_sum, gain_sq = run_pass(model, previous, k)
             fresh_rows = hist / hist.sum(axis=1, keepdims=True)
             fresh_nat = nats / nats.sum()
             if model is None:
@@ -250,16 +260,7 @@ def train(
         # pass with weight 1), so the tables describe opponents who play exactly as the
         # solver then does, not the average of every earlier policy.
         assert model is not None
-        tasks = [(rules, model, None, (seed, 1000, i), n) for i, n in enumerate(chunks)]
-        hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
-        nats = np.zeros(5, dtype=np.int64)
-        results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
-        for h, n, _, _ in results:
-            hist += h
-            nats += n
-            done += 1
-            if progress:
-                progress(done, total)
+        hist, nats, _, _ = run_pass(model, None, 1000)
         blend = model
         model = OpponentModel(
             rules,
@@ -270,15 +271,7 @@ def train(
         )
         # Check: the stored tables' policy against the previous model's, fresh hands.
         start = time.perf_counter()
-        tasks = [(rules, model, blend, (seed, 1001, i), n) for i, n in enumerate(chunks)]
-        gain_sum = gain_sq = 0.0
-        results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
-        for _, _, gs, gq in results:
-            gain_sum += gs
-            gain_sq += gq
-            done += 1
-            if progress:
-                progress(done, total)
+        _, _, gain_sum, gain_sq = run_pass(model, blend, 1001)
         final_gain = gain_sum / deals
         final_se = (max(gain_sq / deals - final_gain**2, 0.0) / deals) ** 0.5
         final = IterationReport(
