@@ -108,6 +108,14 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 SplitArray = npt.NDArray[np.int16]
 FloatArray = npt.NDArray[np.float64]
+_ClassArgs = tuple[  # what _subset_classes takes after the hand (see _class_args)
+    npt.NDArray[np.int16],
+    npt.NDArray[np.int16],
+    npt.NDArray[np.int16],
+    IntArray,
+    IntArray,
+    IntArray,
+]
 
 
 def _build_index_tables() -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int8], IntArray]:
@@ -382,7 +390,7 @@ def subset_classes(idx: IntArray, tables: PokerTables) -> tuple[IntArray, IntArr
     return cls5, cls3
 
 
-def _class_args(poker: PokerTables) -> tuple[Any, ...]:
+def _class_args(poker: PokerTables) -> _ClassArgs:
     """What :func:`_subset_classes` (and each batch kernel) takes after the hand: the lookup
     tables of ``poker`` and the multiset weights and subset positions."""
     return (poker.nonflush5, poker.flush5, poker.front3, _WEIGHTS, _COMB5_I64, _COMB3_I64)
