@@ -1,5 +1,7 @@
 """Shared fixtures: every 5-card and 3-card hand as index arrays; the real gRPC server
-(``cpsolver serve``) in a subprocess on loopback.
+(``cpsolver serve``) in a subprocess on loopback, its address and a typed client of it.
+Plain helper functions (in-process CLI runs, card messages, BadRequest violations) are in
+``helpers.py``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import grpc
 import numpy as np
 import numpy.typing as npt
 import pytest
+
+from client import RemoteSolver
 
 
 def _combinations(n: int, k: int) -> npt.NDArray[np.int8]:
@@ -134,6 +138,19 @@ def grpc_channel(grpc_server: RunningServer) -> Iterator[grpc.Channel]:
     grpc.channel_ready_future(channel).result(timeout=30)
     yield channel
     channel.close()
+
+
+@pytest.fixture(scope="session")
+def server(grpc_server: RunningServer) -> str:
+    """The shared server's address (HOST:PORT), as ``--server`` takes it."""
+    return grpc_server.address
+
+
+@pytest.fixture(scope="module")
+def remote(server: str) -> Iterator[RemoteSolver]:
+    """A typed client of the shared server (60 s per call)."""
+    with RemoteSolver(server, timeout=60) as client:
+        yield client
 
 
 @pytest.fixture

@@ -12,9 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
-
-from client.cli import main
+from helpers import run_cli
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 
@@ -31,12 +29,8 @@ def run(
             check=False,
             input=stdin,
         )
-    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(
-        main, ["chlust", *args], input=stdin
-    )
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+    code, out, err = run_cli(["chlust", *args], stdin)
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def ok_json(*args: str, stdin: str | None = None, real: bool = False) -> dict[str, object]:

@@ -19,9 +19,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from click.testing import CliRunner
+from helpers import run_cli
 
-from client.cli import main
 from solver import parse_cards
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
@@ -57,13 +56,8 @@ def run(
             check=False,
             env=env(**(extra_env or {})),
         )
-    runner = CliRunner(
-        env={"NO_COLOR": None, "CPSOLVER_SERVER": None, "COLUMNS": "120", **(extra_env or {})}
-    )
-    result = runner.invoke(main, list(args), input=stdin)
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return subprocess.CompletedProcess(args, result.exit_code, result.stdout, result.stderr)
+    code, out, err = run_cli(args, stdin, env={"COLUMNS": "120", **(extra_env or {})})
+    return subprocess.CompletedProcess(args, code, out, err)
 
 
 def validator(name: str) -> jsonschema.protocols.Validator:
@@ -78,11 +72,6 @@ def validator(name: str) -> jsonschema.protocols.Validator:
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, registry=registry)
-
-
-@pytest.fixture(scope="module")
-def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
-    return str(grpc_server.address)
 
 
 def closed_port() -> int:

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 
 import grpc
 import pytest
-from click.testing import CliRunner
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
+from helpers import run_cli, violations
 
 from client import LocalSolver, RemoteSolver
 from client.cli import main
@@ -31,23 +28,9 @@ SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 INT64_MAX = 2**63 - 1
 
 
-@pytest.fixture(scope="module")
-def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
-    return str(grpc_server.address)
-
-
-@pytest.fixture(scope="module")
-def remote(server: str) -> Iterator[RemoteSolver]:
-    with RemoteSolver(server, timeout=60) as client:
-        yield client
-
-
 def run(*args: str) -> tuple[int, str, str]:
     """``cpsolver ARGS`` with click's runner (a remote run still goes over gRPC)."""
-    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(main, list(args))
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+    return run_cli(args)
 
 
 def both_ways(server: str, *args: str) -> tuple[int, str, str]:
@@ -157,18 +140,6 @@ def test_remote_deal_equals_local_deal(remote: RemoteSolver) -> None:
         with pytest.raises(InvalidInputError) as theirs:
             remote.deal(players, seed=seed, count=count)
         assert theirs.value.violations == mine.value.violations
-
-
-def violations(error: grpc.RpcError) -> dict[str, str]:
-    """field -> description of the BadRequest detail of a failed call."""
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    assert status is not None, "no google.rpc.Status in the trailers"
-    found: dict[str, str] = {}
-    for detail in status.details:
-        bad = error_details_pb2.BadRequest()
-        if detail.Unpack(bad):
-            found.update({v.field: v.description for v in bad.field_violations})
-    return found
 
 
 @pytest.mark.parametrize(

@@ -23,11 +23,10 @@ from typing import Any
 
 import jsonschema
 import pytest
-from click.testing import CliRunner
+from helpers import run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from client.cli import main
 from solver.cards import Suit, parse_cards
 from solver.chlust import advise_play, showdown_odds
 from solver.errors import InvalidInputError
@@ -56,18 +55,9 @@ def _no_constants(name: str) -> object:
     raise AssertionError(f"not valid JSON: {name} in the output")
 
 
-def run(args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(
-        main, args, input=stdin
-    )
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
 def run_json(args: list[str], stdin: str | None = None) -> Any:
     """Run a command with --json: exit 0 and one strict JSON document on one line."""
-    code, out, err = run([*args, "--json"], stdin)
+    code, out, err = run_cli([*args, "--json"], stdin)
     assert code == 0, err
     assert out.endswith("\n") and out.count("\n") == 1, out
     return json.loads(out, parse_constant=_no_constants)
@@ -316,11 +306,6 @@ def _stdin(case: Case) -> str | None:
     return None if case.stdin is None else json.dumps(case.stdin)
 
 
-@pytest.fixture(scope="module")
-def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
-    return str(grpc_server.address)
-
-
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.schema}-{c.id}" for c in CASES])
 def test_json_output_matches_its_schema_in_process_and_remote(case: Case, server: str) -> None:
     """Strict JSON valid against the command's schema, identical with --server, with the rules'
@@ -523,7 +508,7 @@ def test_leaves_schemas_reject_wrong_shapes() -> None:
 def test_chlust_advise_needs_two_samples_for_its_interval() -> None:
     """A sampled advice reports a 95% half-width per card, which one sample cannot give (it was
     printed as ``Infinity``, not JSON): the CLI and the library refuse fewer than two."""
-    code, out, err = run(
+    code, out, err = run_cli(
         ["chlust", "advise", "-", "--samples", "1", "--json"], json.dumps(MID_TRICK)
     )
     assert code == 2 and out == "" and "--samples" in err
@@ -552,7 +537,7 @@ def test_chlust_sampling_options_fail_the_same_both_ways(
     remotely; bounds the server checks gave other lines in-process. Now: exit 2, no JSON on
     stdout, the same stderr either way."""
     stdin = json.dumps(MID_TRICK) if args[0] == "advise" else None
-    local = run(["chlust", *args, "--json"], stdin)
-    remote = run(["chlust", *args, "--json", "--server", server], stdin)
+    local = run_cli(["chlust", *args, "--json"], stdin)
+    remote = run_cli(["chlust", *args, "--json", "--server", server], stdin)
     assert local[0] == 2 and local[1] == "" and needle in local[2], local
     assert remote == local

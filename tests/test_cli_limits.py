@@ -14,19 +14,15 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import grpc
 import pytest
-from click.testing import CliRunner
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
+from helpers import run_cli, violations, wire
 
 from client import LocalSolver, RemoteSolver
-from client.cli import main
 from cpsolver.v1 import (
-    cards_pb2,
     chinese_poker_pb2,
     chinese_poker_pb2_grpc,
     chlust_pb2,
@@ -77,30 +73,10 @@ TL_E6 = {
 }
 
 
-@pytest.fixture(scope="module")
-def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
-    return str(grpc_server.address)
-
-
-@pytest.fixture(scope="module")
-def remote(server: str) -> Iterator[RemoteSolver]:
-    with RemoteSolver(server, timeout=60) as client:
-        yield client
-
-
-def run(args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(
-        main, args, input=stdin
-    )
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
-
-
 def both_ways(server: str, args: list[str], stdin: str | None = None) -> tuple[int, str, str]:
     """Run ARGS in-process and with --server: the same exit code, stdout and stderr."""
-    local = run(args, stdin)
-    remote = run([*args, "--server", server], stdin)
+    local = run_cli(args, stdin)
+    remote = run_cli([*args, "--server", server], stdin)
     assert remote == local, (args, local, remote)
     return local
 
@@ -148,7 +124,7 @@ def test_cli_option_past_its_cap_exits_2_the_same_remote(
         assert f"Invalid value for '{option}': {value} is not in the range" in err
         assert f"{low}<=x<={cap}" in err
     name = command[:2] if command[0] in ("chlust", "leaves") else command[:1]
-    code, out, _ = run([*name, "-h"])
+    code, out, _ = run_cli([*name, "-h"])
     assert code == 0 and f"{low}<=x<={cap}" in " ".join(out.split())
 
 
@@ -269,43 +245,19 @@ def test_cli_leaves_play_exchange_of_no_seat_fails_the_same_remote(server: str) 
     assert err == f"error: exchanges[{2**40}]: no such seat (0 to 3)\n"
 
 
-def _violations(error: grpc.RpcError) -> dict[str, str]:
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    assert status is not None
-    found: dict[str, str] = {}
-    for detail in status.details:
-        bad = error_details_pb2.BadRequest()
-        if detail.Unpack(bad):
-            found.update({v.field: v.description for v in bad.field_violations})
-    return found
-
-
-_SUIT = {
-    Suit.CLUBS: cards_pb2.SUIT_CLUBS,
-    Suit.DIAMONDS: cards_pb2.SUIT_DIAMONDS,
-    Suit.HEARTS: cards_pb2.SUIT_HEARTS,
-    Suit.SPADES: cards_pb2.SUIT_SPADES,
-}
-
-
-def _wire(text: str) -> list[cards_pb2.Card]:
-    """Card messages built independently of the server's converter."""
-    return [cards_pb2.Card(rank=int(c.rank), suit=_SUIT[c.suit]) for c in parse_cards(text)]
-
-
 def test_server_refuses_one_past_each_cap_naming_the_field(grpc_channel: grpc.Channel) -> None:
     """Raw gRPC requests one past each cap: INVALID_ARGUMENT with a BadRequest violation naming
     the field and the library constant."""
     chinese = chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel)  # type: ignore[no-untyped-call]
     chlust = chlust_pb2_grpc.ChlustServiceStub(grpc_channel)  # type: ignore[no-untyped-call]
     leaves = three_leaves_pb2_grpc.ThreeLeavesServiceStub(grpc_channel)  # type: ignore[no-untyped-call]
-    hand = _wire(HAND13)
-    odds = {"hand": _wire("Ad Kd Qd"), "trump": "SUIT_DIAMONDS", "opponents": 1}
-    advise = {"hand": _wire("Ad Kh Ts"), "trump": "SUIT_SPADES", "seat": 2, "seats": [0, 1, 2],
-              "trick": chlust_pb2.TrickRecord(leader=0, cards=_wire("Qh Ah"))}  # fmt: skip
-    tl = {"hand": _wire("8s 9h Jc"), "trump_card": _wire("9d")[0], "position": 1}
-    e6 = {"hands": [three_leaves_pb2.LeavesHand(cards=_wire(h)) for h in TL_E6["hands"]],
-          "trump_card": _wire("9d")[0]}  # fmt: skip
+    hand = wire(HAND13)
+    odds = {"hand": wire("Ad Kd Qd"), "trump": "SUIT_DIAMONDS", "opponents": 1}
+    advise = {"hand": wire("Ad Kh Ts"), "trump": "SUIT_SPADES", "seat": 2, "seats": [0, 1, 2],
+              "trick": chlust_pb2.TrickRecord(leader=0, cards=wire("Qh Ah"))}  # fmt: skip
+    tl = {"hand": wire("8s 9h Jc"), "trump_card": wire("9d")[0], "position": 1}
+    e6 = {"hands": [three_leaves_pb2.LeavesHand(cards=wire(h)) for h in TL_E6["hands"]],
+          "trump_card": wire("9d")[0]}  # fmt: skip
     calls: list[tuple[Callable[..., Any], Any, str, int]] = [
         (chinese.Solve, chinese_poker_pb2.SolveRequest(cards=hand, rollouts=MAX_ROLLOUTS + 1),
          "rollouts", MAX_ROLLOUTS),
@@ -330,7 +282,7 @@ def test_server_refuses_one_past_each_cap_naming_the_field(grpc_channel: grpc.Ch
         with pytest.raises(grpc.RpcError) as caught:
             method(request, timeout=30)
         assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT  # type: ignore[attr-defined]
-        found = _violations(caught.value)
+        found = violations(caught.value)
         assert field in found and f"to {cap}, got {cap + 1}" in found[field], (field, found)
 
 
@@ -361,10 +313,12 @@ def test_batch_against_a_server_with_a_smaller_max_batch_gives_every_hand(serve_
 
     hands = [" ".join(map(str, h)) for d in deals(3, players=4, count=2) for h in d.hands]
     text = "\n".join([*hands[:5], "As As", *hands[5:]]) + "\n"
-    local = run(["batch", "--objective", "strength"], text)
+    local = run_cli(["batch", "--objective", "strength"], text)
     assert local[0] == 2 and len(local[1].splitlines()) == 9
     with serve_grpc("--workers", "1", "--max-batch", "3") as server:
-        remote = run(["batch", "--objective", "strength", "--server", str(server.address)], text)
+        remote = run_cli(
+            ["batch", "--objective", "strength", "--server", str(server.address)], text
+        )
         with RemoteSolver(str(server.address), timeout=60) as client:
             got = list(client.solve_batch(hands, objective="strength"))
     assert remote == local

@@ -13,30 +13,17 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from helpers import run_cli
 
 from client import LocalSolver, RemoteSolver
-from client.cli import main
 from solver import InvalidInputError
 from solver.cards import Suit, parse_cards
 from solver.tricks import Trick
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
-
-
-@pytest.fixture(scope="module")
-def server(grpc_server) -> str:  # type: ignore[no-untyped-def]
-    return str(grpc_server.address)
-
-
-@pytest.fixture(scope="module")
-def remote(server: str) -> Iterator[RemoteSolver]:
-    with RemoteSolver(server, timeout=60) as client:
-        yield client
 
 
 def run(*args: str, stdin: str | None = None, real: bool = False) -> tuple[int, str, str]:
@@ -53,12 +40,7 @@ def run(*args: str, stdin: str | None = None, real: bool = False) -> tuple[int, 
             env=env,
         )
         return done.returncode, done.stdout, done.stderr
-    result = CliRunner(env={"NO_COLOR": None, "CPSOLVER_SERVER": None}).invoke(
-        main, list(args), input=stdin
-    )
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise result.exception
-    return result.exit_code, result.stdout, result.stderr
+    return run_cli(args, stdin)
 
 
 def same_both_ways(server: str, *args: str, stdin: str | None = None) -> dict[str, object]:

@@ -6,8 +6,6 @@ deal count and 95% intervals - equal to the in-process Solution, over the real s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from client import RemoteSolver
@@ -25,12 +23,6 @@ CASES = [
     ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {}),
     ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {"rollouts": 40, "seed": 5}),
 ]
-
-
-@pytest.fixture(scope="module")
-def remote(grpc_server) -> Iterator[RemoteSolver]:  # type: ignore[no-untyped-def]
-    with RemoteSolver(grpc_server.address, timeout=60) as client:
-        yield client
 
 
 @pytest.mark.parametrize(("hand", "preset", "kwargs"), CASES)

@@ -10,47 +10,23 @@ import json
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
-from grpc_status import rpc_status
+from helpers import SUIT_TO_WIRE, violations, wire
 
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
-from solver import evaluate, parse_cards
-from solver.cards import Card, Suit
+from solver import evaluate
+from solver.cards import Card
 
 SERVICE = "cpsolver.v1.ChinesePokerService"
-_SUIT = {
-    Suit.CLUBS: cards_pb2.SUIT_CLUBS,
-    Suit.DIAMONDS: cards_pb2.SUIT_DIAMONDS,
-    Suit.HEARTS: cards_pb2.SUIT_HEARTS,
-    Suit.SPADES: cards_pb2.SUIT_SPADES,
-}
 WHEEL_SECOND = chinese_poker_pb2.ChineseRules.WHEEL_SECOND_HIGHEST
 
 
-def wire(text: str) -> list[cards_pb2.Card]:
-    """Card messages built independently of the server's converter."""
-    return [cards_pb2.Card(rank=int(c.rank), suit=_SUIT[c.suit]) for c in parse_cards(text)]
-
-
 def from_wire(cards: list[cards_pb2.Card]) -> list[Card]:
-    suits = {v: k for k, v in _SUIT.items()}
+    suits = {v: k for k, v in SUIT_TO_WIRE.items()}
     return [Card.of(f"{'0023456789TJQKA'[c.rank]}{suits[c.suit].value}") for c in cards]
-
-
-def violations(error: grpc.RpcError) -> dict[str, str]:
-    """field -> description of the BadRequest detail of a failed call."""
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    assert status is not None, "no google.rpc.Status in the trailers"
-    found: dict[str, str] = {}
-    for detail in status.details:
-        bad = error_details_pb2.BadRequest()
-        if detail.Unpack(bad):
-            found.update({v.field: v.description for v in bad.field_violations})
-    return found
 
 
 @pytest.fixture(scope="module")

@@ -6,24 +6,11 @@ from __future__ import annotations
 
 import grpc
 import pytest
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
+from helpers import SUIT_TO_WIRE, violations, wire
 
-from cpsolver.v1 import cards_pb2, three_leaves_pb2, three_leaves_pb2_grpc
-from solver.cards import Suit, parse_cards
+from cpsolver.v1 import three_leaves_pb2, three_leaves_pb2_grpc
+from solver.cards import Suit
 from solver.three_leaves import khlyust_odds
-
-_SUIT = {
-    Suit.CLUBS: cards_pb2.SUIT_CLUBS,
-    Suit.DIAMONDS: cards_pb2.SUIT_DIAMONDS,
-    Suit.HEARTS: cards_pb2.SUIT_HEARTS,
-    Suit.SPADES: cards_pb2.SUIT_SPADES,
-}
-
-
-def wire(text: str) -> list[cards_pb2.Card]:
-    """Card messages built independently of the server's converter."""
-    return [cards_pb2.Card(rank=int(c.rank), suit=_SUIT[c.suit]) for c in parse_cards(text)]
 
 
 def plays(text: str) -> list[three_leaves_pb2.LeafPlay]:
@@ -32,17 +19,6 @@ def plays(text: str) -> list[three_leaves_pb2.LeafPlay]:
         down = token.startswith("~")
         out.append(three_leaves_pb2.LeafPlay(card=wire(token.lstrip("~"))[0], face_down=down))
     return out
-
-
-def violations(error: grpc.RpcError) -> dict[str, str]:
-    status = rpc_status.from_call(error)  # type: ignore[arg-type]
-    assert status is not None
-    found: dict[str, str] = {}
-    for detail in status.details:
-        bad = error_details_pb2.BadRequest()
-        if detail.Unpack(bad):
-            found.update({v.field: v.description for v in bad.field_violations})
-    return found
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +44,9 @@ def test_tl_e1_evaluate_and_payment_round(
     """TL-E1 over the wire: A♠K♠8♠ under spades is a trump khlyust of 23 points; it takes the
     pot and the opponents pay 11, 4 and 8 in the order they pick."""
     reply = stub.EvaluateKhlyust(
-        three_leaves_pb2.EvaluateKhlyustRequest(cards=wire("As Ks 8s"), trump=_SUIT[Suit.SPADES])
+        three_leaves_pb2.EvaluateKhlyustRequest(
+            cards=wire("As Ks 8s"), trump=SUIT_TO_WIRE[Suit.SPADES]
+        )
     )
     assert reply.khlyust.khlyust_class == three_leaves_pb2.KHLYUST_CLASS_TRUMP
     assert reply.khlyust.points == 23
@@ -104,7 +82,7 @@ def test_tl_e5_legal_plays(stub: three_leaves_pb2_grpc.ThreeLeavesServiceStub) -
     face down; a face-down card never heads it."""
     reply = stub.ListLegalLeafPlays(
         three_leaves_pb2.ListLegalLeafPlaysRequest(
-            hand=wire("8d Ac Kh"), trump=_SUIT[Suit.DIAMONDS], trick=plays("As")
+            hand=wire("8d Ac Kh"), trump=SUIT_TO_WIRE[Suit.DIAMONDS], trick=plays("As")
         )
     )
     got = {(p.play.card.rank, p.play.face_down, p.heads_trick) for p in reply.plays}
@@ -128,7 +106,7 @@ def test_advice_equals_the_library_and_bad_input(
     with pytest.raises(grpc.RpcError) as info:
         stub.EvaluateKhlyust(
             three_leaves_pb2.EvaluateKhlyustRequest(
-                cards=wire("7s Ks 8s"), trump=_SUIT[Suit.SPADES]
+                cards=wire("7s Ks 8s"), trump=SUIT_TO_WIRE[Suit.SPADES]
             )
         )
     assert info.value.code() is grpc.StatusCode.INVALID_ARGUMENT
