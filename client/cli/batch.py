@@ -28,7 +28,7 @@ from typing import IO, Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from client.cli.main import EXIT_BAD_INPUT, main, remote_options
+from client.cli.main import EXIT_BAD_INPUT, main, remote_options, rules_options
 from client.cli.render import console
 from client.local import LocalSolver, Solver
 from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
@@ -138,11 +138,7 @@ def _count(file: str) -> int | None:
 
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
-@click.option(
-    "--set", "assignments", multiple=True, metavar="OPTION=VALUE",
-    help="Override one rule option (repeatable), e.g. --set order=strict.",
-)  # fmt: skip
+@rules_options("Override one rule option (repeatable), e.g. --set order=strict.", with_json=False)
 @click.option(
     "--objective", default=DEFAULT_OBJECTIVE, show_default=True,
     help=f"What to maximise: {', '.join(objective_names())}.",

@@ -7,7 +7,7 @@ from typing import Any
 import click
 from rich.text import Text
 
-from client.cli.main import emit_json, main, remote_options
+from client.cli.main import emit_json, main, remote_options, rules_options
 from client.cli.render import cards_text, console, solution_tables
 from client.local import LocalSolver, Solver
 from solver.chinese.constrained import ENGINES
@@ -21,15 +21,7 @@ from solver.rules import parse_assignments
 
 @main.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="OPTION=VALUE",
-    help="Override one rule option (repeatable); only wheel affects evaluation.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options("Override one rule option (repeatable); only wheel affects evaluation.")
 @remote_options
 def evaluate(
     cards: tuple[str, ...],
@@ -58,14 +50,7 @@ def evaluate(
 
 @main.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="OPTION=VALUE",
-    help="Override one rule option (repeatable), e.g. --set order=strict.",
-)
+@rules_options("Override one rule option (repeatable), e.g. --set order=strict.", with_json=False)
 @click.option(
     "--objective",
     default=DEFAULT_OBJECTIVE,

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
-from client.cli.main import emit_json, main, remote_options
+from client.cli.main import emit_json, main, remote_options, rules_options
 from client.local import Solver
 from solver.cards import Card, format_cards, parse_cards, parse_suit
 from solver.chlust.advice import (
@@ -33,20 +33,8 @@ from solver.tricks import Trick
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _common(func: F) -> F:
-    """The options every chlust command shares: --rules, --set, --json."""
-    func = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
-    func = click.option(
-        "--set",
-        "assignments",
-        multiple=True,
-        metavar="OPTION=VALUE",
-        help="Override one rule option (repeatable), e.g. --set purity=global.",
-    )(func)
-    func = click.option(
-        "--rules", "preset", default="standard", show_default=True, help="Rule preset."
-    )(func)
-    return func
+# The options every chlust command shares: --rules, --set, --json.
+_common = rules_options("Override one rule option (repeatable), e.g. --set purity=global.")
 
 
 def _rules(preset: str, assignments: tuple[str, ...], extra: Any = None) -> ChlustRules:

@@ -26,7 +26,7 @@ from typing import Any
 
 import click
 
-from client.cli.main import emit_json, main, remote_options
+from client.cli.main import emit_json, main, remote_options, rules_options
 from client.local import Solver
 from solver.cards import format_cards, parse_card, parse_suit
 from solver.errors import InvalidInputError
@@ -39,19 +39,7 @@ from solver.three_leaves.game import MAX_CARRIED_POT, MAX_SEED
 __all__ = ["leaves"]
 
 
-def _rules_options(f: Any) -> Any:
-    f = click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(f)
-    f = click.option(
-        "--set",
-        "assignments",
-        multiple=True,
-        metavar="OPTION=VALUE",
-        help="Override one rule option (repeatable), e.g. --set void=must_trump.",
-    )(f)
-    f = click.option(
-        "--rules", "preset", default="standard", show_default=True, help="Rule preset."
-    )(f)
-    return f
+_rules_options = rules_options("Override one rule option (repeatable), e.g. --set void=must_trump.")
 
 
 def _rules(preset: str, assignments: Sequence[str], **defaults: object) -> ThreeLeavesRules:

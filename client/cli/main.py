@@ -59,6 +59,25 @@ def main() -> None:
     """
 
 
+def rules_options(set_help: str, *, with_json: bool = True) -> Callable[[F], F]:
+    """Add ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, help ``set_help``) and, unless
+    ``with_json`` is false, ``--json``, in that order: the options every game command shares."""
+
+    def decorate(command: F) -> F:
+        if with_json:
+            command = click.option(
+                "--json", "as_json", is_flag=True, help="Print one JSON object."
+            )(command)
+        command = click.option(
+            "--set", "assignments", multiple=True, metavar="OPTION=VALUE", help=set_help
+        )(command)
+        return click.option(
+            "--rules", "preset", default="standard", show_default=True, help="Rule preset."
+        )(command)
+
+    return decorate
+
+
 def remote_options(command: F) -> F:
     """Add ``--server``, ``--token``, ``--timeout`` and ``--tls-ca`` to a command; the command
     receives a ``solver`` argument (:class:`client.Solver`: in-process or remote) instead."""

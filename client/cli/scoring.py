@@ -17,7 +17,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from client.cli.main import emit_json, main, remote_options
+from client.cli.main import emit_json, main, remote_options, rules_options
 from client.local import Solver
 from solver.cards import format_cards
 from solver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
@@ -30,15 +30,7 @@ _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 
 @main.command("score")
 @click.argument("file", metavar="FILE|-")
-@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="OPTION=VALUE",
-    help="Override one rule option (repeatable), e.g. --set scoring=two_four.",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@rules_options("Override one rule option (repeatable), e.g. --set scoring=two_four.")
 @remote_options
 def score_command(
     file: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver

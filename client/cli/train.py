@@ -17,7 +17,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from client.cli.main import main
+from client.cli.main import main, rules_options
 from solver.chinese.ev_model import save_model, table_filename
 from solver.chinese.training import IterationReport, train
 from solver.rules.base import parse_assignments
@@ -30,14 +30,7 @@ def _default_out() -> Path:
 
 
 @main.command("train")
-@click.option("--rules", "preset", default="standard", show_default=True, help="Rule preset.")
-@click.option(
-    "--set",
-    "assignments",
-    multiple=True,
-    metavar="OPTION=VALUE",
-    help="Override a rule option (repeatable).",
-)
+@rules_options("Override a rule option (repeatable).", with_json=False)
 @click.option(
     "--deals",
     default=20_000,
