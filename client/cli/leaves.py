@@ -221,16 +221,7 @@ def resolve(
         "trump": deal.trump.value,
         "assistant": deal.assistant,
         "dealer": deal.dealer,
-        "khlyusts": [
-            {
-                "seat": c.seat,
-                "cards": [str(x) for x in c.value.cards],
-                "class": c.value.khlyust_class.label,
-                "points": c.value.points,
-                "top": c.value.top.symbol,
-            }
-            for c in found
-        ],
+        "khlyusts": [c.to_dict() for c in found],
         "winner": None if best is None else best.seat,
         "verdict": verdict,
     }

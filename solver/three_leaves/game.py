@@ -568,6 +568,16 @@ class KhlyustClaim:
         """The TL-4 key including the seat tie-break."""
         return self.value.order_key(self.turn_position)
 
+    def to_dict(self) -> dict[str, object]:
+        """The claim as JSON: ``seat``, ``cards``, ``class``, ``points``, ``top``."""
+        return {
+            "seat": self.seat,
+            "cards": [str(c) for c in self.value.cards],
+            "class": self.value.khlyust_class.label,
+            "points": self.value.points,
+            "top": self.value.top.symbol,
+        }
+
 
 def best_khlyust(
     hands: Mapping[int, Sequence[Card]],
@@ -645,25 +655,8 @@ class DealResult:
             "trump": self.deal.trump.value,
             "dealer": self.deal.dealer,
             "assistant": self.deal.assistant,
-            "khlyust": None
-            if k is None
-            else {
-                "seat": k.seat,
-                "class": k.value.khlyust_class.label,
-                "points": k.value.points,
-                "top": k.value.top.symbol,
-                "cards": [str(c) for c in k.value.cards],
-            },
-            "khlyusts": [
-                {
-                    "seat": c.seat,
-                    "cards": [str(x) for x in c.value.cards],
-                    "class": c.value.khlyust_class.label,
-                    "points": c.value.points,
-                    "top": c.value.top.symbol,
-                }
-                for c in self.khlyusts
-            ],
+            "khlyust": None if k is None else k.to_dict(),
+            "khlyusts": [c.to_dict() for c in self.khlyusts],
             "exchanges": {str(s): str(e) for s, e in sorted(self.exchanges.items())},
             "in_deal": list(self.in_deal),
             "hands_played": [[str(c) for c in h] for h in self.hands_played],
