@@ -24,11 +24,11 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check solver
-	$(VENV)/bin/mypy solver server client
+	$(PY) .ci/typecheck.py  # mypy --strict over the cpsolver namespace (solver/, client/, server/)
 	$(PY) protos/generate.py --descriptor-set $(VENV)/protos.binpb
 	$(VENV)/bin/buf lint $(VENV)/protos.binpb --path cpsolver --config buf.yaml
 
-# Regenerate cpsolver/v1/*_pb2*.py from protos/ with the installed grpcio-tools (commit them;
+# Regenerate protos/cpsolver/v1/*_pb2*.py (installed as cpsolver.v1) from protos/ with the installed grpcio-tools (commit them;
 # tests/test_protos.py fails when they are stale).
 protos: $(STAMP)
 	$(PY) protos/generate.py

@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from solver import ChineseRules, solve
-from solver.cards import Card
-from solver.chinese.objectives import get_objective, objective_names
-from solver.chinese.search import warm_up
-from solver.chinese.select import no_constraints, select_positions
+from cpsolver import ChineseRules, solve
+from cpsolver.cards import Card
+from cpsolver.chinese.objectives import get_objective, objective_names
+from cpsolver.chinese.search import warm_up
+from cpsolver.chinese.select import no_constraints, select_positions
 
 
 def _quantiles(samples_ms: list[float]) -> tuple[float, float]:
@@ -56,7 +56,7 @@ def _time_exact(n: int, hands: int, seed: int, objective: str) -> tuple[float, .
 
 
 def _time_cpsat(n: int, hands: int, seed: int, objective: str) -> tuple[float, ...]:
-    from solver.chinese.cpsat import solve_cpsat
+    from cpsolver.chinese.cpsat import solve_cpsat
 
     rng = random.Random(seed + 100 + n)
     tables = get_objective(objective).row_tables(ChineseRules())

@@ -3,7 +3,7 @@
     python -m bench.grpc_load [--seconds 5] [--hands 1000] [--seed 7] [--workers 1,2]
 
 Starts the real server (``cpsolver serve --port 0``) on loopback for each worker count and
-drives it from client *processes* (each with its own connection: SO_REUSEPORT spreads
+drives it from cpsolver.client *processes* (each with its own connection: SO_REUSEPORT spreads
 connections, not calls, over the workers). Every scenario runs for a fixed time after a short
 warm-up and stops by itself; the server is stopped with SIGTERM at the end. Figures:
 
@@ -149,8 +149,8 @@ def _ms(values: list[float], q: float) -> float:
 
 
 def in_process(hands: list[list[int]]) -> tuple[float, float]:
-    from solver.cards import Card
-    from solver.chinese import solve, warm_up
+    from cpsolver.cards import Card
+    from cpsolver.chinese import solve, warm_up
 
     warm_up()
     cards = [tuple(Card.from_index(i) for i in hand) for hand in hands]
@@ -165,9 +165,9 @@ def in_process(hands: list[list[int]]) -> tuple[float, float]:
 
 
 def _solve_to_bytes(hand: list[int]) -> bytes:
-    from server.convert import solution_to_wire
-    from solver.cards import Card
-    from solver.chinese import solve
+    from cpsolver.cards import Card
+    from cpsolver.chinese import solve
+    from cpsolver.server.convert import solution_to_wire
 
     return bytes(
         solution_to_wire(
@@ -181,7 +181,7 @@ def pool_overhead(hands: list[list[int]]) -> tuple[float, float]:
     asyncio-server-plus-process-pool design pays this hop on every call)."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from solver.chinese import warm_up
+    from cpsolver.chinese import warm_up
 
     warm_up()
     local = []
@@ -215,7 +215,7 @@ def server_cpu_seconds(pid: int) -> float:
 def start_server(workers: int) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [
-            sys.executable, "-c", "from client.cli import main; main()", "serve",
+            sys.executable, "-c", "from cpsolver.client.cli import main; main()", "serve",
             "--host", "127.0.0.1", "--port", "0", "--workers", str(workers),
         ],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,

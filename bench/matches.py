@@ -27,12 +27,12 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev_model import kernel_mode, model_for, row_values
-from solver.chinese.search import search_pairing_batch
-from solver.chinese.training import deal_hands, play_policy
-from solver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
-from solver.rules.chinese import ChineseRules
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev_model import kernel_mode, model_for, row_values
+from cpsolver.chinese.search import search_pairing_batch
+from cpsolver.chinese.training import deal_hands, play_policy
+from cpsolver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
+from cpsolver.rules.chinese import ChineseRules
 
 Policy = Callable[[npt.NDArray[np.int8]], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]
 

@@ -17,11 +17,11 @@ import time
 
 import numpy as np
 
-from solver.cards import Card
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev import analyse
-from solver.chinese.rollouts import rollout
-from solver.rules.chinese import ChineseRules
+from cpsolver.cards import Card
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev import analyse
+from cpsolver.chinese.rollouts import rollout
+from cpsolver.rules.chinese import ChineseRules
 
 
 def main() -> None:

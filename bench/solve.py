@@ -21,13 +21,13 @@ import time
 import numba
 import numpy as np
 
-from solver import ChineseRules, solve, solve_many
-from solver.cards import Card
-from solver.chinese.objectives import get_objective
-from solver.chinese.search import search, search_batch, sorted_indices, warm_up
+from cpsolver import ChineseRules, solve, solve_many
+from cpsolver.cards import Card
+from cpsolver.chinese.objectives import get_objective
+from cpsolver.chinese.search import search, search_batch, sorted_indices, warm_up
 
 _WARM = (
-    "import time; t = time.perf_counter(); from solver.chinese.search import warm_up; "
+    "import time; t = time.perf_counter(); from cpsolver.chinese.search import warm_up; "
     "w = warm_up(); print(f'{w:.3f} {time.perf_counter() - t:.3f}')"
 )
 

@@ -1,12 +1,12 @@
 """Clients of the solver: the ``cpsolver`` command line and the typed Python client.
 
->>> from client import connect
+>>> from cpsolver.client import connect
 >>> with connect(None) as solver:   # connect("127.0.0.1:50051") talks to `cpsolver serve`
 ...     solver.evaluate("Qs Qd 2c").name
 'pair of queens, 2 kicker'
 
 :class:`Solver` is the protocol both :class:`LocalSolver` (the library in this process) and
-:class:`RemoteSolver` (a gRPC client, :mod:`client.remote`) implement; they return the
+:class:`RemoteSolver` (a gRPC client, :mod:`cpsolver.client.remote`) implement; they return the
 library's types and raise the library's exceptions. ``grpc`` is imported only when a remote
 solver is made.
 """
@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
-from client.local import LocalSolver, Solver
+from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
+from cpsolver.client.local import LocalSolver, Solver
 
 if TYPE_CHECKING:
-    from client.remote import RemoteSolver, RetryPolicy
+    from cpsolver.client.remote import RemoteSolver, RetryPolicy
 
 __all__ = [
     "DeadlineExceededError",
@@ -39,14 +39,14 @@ def connect(server: str | None = None, **options: Any) -> Solver:
     token...)."""
     if not server:
         return LocalSolver()  # options only concern a connection
-    from client.remote import RemoteSolver
+    from cpsolver.client.remote import RemoteSolver
 
     return RemoteSolver(server, **options)
 
 
 def __getattr__(name: str) -> Any:
     if name in ("RemoteSolver", "RetryPolicy"):
-        from client import remote
+        from cpsolver.client import remote
 
         return getattr(remote, name)
     raise AttributeError(f"module 'client' has no attribute {name!r}")

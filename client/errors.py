@@ -8,7 +8,7 @@ on the command line).
 
 from __future__ import annotations
 
-from solver.errors import CpsolverError
+from cpsolver.errors import CpsolverError
 
 __all__ = ["DeadlineExceededError", "RemoteError", "ServerUnavailableError"]
 

@@ -2,10 +2,10 @@
 
 A bot codes against :class:`Solver` and picks the implementation with one line:
 
->>> from client import connect
+>>> from cpsolver.client import connect
 >>> with connect(None) as solver:          # in-process; connect("host:50051") for a server
 ...     solution = solver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
->>> from solver import Row
+>>> from cpsolver import Row
 >>> solution.hands[Row.BACK].name
 'royal flush'
 
@@ -18,13 +18,13 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Protocol, Self, runtime_checkable
 
-from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
-from solver.chinese import Solution, solve, solve_many
-from solver.chinese.deal import Deal as ChineseDeal
-from solver.chinese.deal import deals
-from solver.chinese.objectives import DEFAULT_OBJECTIVE
-from solver.chinese.scoring import TableResult, score
-from solver.chlust import (
+from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from cpsolver.chinese import Solution, solve, solve_many
+from cpsolver.chinese.deal import Deal as ChineseDeal
+from cpsolver.chinese.deal import deals
+from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
+from cpsolver.chinese.scoring import TableResult, score
+from cpsolver.chlust import (
     BidAction,
     Bidding,
     BiddingState,
@@ -35,21 +35,21 @@ from solver.chlust import (
     play_deal,
     showdown_odds,
 )
-from solver.chlust import Deal as ChlustDeal
-from solver.chlust import DealResult as ChlustDealResult
-from solver.chlust import deal as deal_chlust
-from solver.chlust.advice import (
+from cpsolver.chlust import Deal as ChlustDeal
+from cpsolver.chlust import DealResult as ChlustDealResult
+from cpsolver.chlust import deal as deal_chlust
+from cpsolver.chlust.advice import (
     DEFAULT_ADVICE_SAMPLES,
     DEFAULT_EXACT_LIMIT,
     DEFAULT_ODDS_SAMPLES,
 )
-from solver.chlust.deal import Showdown, showdown
-from solver.errors import CpsolverError, InvalidInputError
-from solver.evaluator.chlust import SetValue, evaluate_set
-from solver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
-from solver.evaluator.poker import HandValue, evaluate
-from solver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
-from solver.three_leaves import (
+from cpsolver.chlust.deal import Showdown, showdown
+from cpsolver.errors import CpsolverError, InvalidInputError
+from cpsolver.evaluator.chlust import SetValue, evaluate_set
+from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
+from cpsolver.evaluator.poker import HandValue, evaluate
+from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
     KhlyustClaim,
@@ -60,11 +60,11 @@ from solver.three_leaves import (
     legal_on_trick,
     play_session,
 )
-from solver.three_leaves import Deal as LeavesDeal
-from solver.three_leaves import DealResult as LeavesDealResult
-from solver.three_leaves import play_deal as play_leaves_deal
-from solver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
-from solver.tricks import Trick
+from cpsolver.three_leaves import Deal as LeavesDeal
+from cpsolver.three_leaves import DealResult as LeavesDealResult
+from cpsolver.three_leaves import play_deal as play_leaves_deal
+from cpsolver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
+from cpsolver.tricks import Trick
 
 __all__ = ["LocalSolver", "Solver"]
 
@@ -135,7 +135,7 @@ class Solver(Protocol):
         timeout: float | None = None,
     ) -> tuple[ChineseDeal, ...]:
         """``count`` seeded Chinese poker deals, seeds ``seed``, ``seed + 1``, ... (CP-1,
-        ``solver.chinese.deal.deals``); the same seed gives the same hands either way."""
+        ``cpsolver.chinese.deal.deals``); the same seed gives the same hands either way."""
         ...
 
     def chlust_evaluate(
@@ -148,7 +148,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> SetValue:
-        """Judge a 3-card Chlust hand (CH-3..CH-5, ``solver.chlust.evaluate_set``)."""
+        """Judge a 3-card Chlust hand (CH-3..CH-5, ``cpsolver.chlust.evaluate_set``)."""
         ...
 
     def chlust_showdown(
@@ -161,7 +161,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> Showdown:
-        """Rank 2-4 Chlust hands (CH-7, ``solver.chlust.showdown``)."""
+        """Rank 2-4 Chlust hands (CH-7, ``cpsolver.chlust.showdown``)."""
         ...
 
     def chlust_legal(
@@ -175,7 +175,7 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> tuple[Card, ...]:
         """The cards ``hand`` may play to a trick of ``trick`` cards so far (CH-8,
-        ``solver.chlust.legal_plays``)."""
+        ``cpsolver.chlust.legal_plays``)."""
         ...
 
     def chlust_play(
@@ -191,7 +191,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDealResult:
-        """Play a whole Chlust deal (CH-8, CH-9, ``solver.chlust.play_deal``)."""
+        """Play a whole Chlust deal (CH-8, CH-9, ``cpsolver.chlust.play_deal``)."""
         ...
 
     def chlust_odds(
@@ -209,7 +209,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> ShowdownOdds:
-        """Showdown odds of a hand (CH-7, ``solver.chlust.showdown_odds``)."""
+        """Showdown odds of a hand (CH-7, ``cpsolver.chlust.showdown_odds``)."""
         ...
 
     def chlust_advise(
@@ -227,7 +227,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> PlayAdvice:
-        """The card to play by expected tricks (``solver.chlust.advise_play``)."""
+        """The card to play by expected tricks (``cpsolver.chlust.advise_play``)."""
         ...
 
     def chlust_deal(
@@ -240,7 +240,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDeal:
-        """A seeded Chlust deal (CH-2, ``solver.chlust.deal``; players default to the rules')."""
+        """A seeded Chlust deal (CH-2, ``cpsolver.chlust.deal``; players default to the rules')."""
         ...
 
     def chlust_bid(
@@ -253,7 +253,7 @@ class Solver(Protocol):
         timeout: float | None = None,
         **overrides: Any,
     ) -> BiddingState:
-        """Replay a bidding round from its actions (CH-6, ``solver.chlust.Bidding``); an
+        """Replay a bidding round from its actions (CH-6, ``cpsolver.chlust.Bidding``); an
         illegal action raises naming ``actions[i]``."""
         ...
 
@@ -279,14 +279,14 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> tuple[LegalPlay, ...]:
         """The legal plays of ``hand`` on ``trick`` (TL-5; ``trick.trump`` is trumps; build it
-        with ``solver.three_leaves.leaf_trick``) and whether each heads the trick."""
+        with ``cpsolver.three_leaves.leaf_trick``) and whether each heads the trick."""
         ...
 
     def leaves_resolve(
         self, deal: LeavesDeal, *, timeout: float | None = None
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
         """The khlyust check of a dealt deal (TL-4): the best khlyust (None: none) and every
-        khlyust in turn order (``solver.three_leaves.best_khlyust``)."""
+        khlyust in turn order (``cpsolver.three_leaves.best_khlyust``)."""
         ...
 
     def leaves_play(
@@ -297,7 +297,7 @@ class Solver(Protocol):
         carried_pot: int = 0,
         timeout: float | None = None,
     ) -> LeavesDealResult:
-        """Play and settle one deal (TL-2..TL-6, ``solver.three_leaves.play_deal``)."""
+        """Play and settle one deal (TL-2..TL-6, ``cpsolver.three_leaves.play_deal``)."""
         ...
 
     def leaves_session(
@@ -327,7 +327,7 @@ class Solver(Protocol):
         **overrides: Any,
     ) -> HandAdvice:
         """Khlyust odds, trick odds and exchange advice for a hand, each when asked
-        (``solver.three_leaves.advise_hand``)."""
+        (``cpsolver.three_leaves.advise_hand``)."""
         ...
 
     def close(self) -> None:
@@ -398,7 +398,7 @@ class LocalSolver:
 
         >>> hands = ["As Ks", "2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh Ah"]
         >>> results = list(LocalSolver().solve_batch(hands))
-        >>> from solver import Row
+        >>> from cpsolver import Row
         >>> str(results[0]), results[1].hands[Row.FRONT].name
         ('cards: expected 13 cards, got 2', 'high card, A-K-Q')
         """
@@ -472,7 +472,7 @@ class LocalSolver:
         count: int = 1,
         timeout: float | None = None,
     ) -> tuple[ChineseDeal, ...]:
-        """``solver.chinese.deal.deals`` (CP-1)."""
+        """``cpsolver.chinese.deal.deals`` (CP-1)."""
         return deals(seed, players, count)
 
     def chlust_evaluate(
@@ -485,7 +485,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> SetValue:
-        """``solver.chlust.evaluate_set``."""
+        """``cpsolver.chlust.evaluate_set``."""
         resolved = ChlustRules.resolve(rules, **overrides)
         card = parse_cards([turned], field="turned")[0] if turned is not None else None
         return evaluate_set(cards, trump, resolved, turned=card, field="cards")
@@ -500,7 +500,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> Showdown:
-        """``solver.chlust.showdown`` (CH-7)."""
+        """``cpsolver.chlust.showdown`` (CH-7)."""
         return showdown(hands, trump, ChlustRules.resolve(rules, **overrides), turned=turned)
 
     def chlust_legal(
@@ -513,7 +513,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> tuple[Card, ...]:
-        """``solver.chlust.legal_plays`` (CH-8) on a trick of ``trick`` cards so far."""
+        """``cpsolver.chlust.legal_plays`` (CH-8) on a trick of ``trick`` cards so far."""
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
         cards = parse_cards(trick, deck=resolved.card_deck, count=(0, 1, 2, 3), field="trick")
@@ -532,7 +532,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDealResult:
-        """``solver.chlust.play_deal`` (CH-8, CH-9)."""
+        """``cpsolver.chlust.play_deal`` (CH-8, CH-9)."""
         resolved = ChlustRules.resolve(rules, **overrides)
         return play_deal(hands, trump, plays, resolved, dealer=dealer, folded=folded, turned=turned)
 
@@ -551,7 +551,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> ShowdownOdds:
-        """``solver.chlust.showdown_odds`` (CH-7)."""
+        """``cpsolver.chlust.showdown_odds`` (CH-7)."""
         return showdown_odds(
             hand,
             trump,
@@ -579,7 +579,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> PlayAdvice:
-        """``solver.chlust.advise_play``."""
+        """``cpsolver.chlust.advise_play``."""
         return advise_play(
             hand,
             trick,
@@ -602,7 +602,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDeal:
-        """``solver.chlust.deal`` (CH-2)."""
+        """``cpsolver.chlust.deal`` (CH-2)."""
         resolved = ChlustRules.resolve(rules, **overrides)
         return deal_chlust(players or resolved.players, resolved, seed=seed, dealer=dealer)
 
@@ -616,7 +616,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> BiddingState:
-        """A ``solver.chlust.Bidding`` round after ``actions`` (CH-6), as a snapshot."""
+        """A ``cpsolver.chlust.Bidding`` round after ``actions`` (CH-6), as a snapshot."""
         bidding = Bidding(players, ChlustRules.resolve(rules, **overrides), dealer=dealer)
         for i, action in enumerate(actions, start=1):
             try:
@@ -634,7 +634,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> KhlyustValue:
-        """``solver.evaluator.khlyust.evaluate_khlyust`` with the rules' deck and class order."""
+        """``cpsolver.evaluator.khlyust.evaluate_khlyust`` with the rules' deck and class order."""
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
         return evaluate_khlyust(
@@ -650,7 +650,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> tuple[LegalPlay, ...]:
-        """``solver.three_leaves.legal_on_trick`` (TL-5)."""
+        """``cpsolver.three_leaves.legal_on_trick`` (TL-5)."""
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         cards = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
         return legal_on_trick(cards, trick, rules=resolved)
@@ -658,7 +658,7 @@ class LocalSolver:
     def leaves_resolve(
         self, deal: LeavesDeal, *, timeout: float | None = None
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
-        """``solver.three_leaves.best_khlyust`` over the deal's hands."""
+        """``cpsolver.three_leaves.best_khlyust`` over the deal's hands."""
         return best_khlyust(
             dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
         )
@@ -671,7 +671,7 @@ class LocalSolver:
         carried_pot: int = 0,
         timeout: float | None = None,
     ) -> LeavesDealResult:
-        """``solver.three_leaves.play_deal``."""
+        """``cpsolver.three_leaves.play_deal``."""
         return play_leaves_deal(deal, choices, carried_pot=carried_pot)
 
     def leaves_session(
@@ -681,7 +681,7 @@ class LocalSolver:
         carried_pot: int = 0,
         timeout: float | None = None,
     ) -> SessionResult:
-        """``solver.three_leaves.play_session``."""
+        """``cpsolver.three_leaves.play_session``."""
         return play_session(deals, carried_pot=carried_pot)
 
     def leaves_advise(
@@ -700,7 +700,7 @@ class LocalSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> HandAdvice:
-        """``solver.three_leaves.advise_hand``."""
+        """``cpsolver.three_leaves.advise_hand``."""
         return advise_hand(
             hand,
             trump_card,

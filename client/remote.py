@@ -1,12 +1,12 @@
 """The typed gRPC client: the library's API, answered by a ``cpsolver serve`` server.
 
-:class:`RemoteSolver` has the methods of :class:`client.local.LocalSolver` and returns the
+:class:`RemoteSolver` has the methods of :class:`cpsolver.client.local.LocalSolver` and returns the
 same types (:class:`solver.Solution`, :class:`solver.HandValue`...), so a bot switches between
 an embedded solver and a server with one line (``client.connect(None)`` or
 ``client.connect("host:50051")``). Library errors come back as the library's exceptions:
-``INVALID_ARGUMENT`` is an :class:`~solver.errors.InvalidInputError` with the same field
+``INVALID_ARGUMENT`` is an :class:`~cpsolver.errors.InvalidInputError` with the same field
 violations (field paths numbered from 1, as the library numbers them), ``FAILED_PRECONDITION``
-an :class:`~solver.errors.InfeasibleError`; an unreachable server is a
+an :class:`~cpsolver.errors.InfeasibleError`; an unreachable server is a
 :class:`~client.errors.ServerUnavailableError`, a missed deadline a
 :class:`~client.errors.DeadlineExceededError`, anything else a
 :class:`~client.errors.RemoteError`.
@@ -31,11 +31,35 @@ from typing import Any, Self, TypeVar
 import grpc
 from grpc_status import rpc_status
 
-from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
-from cpsolver.v1 import chinese_poker_pb2 as pb
-from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
-from server.chinese_poker import MAX_DEALS
-from server.convert import (
+from cpsolver.cards import Card, CardsLike, Suit, parse_card, parse_cards, parse_suit
+from cpsolver.chinese import Solution
+from cpsolver.chinese.constrained import check_engine
+from cpsolver.chinese.constraints import as_constraints
+from cpsolver.chinese.deal import Deal as ChineseDeal
+from cpsolver.chinese.deal import check_deal_request
+from cpsolver.chinese.scoring import TableResult, read_seats
+from cpsolver.chinese.solve import check_solve_limits
+from cpsolver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
+from cpsolver.chlust import Deal as ChlustDeal
+from cpsolver.chlust import DealResult as ChlustDealResult
+from cpsolver.chlust.advice import (
+    DEFAULT_ADVICE_SAMPLES,
+    DEFAULT_EXACT_LIMIT,
+    DEFAULT_ODDS_SAMPLES,
+)
+from cpsolver.chlust.advice import check_advice_limits as check_chlust_advice
+from cpsolver.chlust.advice import check_odds_limits as check_chlust_odds
+from cpsolver.chlust.bidding import parse_bid_action
+from cpsolver.chlust.deal import Showdown, one_card
+from cpsolver.chlust.deal import check_deal_request as check_chlust_deal
+from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
+from cpsolver.errors import CpsolverError, InvalidInputError
+from cpsolver.evaluator.chlust import SetValue
+from cpsolver.evaluator.khlyust import KhlyustValue
+from cpsolver.evaluator.poker import HandValue
+from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.server.chinese_poker import MAX_DEALS
+from cpsolver.server.convert import (
     card_from_wire,
     card_to_wire,
     cards_to_wire,
@@ -48,34 +72,8 @@ from server.convert import (
     suit_to_wire,
     table_from_wire,
 )
-from server.errors import exception_from_status
-from solver.cards import Card, CardsLike, Suit, parse_card, parse_cards, parse_suit
-from solver.chinese import Solution
-from solver.chinese.constrained import check_engine
-from solver.chinese.constraints import as_constraints
-from solver.chinese.deal import Deal as ChineseDeal
-from solver.chinese.deal import check_deal_request
-from solver.chinese.scoring import TableResult, read_seats
-from solver.chinese.solve import check_solve_limits
-from solver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
-from solver.chlust import Deal as ChlustDeal
-from solver.chlust import DealResult as ChlustDealResult
-from solver.chlust.advice import (
-    DEFAULT_ADVICE_SAMPLES,
-    DEFAULT_EXACT_LIMIT,
-    DEFAULT_ODDS_SAMPLES,
-)
-from solver.chlust.advice import check_advice_limits as check_chlust_advice
-from solver.chlust.advice import check_odds_limits as check_chlust_odds
-from solver.chlust.bidding import parse_bid_action
-from solver.chlust.deal import Showdown, one_card
-from solver.chlust.deal import check_deal_request as check_chlust_deal
-from solver.errors import CpsolverError, InvalidInputError
-from solver.evaluator.chlust import SetValue
-from solver.evaluator.khlyust import KhlyustValue
-from solver.evaluator.poker import HandValue
-from solver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
-from solver.three_leaves import (
+from cpsolver.server.errors import exception_from_status
+from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
     KhlyustClaim,
@@ -83,12 +81,14 @@ from solver.three_leaves import (
     SessionResult,
     play_session,
 )
-from solver.three_leaves import Deal as LeavesDeal
-from solver.three_leaves import DealResult as LeavesDealResult
-from solver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
-from solver.three_leaves.advice import check_advice_limits as check_leaves_advice
-from solver.three_leaves.game import check_play_request
-from solver.tricks import Trick
+from cpsolver.three_leaves import Deal as LeavesDeal
+from cpsolver.three_leaves import DealResult as LeavesDealResult
+from cpsolver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
+from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
+from cpsolver.three_leaves.game import check_play_request
+from cpsolver.tricks import Trick
+from cpsolver.v1 import chinese_poker_pb2 as pb
+from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
 
@@ -300,7 +300,7 @@ class RemoteSolver:
         if objective is not None:
             name = f"OBJECTIVE_{objective.upper()}"
             if name not in pb.Objective.DESCRIPTOR.values_by_name:
-                from solver.chinese.objectives import get_objective
+                from cpsolver.chinese.objectives import get_objective
 
                 get_objective(objective)  # raises the library's error for an unknown name
                 raise RemoteError("UNIMPLEMENTED", f"objective {objective!r} has no wire name")
@@ -347,7 +347,7 @@ class RemoteSolver:
         """Solve many hands with ``BatchSolve`` streaming; one result per hand, in order.
 
         A hand that cannot be solved yields its exception (an
-        :class:`~solver.errors.InvalidInputError` naming the hand's field, e.g. ``cards[13]``)
+        :class:`~cpsolver.errors.InvalidInputError` naming the hand's field, e.g. ``cards[13]``)
         instead of a Solution, so one bad hand does not stop the batch. ``timeout`` is the
         deadline of each BatchSolve call (up to 1,000 hands each; fewer when the server's
         ``--max-batch`` refuses that many: the client then asks in calls it accepts).
@@ -374,7 +374,7 @@ class RemoteSolver:
     ) -> TableResult:
         """Settle a table with ``ScoreTable``, as :func:`solver.score` does.
 
-        The players are read here with the library (:func:`~solver.chinese.scoring.read_seats`:
+        The players are read here with the library (:func:`~cpsolver.chinese.scoring.read_seats`:
         the same input forms and the same errors as in-process); the server settles them.
         """
         resolved = ChineseRules.resolve(rules, **overrides)
@@ -394,7 +394,7 @@ class RemoteSolver:
         count: int = 1,
         timeout: float | None = None,
     ) -> tuple[ChineseDeal, ...]:
-        """Seeded deals with ``DealTables`` (CP-1), as ``solver.chinese.deal.deals``: the same
+        """Seeded deals with ``DealTables`` (CP-1), as ``cpsolver.chinese.deal.deals``: the same
         seeds give the same hands in-process and on the server. The request is checked here
         with the library (the same errors); more than :data:`DEAL_CHUNK` deals are asked for
         in several calls (the server's cap per call), each with ``timeout``."""
@@ -420,9 +420,9 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> SetValue:
-        """Judge a 3-card Chlust hand with ``EvaluateSet``, as ``solver.chlust.evaluate_set``."""
+        """Judge a 3-card Chlust hand with ``EvaluateSet``, as ``cpsolver.chlust.evaluate_set``."""
+        from cpsolver.server.chlust import set_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import set_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump) if isinstance(trump, str) else trump
@@ -446,9 +446,9 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> Showdown:
-        """Rank 2-4 Chlust hands with ``Showdown`` (CH-7), as ``solver.chlust.showdown``."""
+        """Rank 2-4 Chlust hands with ``Showdown`` (CH-7), as ``cpsolver.chlust.showdown``."""
+        from cpsolver.server.chlust import set_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import set_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump) if isinstance(trump, str) else trump
@@ -482,7 +482,7 @@ class RemoteSolver:
         **overrides: Any,
     ) -> tuple[Card, ...]:
         """The cards ``hand`` may play with ``LegalPlays`` (CH-8), as
-        ``solver.chlust.legal_plays``."""
+        ``cpsolver.chlust.legal_plays``."""
         from cpsolver.v1 import chlust_pb2
 
         resolved = ChlustRules.resolve(rules, **overrides)
@@ -511,13 +511,13 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDealResult:
-        """Play a whole deal with ``PlayDeal`` (CH-8, CH-9), as ``solver.chlust.play_deal``.
+        """Play a whole deal with ``PlayDeal`` (CH-8, CH-9), as ``cpsolver.chlust.play_deal``.
 
         The hands, seats and cards are checked here with the library (the same errors as
         in-process); the server plays the tricks and refuses illegal plays (``plays[k]``).
         """
+        from cpsolver.server.chlust import deal_result_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import deal_result_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         game = TrickGame(hands, trump, resolved, dealer, folded, turned)
@@ -562,11 +562,11 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> ShowdownOdds:
-        """Showdown odds with ``ShowdownOdds`` (CH-7), as ``solver.chlust.showdown_odds``
+        """Showdown odds with ``ShowdownOdds`` (CH-7), as ``cpsolver.chlust.showdown_odds``
         (``samples``, ``exact_limit`` and ``seed`` are checked here with the library's
         bounds, ``check_odds_limits``: the same errors as in-process)."""
+        from cpsolver.server.chlust import odds_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import odds_from_wire
 
         check_chlust_odds(opponents=opponents, samples=samples, exact_limit=exact_limit, seed=seed)
         resolved = ChlustRules.resolve(rules, **overrides)
@@ -605,10 +605,10 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> PlayAdvice:
-        """The card to play with ``AdvisePlay``, as ``solver.chlust.advise_play`` (``samples``
+        """The card to play with ``AdvisePlay``, as ``cpsolver.chlust.advise_play`` (``samples``
         and ``seed`` are checked here with the library's bounds, ``check_advice_limits``)."""
+        from cpsolver.server.chlust import advice_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import advice_from_wire
 
         check_chlust_advice(samples=samples, seed=seed, seat=seat, seats=seats)
         resolved = ChlustRules.resolve(rules, **overrides)
@@ -645,10 +645,10 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDeal:
-        """A seeded deal with ``DealHands`` (CH-2), as ``solver.chlust.deal`` (the same seed
+        """A seeded deal with ``DealHands`` (CH-2), as ``cpsolver.chlust.deal`` (the same seed
         gives the same deal in-process and on the server)."""
+        from cpsolver.server.chlust import deal_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import deal_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         n = players or resolved.players
@@ -671,9 +671,9 @@ class RemoteSolver:
         timeout: float | None = None,
         **overrides: Any,
     ) -> BiddingState:
-        """Replay a bidding round with ``Bid`` (CH-6), as ``solver.chlust.Bidding`` does."""
+        """Replay a bidding round with ``Bid`` (CH-6), as ``cpsolver.chlust.Bidding`` does."""
+        from cpsolver.server.chlust import bidding_from_wire
         from cpsolver.v1 import chlust_pb2
-        from server.chlust import bidding_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         table = Bidding(players, resolved, dealer=dealer)  # checks players and dealer
@@ -696,7 +696,7 @@ class RemoteSolver:
     def _chlust_call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
         """:meth:`_call`, with the wire's ``hands[i].cards[j]`` field paths named as the library
         names them (``hands[i][j]``), so errors read the same as in-process."""
-        from server.chlust import library_hand_paths
+        from cpsolver.server.chlust import library_hand_paths
 
         try:
             return self._call(method, request, timeout)
@@ -720,8 +720,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> KhlyustValue:
         """Judge three cards with ``EvaluateKhlyust`` (TL-4), as ``evaluate_khlyust``."""
+        from cpsolver.server.three_leaves import khlyust_from_wire
         from cpsolver.v1 import three_leaves_pb2
-        from server.three_leaves import khlyust_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         held = parse_cards(cards, deck=resolved.card_deck, count=3, field="cards")
@@ -744,8 +744,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> tuple[LegalPlay, ...]:
         """The legal plays with ``ListLegalLeafPlays`` (TL-5), as ``legal_on_trick``."""
+        from cpsolver.server.three_leaves import legal_from_wire
         from cpsolver.v1 import three_leaves_pb2
-        from server.three_leaves import legal_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         held = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
@@ -769,8 +769,8 @@ class RemoteSolver:
         self, deal: LeavesDeal, *, timeout: float | None = None
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
         """The khlyust check with ``ResolveLeavesDeal`` (TL-4), as ``best_khlyust``."""
+        from cpsolver.server.three_leaves import claim_from_wire
         from cpsolver.v1 import three_leaves_pb2
-        from server.three_leaves import claim_from_wire
 
         request = three_leaves_pb2.ResolveLeavesDealRequest(
             rules=rules_to_wire(deal.rules, three_leaves_pb2.ThreeLeavesRules),
@@ -796,8 +796,8 @@ class RemoteSolver:
 
         The plays must be listed (a play policy, a function, runs in-process only).
         """
+        from cpsolver.server.three_leaves import exchange_to_wire, leaves_result_from_wire
         from cpsolver.v1 import three_leaves_pb2 as tl
-        from server.three_leaves import exchange_to_wire, leaves_result_from_wire
 
         ch = choices or Choices()
         check_play_request(deal, ch, carried_pot)  # the library's checks and errors
@@ -853,8 +853,8 @@ class RemoteSolver:
         """Odds and exchange advice with ``AdviseLeaves``, as ``advise_hand`` (the position,
         ``samples``, ``seed`` and ``carried_pot`` are checked here with the library's bounds,
         ``check_advice_limits``: the same errors as in-process)."""
+        from cpsolver.server.three_leaves import hand_advice_from_wire
         from cpsolver.v1 import three_leaves_pb2
-        from server.three_leaves import hand_advice_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         check_leaves_advice(

@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from client import Solver, connect
-from solver import Row, Solution, format_cards
+from cpsolver import Row, Solution, format_cards
+from cpsolver.client import Solver, connect
 
 
 def play(solver: Solver, seed: int, rules: str = "standard") -> int:

@@ -1,11 +1,13 @@
-"""Generate the Python gRPC code in ``cpsolver/v1/`` from ``protos/`` (``make protos``).
+"""Generate the Python gRPC code beside the .proto files in ``protos/cpsolver/v1/``.
 
-The code is committed; ``tests/test_protos.py`` regenerates it into a temporary directory with
-the installed grpcio-tools and fails when the committed files differ (never hand-edit them).
+The generated modules are installed as ``cpsolver.v1`` (pyproject's ``package-dir``), so their
+own imports (``from cpsolver.v1 import cards_pb2``) hold. The code is committed;
+``tests/test_protos.py`` regenerates it into a temporary directory with the installed
+grpcio-tools and fails when the committed files differ (never hand-edit them).
 The same include path builds a descriptor set for ``buf lint`` (``--descriptor-set``), so the
 lint sees the well-known imports (``google/rpc/status.proto``) without fetching anything.
 
-    python protos/generate.py                 # regenerate into the repository
+    python protos/generate.py                 # regenerate into protos/cpsolver/v1
     python protos/generate.py --out DIR       # regenerate elsewhere (the freshness test)
     python protos/generate.py --descriptor-set FILE
 """
@@ -60,15 +62,15 @@ def descriptor_set(path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=ROOT, help="output root (default: repo)")
+    parser.add_argument("--out", type=Path, default=PROTO_ROOT, help="output root (protos/)")
     parser.add_argument("--descriptor-set", type=Path, help="write a descriptor set instead")
     args = parser.parse_args()
     if args.descriptor_set:
         descriptor_set(args.descriptor_set)
         return
-    if args.out == ROOT:
+    if args.out == PROTO_ROOT:
         # Remove stale modules of deleted protos before writing the new ones.
-        for old in (ROOT / "cpsolver").rglob("*"):
+        for old in (PROTO_ROOT / "cpsolver").rglob("*"):
             if old.name.endswith(SUFFIXES):
                 old.unlink()
     for path in generate(args.out):

@@ -1,7 +1,7 @@
 """``cpsolver.v1.ChinesePokerService``: adapters from the wire to ``solver`` (no game logic).
 
-Every method converts the request with :mod:`server.convert`, calls the library and converts
-the result back. Library exceptions propagate; :class:`server.interceptors.ErrorInterceptor`
+Every method converts the request with :mod:`.convert`, calls the library and converts
+the result back. Library exceptions propagate; :class:`.interceptors.ErrorInterceptor`
 maps them to statuses (``BatchSolve`` maps them per item with the same function).
 """
 
@@ -11,9 +11,14 @@ from collections.abc import Iterator
 
 import grpc
 
-from cpsolver.v1 import chinese_poker_pb2 as pb
-from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
-from server.convert import (
+from cpsolver.chinese import solve
+from cpsolver.chinese.deal import check_deal_request, deals
+from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
+from cpsolver.chinese.scoring import check_arrangement, score
+from cpsolver.errors import CpsolverError, FieldViolation, InvalidInputError
+from cpsolver.evaluator.poker import evaluate
+from cpsolver.rules import ChineseRules
+from cpsolver.server.convert import (
     cards_from_wire,
     constraints_from_wire,
     deal_to_wire,
@@ -27,15 +32,10 @@ from server.convert import (
     solution_to_wire,
     table_to_wire,
 )
-from server.errors import OK_STATUS, status_from_exception
-from server.services import Service, ServiceLimits
-from solver.chinese import solve
-from solver.chinese.deal import check_deal_request, deals
-from solver.chinese.objectives import DEFAULT_OBJECTIVE
-from solver.chinese.scoring import check_arrangement, score
-from solver.errors import CpsolverError, FieldViolation, InvalidInputError
-from solver.evaluator.poker import evaluate
-from solver.rules import ChineseRules
+from cpsolver.server.errors import OK_STATUS, status_from_exception
+from cpsolver.server.services import Service, ServiceLimits
+from cpsolver.v1 import chinese_poker_pb2 as pb
+from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 
 __all__ = ["MAX_DEALS", "SERVICE", "ChinesePokerServicer"]
 

@@ -1,7 +1,7 @@
-"""``cpsolver.v1.ChlustService``: adapters from the wire to ``solver.chlust`` (no game logic).
+"""``cpsolver.v1.ChlustService``: adapters from the wire to ``cpsolver.chlust`` (no game logic).
 
-Every method converts the request with :mod:`server.convert`, calls the library and converts
-the result back. Library exceptions propagate to :class:`server.interceptors.ErrorInterceptor`
+Every method converts the request with :mod:`.convert`, calls the library and converts
+the result back. Library exceptions propagate to :class:`.interceptors.ErrorInterceptor`
 (INVALID_ARGUMENT with field violations; an illegal play names rule CH-8 in its description).
 """
 
@@ -14,21 +14,8 @@ from typing import TypeVar
 
 import grpc
 
-from cpsolver.v1 import chinese_poker_pb2
-from cpsolver.v1 import chlust_pb2 as pb
-from cpsolver.v1 import chlust_pb2_grpc as pb_grpc
-from server.convert import (
-    card_from_wire,
-    card_to_wire,
-    cards_from_wire,
-    cards_to_wire,
-    rules_from_wire,
-    suit_from_wire,
-    suit_to_wire,
-)
-from server.services import Service, ServiceLimits
-from solver.cards import Card, Rank, Suit, parse_cards
-from solver.chlust import (
+from cpsolver.cards import Card, Rank, Suit, parse_cards
+from cpsolver.chlust import (
     BidAction,
     Bidding,
     BiddingState,
@@ -46,16 +33,29 @@ from solver.chlust import (
     showdown,
     showdown_odds,
 )
-from solver.chlust.advice import (
+from cpsolver.chlust.advice import (
     DEFAULT_ADVICE_SAMPLES,
     DEFAULT_EXACT_LIMIT,
     DEFAULT_ODDS_SAMPLES,
     check_advice_limits,
 )
-from solver.errors import FieldViolation, InvalidInputError
-from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
-from solver.rules import ChlustRules
-from solver.tricks import Play, Trick
+from cpsolver.errors import FieldViolation, InvalidInputError
+from cpsolver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
+from cpsolver.rules import ChlustRules
+from cpsolver.server.convert import (
+    card_from_wire,
+    card_to_wire,
+    cards_from_wire,
+    cards_to_wire,
+    rules_from_wire,
+    suit_from_wire,
+    suit_to_wire,
+)
+from cpsolver.server.services import Service, ServiceLimits
+from cpsolver.tricks import Play, Trick
+from cpsolver.v1 import chinese_poker_pb2
+from cpsolver.v1 import chlust_pb2 as pb
+from cpsolver.v1 import chlust_pb2_grpc as pb_grpc
 
 __all__ = [
     "SERVICE",
@@ -71,7 +71,7 @@ __all__ = [
 ]
 
 # The work caps (samples, exact_limit, seeds) are the library's: showdown_odds and advise_play
-# check them (solver.chlust.advice.check_odds_limits / check_advice_limits), in-process too.
+# check them (cpsolver.chlust.advice.check_odds_limits / check_advice_limits), in-process too.
 # The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
 _HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
 _WIRE_HAND_CARD = re.compile(r"^hands\[(\d+)\]\.cards\[(\d+)\]")

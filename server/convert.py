@@ -1,8 +1,8 @@
 """Wire <-> library conversions, one home for both directions: the servicers convert requests
-in and results out, the typed client (:mod:`client.remote`) converts results back (no game logic).
+in and results out, the typed client (``client.remote``) converts results back (no game logic).
 
-Inbound helpers raise the library's :class:`~solver.errors.InvalidInputError` with field paths
-in the library convention (1-based list indexes, see :mod:`server.errors`), so a servicer only
+Inbound helpers raise the library's :class:`~cpsolver.errors.InvalidInputError` with field paths
+in the library convention (1-based list indexes, see :mod:`.errors`), so a servicer only
 converts, calls the library and converts back.
 
 Rule sets: a game's rules message has a ``preset`` string and one field per library option with
@@ -20,18 +20,18 @@ from typing import Any, TypeVar
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from cpsolver.cards import Card, Rank, Suit
+from cpsolver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
+from cpsolver.chinese.deal import Deal
+from cpsolver.chinese.ev import RowOdds
+from cpsolver.chinese.naturals import Natural, NaturalKind
+from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
+from cpsolver.chinese.solve import Arrangement, EvReport, Solution
+from cpsolver.errors import FieldViolation, InvalidInputError
+from cpsolver.evaluator.poker import Category, HandValue, evaluate
+from cpsolver.rules.base import RuleSet
+from cpsolver.rules.chinese import ChineseRules, Row
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2
-from solver.cards import Card, Rank, Suit
-from solver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
-from solver.chinese.deal import Deal
-from solver.chinese.ev import RowOdds
-from solver.chinese.naturals import Natural, NaturalKind
-from solver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
-from solver.chinese.solve import Arrangement, EvReport, Solution
-from solver.errors import FieldViolation, InvalidInputError
-from solver.evaluator.poker import Category, HandValue, evaluate
-from solver.rules.base import RuleSet
-from solver.rules.chinese import ChineseRules, Row
 
 __all__ = [
     "card_from_wire",
@@ -125,7 +125,7 @@ def enum_value_name(message: Message, field: FieldDescriptor, value: int) -> str
 def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
     """A library rule set from a rules message (preset + the options that are set).
 
-    >>> from solver.rules import ChineseRules
+    >>> from cpsolver.rules import ChineseRules
     >>> wire = chinese_poker_pb2.ChineseRules(
     ...     preset="two_four", order=chinese_poker_pb2.ChineseRules.ORDER_STRICT)
     >>> rules = rules_from_wire(wire, ChineseRules)
@@ -364,7 +364,7 @@ _CATEGORY_FROM_WIRE = {
 def rules_to_wire(rules: RuleSet, message_type: type[M]) -> M:
     """The rules message of a library rule set, every option spelled out (no preset needed).
 
-    >>> from solver.rules import ChineseRules
+    >>> from cpsolver.rules import ChineseRules
     >>> wire = rules_to_wire(ChineseRules.preset("two_four"), chinese_poker_pb2.ChineseRules)
     >>> rules_from_wire(wire, ChineseRules) == ChineseRules.preset("two_four")
     True
@@ -392,7 +392,7 @@ def card_from_wire(card: cards_pb2.Card) -> Card:
 def hand_from_wire(hand: chinese_poker_pb2.Hand) -> HandValue:
     """The library's :class:`HandValue` of a Hand message (inverse of :func:`hand_to_wire`).
 
-    >>> from solver.evaluator.poker import evaluate
+    >>> from cpsolver.evaluator.poker import evaluate
     >>> hand = evaluate("Jh Js 4c 4d Jd")
     >>> back = hand_from_wire(hand_to_wire(hand))
     >>> back == hand, back.name, back.cards == hand.cards, back.category is hand.category
@@ -661,7 +661,7 @@ def table_from_wire(
     inputs: Mapping[str, object],
 ) -> TableResult:
     """The library's :class:`TableResult` of a ScoreTableResponse: pairings and totals from the
-    server, ``seats`` as the caller read them (:func:`solver.chinese.scoring.read_seats`)."""
+    server, ``seats`` as the caller read them (:func:`cpsolver.chinese.scoring.read_seats`)."""
     pairings = []
     for p in response.pairings:
         rows = []
@@ -702,9 +702,9 @@ def deal_to_wire(deal: Deal) -> chinese_poker_pb2.DealtTable:
 
 
 def deal_from_wire(message: chinese_poker_pb2.DealtTable) -> Deal:
-    """The library's :class:`~solver.chinese.deal.Deal` of a DealtTable (trusted: the server's).
+    """The library's :class:`~cpsolver.chinese.deal.Deal` of a DealtTable (trusted: the server's).
 
-    >>> from solver.chinese.deal import deal
+    >>> from cpsolver.chinese.deal import deal
     >>> deal_from_wire(deal_to_wire(deal(5, players=3))) == deal(5, players=3)
     True
     """

@@ -1,11 +1,11 @@
 """Library exceptions -> gRPC status (``google.rpc.Status`` with ``google.rpc.BadRequest``).
 
-The mapping is written once, here, and used by :class:`server.interceptors.ErrorInterceptor`
+The mapping is written once, here, and used by :class:`.interceptors.ErrorInterceptor`
 for whole calls and by streaming servicers for per-item statuses (``BatchSolve``):
 
-* :class:`solver.errors.InvalidInputError` (bad cards, counts, options, illegal plays) ->
+* :class:`cpsolver.errors.InvalidInputError` (bad cards, counts, options, illegal plays) ->
   ``INVALID_ARGUMENT`` with one ``BadRequest.FieldViolation`` per library violation;
-* :class:`solver.errors.InfeasibleError` -> ``FAILED_PRECONDITION``;
+* :class:`cpsolver.errors.InfeasibleError` -> ``FAILED_PRECONDITION``;
 * anything else is a bug -> ``INTERNAL`` (logged with its traceback; no details leak).
 
 Field paths: the library numbers list items from 1, as people do (``cards[2]`` is the second
@@ -22,7 +22,7 @@ import re
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from solver.errors import CpsolverError, FieldViolation, InfeasibleError, InvalidInputError
+from cpsolver.errors import CpsolverError, FieldViolation, InfeasibleError, InvalidInputError
 
 __all__ = [
     "OK_STATUS",

@@ -18,7 +18,7 @@ from typing import Any
 import grpc
 from grpc_status import rpc_status
 
-from server.errors import status_from_exception
+from cpsolver.server.errors import status_from_exception
 
 __all__ = ["AccessLogInterceptor", "ErrorInterceptor", "TokenAuthInterceptor", "wrap_handler"]
 
@@ -150,7 +150,7 @@ class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
 
 
 class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Turns exceptions raised by servicers into statuses (:mod:`server.errors`)."""
+    """Turns exceptions raised by servicers into statuses (:mod:`cpsolver.server.errors`)."""
 
     @staticmethod
     def _abort(context: grpc.ServicerContext, exc: Exception) -> None:

@@ -3,7 +3,7 @@
 Why pre-forked processes: gRPC Python serves calls on threads of one process, so CPU-bound
 solves would share one core (the GIL). The supervisor reserves the port (SO_REUSEPORT, so
 ``--port 0`` picks a free one), forks ``--workers`` processes that each run a complete gRPC
-server on it (:mod:`server.worker`), and the kernel spreads incoming *connections* across them.
+server on it (:mod:`.worker`), and the kernel spreads incoming *connections* across them.
 One client connection (one channel) is served by one worker; a client reaches every core with
 several channels (see docs/API.md). The supervisor itself never creates gRPC objects (gRPC is
 not fork-safe once started), restarts a worker that dies, and on SIGTERM/SIGINT asks every
@@ -28,7 +28,7 @@ from multiprocessing.queues import SimpleQueue
 from types import FrameType
 from typing import Any, TextIO
 
-from server.config import ServerConfig
+from cpsolver.server.config import ServerConfig
 
 __all__ = ["configure_logging", "reserve_port", "serve"]
 
@@ -90,7 +90,7 @@ def reserve_port(config: ServerConfig) -> Iterator[int]:
 
 
 def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue[Any]) -> None:
-    from server.worker import run_worker
+    from cpsolver.server.worker import run_worker
 
     configure_logging(config.access_log)
     try:

@@ -7,10 +7,10 @@ its full name and lists it for reflection. Pattern for a new service (e.g. Chlus
 1. ``protos/cpsolver/v1/chlust.proto``: ``service ChlustService`` with request/response pairs;
    ``make protos`` (commit the generated ``cpsolver/v1/chlust_pb2*.py``);
 2. ``server/chlust.py``: ``class ChlustServicer(chlust_pb2_grpc.ChlustServiceServicer)`` whose
-   methods convert with :mod:`server.convert`, call ``solver`` and raise library exceptions
+   methods convert with :mod:`cpsolver.server.convert`, call ``solver`` and raise library exceptions
    (the error interceptor maps them), plus ``SERVICE = Service(...)`` like
-   :data:`server.chinese_poker.SERVICE`;
-3. add ``"server.chlust"`` to :data:`SERVICE_MODULES` below;
+   :data:`cpsolver.server.chinese_poker.SERVICE`;
+3. add ``"cpsolver.server.chlust"`` to :data:`SERVICE_MODULES` below;
 4. tests in ``tests/test_server_chlust.py`` using the ``grpc_server`` fixture of
    ``tests/conftest.py``.
 """
@@ -24,7 +24,7 @@ from typing import Any
 
 import grpc
 
-from solver.chinese.solve import MAX_ALTERNATIVES
+from cpsolver.chinese.solve import MAX_ALTERNATIVES
 
 __all__ = ["SERVICE_MODULES", "Service", "ServiceLimits", "load_services"]
 
@@ -48,9 +48,9 @@ class Service:
 
 # Modules defining a module-level ``SERVICE``; imported in the worker process only.
 SERVICE_MODULES: tuple[str, ...] = (
-    "server.chinese_poker",
-    "server.chlust",
-    "server.three_leaves",
+    "cpsolver.server.chinese_poker",
+    "cpsolver.server.chlust",
+    "cpsolver.server.three_leaves",
 )
 
 

@@ -1,6 +1,6 @@
-"""``cpsolver.v1.ThreeLeavesService``: adapters from the wire to ``solver.three_leaves``.
+"""``cpsolver.v1.ThreeLeavesService``: adapters from the wire to ``cpsolver.three_leaves``.
 
-No game logic: every method converts the request with :mod:`server.convert`, calls the library
+No game logic: every method converts the request with :mod:`.convert`, calls the library
 and converts the result back; library exceptions propagate to the error interceptor.
 """
 
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import grpc
 
-from cpsolver.v1 import cards_pb2
-from cpsolver.v1 import three_leaves_pb2 as pb
-from cpsolver.v1 import three_leaves_pb2_grpc as pb_grpc
-from server.convert import (
+from cpsolver.cards import Card, Rank, Suit, parse_cards
+from cpsolver.errors import InvalidInputError
+from cpsolver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
+from cpsolver.rules import ThreeLeavesRules
+from cpsolver.server.convert import (
     card_from_wire,
     card_to_wire,
     cards_from_wire,
@@ -19,12 +20,8 @@ from server.convert import (
     rules_from_wire,
     suit_from_wire,
 )
-from server.services import Service, ServiceLimits
-from solver.cards import Card, Rank, Suit, parse_cards
-from solver.errors import InvalidInputError
-from solver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
-from solver.rules import ThreeLeavesRules
-from solver.three_leaves import (
+from cpsolver.server.services import Service, ServiceLimits
+from cpsolver.three_leaves import (
     Choices,
     Deal,
     DealResult,
@@ -44,8 +41,11 @@ from solver.three_leaves import (
     legal_on_trick,
     play_deal,
 )
-from solver.three_leaves.advice import DEFAULT_SAMPLES  # an unset AdviseLeavesRequest.samples
-from solver.tricks import Play, Trick
+from cpsolver.three_leaves.advice import DEFAULT_SAMPLES  # an unset AdviseLeavesRequest.samples
+from cpsolver.tricks import Play, Trick
+from cpsolver.v1 import cards_pb2
+from cpsolver.v1 import three_leaves_pb2 as pb
+from cpsolver.v1 import three_leaves_pb2_grpc as pb_grpc
 
 __all__ = [
     "SERVICE",
@@ -83,7 +83,7 @@ _WIRE_ACTIONS = {
     ExchangeAction.DRAW: pb.LeavesExchange.ACTION_DRAW,
 }
 # The caps (samples, seeds, carried pot) are the library's: advise_hand and play_deal check
-# them (solver.three_leaves.advice.check_advice_limits, game.check_play_limits), in-process too.
+# them (cpsolver.three_leaves.advice.check_advice_limits, game.check_play_limits), in-process too.
 
 
 def _one_card(card: cards_pb2.Card, field: str, present: bool) -> Card:
@@ -162,7 +162,7 @@ def exchange_to_wire(seat: int, exchange: Exchange) -> pb.LeavesExchange:
 
 
 def legal_from_wire(message: pb.ListLegalLeafPlaysResponse) -> tuple[LegalPlay, ...]:
-    """The library's legal plays (:func:`solver.three_leaves.legal_on_trick`) of a response."""
+    """The library's legal plays (:func:`cpsolver.three_leaves.legal_on_trick`) of a response."""
     return tuple(
         LegalPlay(Play(p.play.seat, card_from_wire(p.play.card), p.play.face_down), p.heads_trick)
         for p in message.plays

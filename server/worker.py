@@ -1,7 +1,7 @@
 """One worker process: a gRPC server on the shared port (SO_REUSEPORT), until SIGTERM/SIGINT.
 
 Each worker warms the solver up before it accepts calls (so JIT compilation never falls on a
-request), registers every service of :mod:`server.services` with per-service health and server
+request), registers every service of :mod:`.services` with per-service health and server
 reflection, and shuts down gracefully: health goes NOT_SERVING, new calls are refused and calls
 in flight get ``grace`` seconds to finish.
 """
@@ -21,9 +21,13 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from server.config import ServerConfig
-from server.interceptors import AccessLogInterceptor, ErrorInterceptor, TokenAuthInterceptor
-from server.services import ServiceLimits, load_services
+from cpsolver.server.config import ServerConfig
+from cpsolver.server.interceptors import (
+    AccessLogInterceptor,
+    ErrorInterceptor,
+    TokenAuthInterceptor,
+)
+from cpsolver.server.services import ServiceLimits, load_services
 
 __all__ = ["build_server", "run_worker", "warm_up"]
 
@@ -34,11 +38,11 @@ def warm_up() -> None:
     """Compile or load the search kernels, build the evaluator tables and solve one sample hand
     under every preset with the default objective (loading any data it needs), so neither JIT
     compilation nor a first table load falls on a request."""
-    from solver.chinese import solve
-    from solver.chinese import warm_up as warm_up_search
-    from solver.errors import CpsolverError
-    from solver.evaluator.poker import poker_tables
-    from solver.rules import ChineseRules
+    from cpsolver.chinese import solve
+    from cpsolver.chinese import warm_up as warm_up_search
+    from cpsolver.errors import CpsolverError
+    from cpsolver.evaluator.poker import poker_tables
+    from cpsolver.rules import ChineseRules
 
     start = time.perf_counter()
     for wheel in (False, True):

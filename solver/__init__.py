@@ -2,16 +2,16 @@
 
 The public API lives here; everything else is reachable through the submodules.
 
->>> from solver import parse_cards, evaluate
+>>> from cpsolver import parse_cards, evaluate
 >>> evaluate("Qs Qd 2c").name
 'pair of queens, 2 kicker'
 """
 
-from solver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
-from solver.chinese import Solution, solve, solve_many
-from solver.chinese.naturals import Natural, NaturalKind, detect_natural
-from solver.chinese.scoring import TableResult, score
-from solver.errors import (
+from cpsolver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
+from cpsolver.chinese import Solution, solve, solve_many
+from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
+from cpsolver.chinese.scoring import TableResult, score
+from cpsolver.errors import (
     CardError,
     CpsolverError,
     FieldViolation,
@@ -20,8 +20,8 @@ from solver.errors import (
     InvalidInputError,
     RuleError,
 )
-from solver.evaluator.poker import Category, HandValue, evaluate
-from solver.rules import ChineseRules, ChlustRules, Row
+from cpsolver.evaluator.poker import Category, HandValue, evaluate
+from cpsolver.rules import ChineseRules, ChlustRules, Row
 
 __all__ = [
     "DECKS",

@@ -11,11 +11,11 @@ canonical notation (``As``, ``Td``).
 >>> parse_cards("As As")
 Traceback (most recent call last):
 ...
-solver.errors.CardError: cards[2]: duplicate card 'As' (also card 1)
+cpsolver.errors.CardError: cards[2]: duplicate card 'As' (also card 1)
 >>> parse_cards("9h", deck=DECK_20)
 Traceback (most recent call last):
 ...
-solver.errors.CardError: cards[1]: card '9h' is not in the 20-card deck (ranks T-A)
+cpsolver.errors.CardError: cards[1]: card '9h' is not in the 20-card deck (ranks T-A)
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from solver.errors import CardError
+from cpsolver.errors import CardError
 
 __all__ = [
     "DECKS",
@@ -282,7 +282,7 @@ def parse_cards(
     >>> parse_cards("As Kd", count=3)
     Traceback (most recent call last):
     ...
-    solver.errors.CardError: cards: expected 3 cards, got 2
+    cpsolver.errors.CardError: cards: expected 3 cards, got 2
     """
     if isinstance(cards, str):
         tokens = _tokenize(cards, field)
@@ -335,10 +335,10 @@ def parse_suit(text: str | Suit, *, field: str = "suit") -> Suit:
 
     >>> parse_suit("♦"), parse_suit("Hearts")
     (<Suit.DIAMONDS: 'd'>, <Suit.HEARTS: 'h'>)
-    >>> parse_suit("x")
+    >>> parse_suit("x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.errors.CardError: suit: unknown suit 'x'; suits are c d h s (or ♣ ♦ ♥ ♠, ◆ for diamonds)
+    cpsolver.errors.CardError: suit: unknown suit 'x'; suits are c d h s (or ♣ ♦ ♥ ♠, ◆ for ...)
     """
     if isinstance(text, Suit):
         return text

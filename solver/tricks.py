@@ -9,7 +9,7 @@ their conventional value (A > K > Q > J > T > 9 ...), which is the card order of
 What a player *may* play (CH-8's duty to head and overtrump, TL-5's face-down discards) is game
 logic and lives in each game's module; this module only records and judges.
 
->>> from solver.cards import parse_cards, Suit
+>>> from cpsolver.cards import parse_cards, Suit
 >>> trick = Trick(Suit.HEARTS, leader=0)
 >>> for seat, card in enumerate(parse_cards("Qd Kd Jh")):
 ...     trick = trick.play(seat, card)
@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver.cards import Card, Suit
-from solver.errors import InvalidInputError
+from cpsolver.cards import Card, Suit
+from cpsolver.errors import InvalidInputError
 
 __all__ = ["Play", "Trick", "beats", "trick_winner"]
 
@@ -48,7 +48,7 @@ def beats(challenger: Card, head: Card, led: Suit, trump: Suit | None) -> bool:
     A trump beats any non-trump and a lower trump; a card of the led suit beats a lower card of
     the led suit; anything else (a discard of a third suit) never beats.
 
-    >>> from solver.cards import Card, Suit
+    >>> from cpsolver.cards import Card, Suit
     >>> beats(Card.of("7h"), Card.of("As"), Suit.SPADES, Suit.HEARTS)
     True
     >>> beats(Card.of("Ac"), Card.of("7s"), Suit.SPADES, Suit.HEARTS)
@@ -71,7 +71,7 @@ def trick_winner(
 
     The first card leads and must be face up; face-down cards never win.
 
-    >>> from solver.cards import parse_cards, Suit
+    >>> from cpsolver.cards import parse_cards, Suit
     >>> trick_winner(parse_cards("Qd Kd Jh"), Suit.HEARTS)
     2
     >>> trick_winner(parse_cards("Qd Kd Ah"), Suit.CLUBS)

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from client import RemoteSolver
+from cpsolver.client import RemoteSolver
 
 
 def _combinations(n: int, k: int) -> npt.NDArray[np.int8]:
@@ -76,7 +76,7 @@ class RunningServer:
 def start_server(*args: str, env: dict[str, str] | None = None) -> RunningServer:
     """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line (then health)."""
     command = [
-        sys.executable, "-c", "from client.cli import main; main()",
+        sys.executable, "-c", "from cpsolver.client.cli import main; main()",
         "serve", "--host", "127.0.0.1", "--port", "0", *args,
     ]  # fmt: skip
     proc = subprocess.Popen(

@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from client.cli import main
+from cpsolver.cards import Suit, parse_cards
+from cpsolver.client.cli import main
 from cpsolver.v1 import cards_pb2
-from solver.cards import Suit, parse_cards
 
 # Unset in every in-process run: no colour codes, no server picked up from the environment.
 CLEAN_ENV: dict[str, str | None] = {"NO_COLOR": None, "CPSOLVER_SERVER": None}

@@ -1,5 +1,5 @@
 """A brute-force oracle for constrained and 13-of-N solves, independent of the branch and bound
-(``solver.chinese.select``) and of CP-SAT: every choice of 13 kept cards, every one of the
+(``cpsolver.chinese.select``) and of CP-SAT: every choice of 13 kept cards, every one of the
 72,072 ordered splits of them (both orientations of the two five-card rows), the constraints
 checked card by card on numpy masks, CP-6 checked on the strength classes.
 """
@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from solver.cards import Card
-from solver.chinese.objectives import RowTables
-from solver.chinese.search import COMB3, COMB5, SPLIT_A, SPLIT_B, SPLIT_FRONT, subset_classes
+from cpsolver.cards import Card
+from cpsolver.chinese.objectives import RowTables
+from cpsolver.chinese.search import COMB3, COMB5, SPLIT_A, SPLIT_B, SPLIT_FRONT, subset_classes
 
 MASK5 = (np.int64(1) << COMB5.astype(np.int64)).sum(axis=1)
 MASK3 = (np.int64(1) << COMB3.astype(np.int64)).sum(axis=1)

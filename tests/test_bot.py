@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from solver import score, solve
-from solver.chinese.deal import deal
+from cpsolver import score, solve
+from cpsolver.chinese.deal import deal
 
 BOT = Path(__file__).resolve().parent.parent / "examples" / "bot.py"
 SEATS = ("N", "E", "S", "W")
@@ -33,7 +33,7 @@ def test_bot_plays_a_table_in_process_and_remote(seed: int, grpc_server) -> None
     totals = dict(re.findall(r"([NESW]) ([+-]?\d+)", local.splitlines()[-1]))
     assert list(totals) == list(SEATS)
     assert sum(int(v) for v in totals.values()) == 0  # CP-7: a table's totals sum to zero
-    # the settlement is the library's for the same deal (solver.chinese.deal, as
+    # the settlement is the library's for the same deal (cpsolver.chinese.deal, as
     # `cpsolver deal --seed`) and the library's arrangements
     hands = deal(seed, 4).by_seat()
     table = score({seat: solve(cards) for seat, cards in hands.items()})

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import (
+from cpsolver.cards import (
     DECK_20,
     DECK_24,
     DECK_28,
@@ -19,7 +19,7 @@ from solver.cards import (
     parse_card,
     parse_cards,
 )
-from solver.errors import CardError
+from cpsolver.errors import CardError
 
 
 @pytest.mark.parametrize(

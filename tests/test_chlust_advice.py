@@ -10,12 +10,12 @@ from fractions import Fraction
 
 import pytest
 
-from solver.cards import Card, Suit, parse_cards
-from solver.chlust import advise_play, legal_plays, showdown_odds
-from solver.errors import InvalidInputError
-from solver.evaluator import evaluate_set
-from solver.rules import ChlustRules
-from solver.tricks import Trick
+from cpsolver.cards import Card, Suit, parse_cards
+from cpsolver.chlust import advise_play, legal_plays, showdown_odds
+from cpsolver.errors import InvalidInputError
+from cpsolver.evaluator import evaluate_set
+from cpsolver.rules import ChlustRules
+from cpsolver.tricks import Trick
 
 STANDARD = ChlustRules()
 

@@ -8,10 +8,10 @@ import itertools
 
 import pytest
 
-from solver.cards import Card, Rank, Suit
-from solver.errors import CardError, RuleError
-from solver.evaluator import SetCategory, SetValue, WildRole, evaluate_set
-from solver.rules import ChlustRules, Purity
+from cpsolver.cards import Card, Rank, Suit
+from cpsolver.errors import CardError, RuleError
+from cpsolver.evaluator import SetCategory, SetValue, WildRole, evaluate_set
+from cpsolver.rules import ChlustRules, Purity
 
 STANDARD = ChlustRules()
 WITHIN = ChlustRules().replace(purity="within_category")

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, Suit, parse_cards
-from solver.chlust import (
+from cpsolver.cards import Card, Suit, parse_cards
+from cpsolver.chlust import (
     TrickGame,
     deal,
     exchange_seat,
@@ -21,11 +21,11 @@ from solver.chlust import (
     settle_tricks,
     showdown,
 )
-from solver.chlust.bidding import BidAction, Bidding
-from solver.errors import CardError, IllegalPlayError, InvalidInputError
-from solver.evaluator import SetCategory
-from solver.rules import ChlustRules
-from solver.tricks import Trick
+from cpsolver.chlust.bidding import BidAction, Bidding
+from cpsolver.errors import CardError, IllegalPlayError, InvalidInputError
+from cpsolver.evaluator import SetCategory
+from cpsolver.rules import ChlustRules
+from cpsolver.tricks import Trick
 
 STANDARD = ChlustRules()
 NINES = ChlustRules().replace(deck=24)

@@ -21,7 +21,7 @@ import jsonschema
 import pytest
 from helpers import run_cli
 
-from solver import parse_cards
+from cpsolver import parse_cards
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "schemas"

@@ -16,13 +16,13 @@ import grpc
 import pytest
 from helpers import run_cli, violations
 
-from client import LocalSolver, RemoteSolver
-from client.cli import main
-from client.remote import DEAL_CHUNK
+from cpsolver import InvalidInputError
+from cpsolver.cards import DECK_52, Card
+from cpsolver.client import LocalSolver, RemoteSolver
+from cpsolver.client.cli import main
+from cpsolver.client.remote import DEAL_CHUNK
+from cpsolver.server.chinese_poker import MAX_DEALS
 from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
-from server.chinese_poker import MAX_DEALS
-from solver import InvalidInputError
-from solver.cards import DECK_52, Card
 
 SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 INT64_MAX = 2**63 - 1
@@ -89,7 +89,7 @@ def test_deal_random_seed_is_picked_by_the_cli_and_shown(
 ) -> None:
     """Without --seed the CLI picks the seed, shows it (stderr with --json/--lines, in the
     table otherwise) and sends it, so the server's deal is the same."""
-    monkeypatch.setattr("client.cli.deal.secrets.randbelow", lambda bound: 424242)
+    monkeypatch.setattr("cpsolver.client.cli.deal.secrets.randbelow", lambda bound: 424242)
     code, out, err = both_ways(server, "--json", "--players", "2")
     assert code == 0 and err == "deal: seed 424242\n"
     assert json.loads(out)["seed"] == 424242

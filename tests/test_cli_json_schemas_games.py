@@ -27,10 +27,10 @@ from helpers import run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Suit, parse_cards
-from solver.chlust import advise_play, showdown_odds
-from solver.errors import InvalidInputError
-from solver.tricks import Trick
+from cpsolver.cards import Suit, parse_cards
+from cpsolver.chlust import advise_play, showdown_odds
+from cpsolver.errors import InvalidInputError
+from cpsolver.tricks import Trick
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SCHEMAS = DOCS / "schemas"
@@ -320,8 +320,8 @@ def test_json_output_matches_its_schema_in_process_and_remote(case: Case, server
 def test_every_game_command_has_a_schema_a_case_and_a_doc_line() -> None:
     """Issue 5: every chlust/leaves command's --json has a schema, exercised here and listed in
     docs/CLI-JSON.md's table; every schema file there is a valid draft 2020-12 schema."""
-    from client.cli.chlust import chlust
-    from client.cli.leaves import leaves
+    from cpsolver.client.cli.chlust import chlust
+    from cpsolver.client.cli.leaves import leaves
 
     table = (DOCS / "CLI-JSON.md").read_text()
     covered = {c.schema for c in CASES}

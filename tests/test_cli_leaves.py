@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from client.cli import main
+from cpsolver.client.cli import main
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 

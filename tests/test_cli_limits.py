@@ -21,7 +21,27 @@ import grpc
 import pytest
 from helpers import run_cli, violations, wire
 
-from client import LocalSolver, RemoteSolver
+from cpsolver.cards import Suit, parse_cards
+from cpsolver.chinese.deal import MAX_SEED as DEAL_MAX_SEED
+from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
+from cpsolver.chinese.solve import MAX_ALTERNATIVES, check_solve_limits
+from cpsolver.chlust.advice import (
+    MAX_ADVICE_SAMPLES,
+    MAX_EXACT_LIMIT,
+    MAX_ODDS_SAMPLES,
+    check_advice_limits,
+    check_odds_limits,
+)
+from cpsolver.chlust.deal import MAX_SEED as CHLUST_MAX_SEED
+from cpsolver.chlust.deal import check_deal_request
+from cpsolver.client import LocalSolver, RemoteSolver
+from cpsolver.errors import InvalidInputError
+from cpsolver.three_leaves import Choices, Deal
+from cpsolver.three_leaves.advice import MAX_SAMPLES as LEAVES_MAX_SAMPLES
+from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
+from cpsolver.three_leaves.game import MAX_CARRIED_POT, check_play_limits
+from cpsolver.three_leaves.game import MAX_SEED as LEAVES_MAX_SEED
+from cpsolver.tricks import Trick
 from cpsolver.v1 import (
     chinese_poker_pb2,
     chinese_poker_pb2_grpc,
@@ -30,26 +50,6 @@ from cpsolver.v1 import (
     three_leaves_pb2,
     three_leaves_pb2_grpc,
 )
-from solver.cards import Suit, parse_cards
-from solver.chinese.deal import MAX_SEED as DEAL_MAX_SEED
-from solver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
-from solver.chinese.solve import MAX_ALTERNATIVES, check_solve_limits
-from solver.chlust.advice import (
-    MAX_ADVICE_SAMPLES,
-    MAX_EXACT_LIMIT,
-    MAX_ODDS_SAMPLES,
-    check_advice_limits,
-    check_odds_limits,
-)
-from solver.chlust.deal import MAX_SEED as CHLUST_MAX_SEED
-from solver.chlust.deal import check_deal_request
-from solver.errors import InvalidInputError
-from solver.three_leaves import Choices, Deal
-from solver.three_leaves.advice import MAX_SAMPLES as LEAVES_MAX_SAMPLES
-from solver.three_leaves.advice import check_advice_limits as check_leaves_advice
-from solver.three_leaves.game import MAX_CARRIED_POT, check_play_limits
-from solver.three_leaves.game import MAX_SEED as LEAVES_MAX_SEED
-from solver.tricks import Trick
 
 HAND13 = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
 MID_TRICK = {  # four players, seat 2 answers a trick (RULES §3): sampled advice
@@ -309,7 +309,7 @@ def test_batch_against_a_server_with_a_smaller_max_batch_gives_every_hand(serve_
     """Batch sizes: a server started with ``--max-batch 3`` refuses a BatchSolve call of more
     hands; the client then asks in calls it accepts, so ``cpsolver batch`` writes the same
     lines (and reports the same bad line) as in-process, where there is no such cap."""
-    from solver.chinese.deal import deals
+    from cpsolver.chinese.deal import deals
 
     hands = [" ".join(map(str, h)) for d in deals(3, players=4, count=2) for h in d.hands]
     text = "\n".join([*hands[:5], "As As", *hands[5:]]) + "\n"

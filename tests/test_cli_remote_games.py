@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 
-from client import LocalSolver, RemoteSolver
-from solver import InvalidInputError
-from solver.cards import Suit, parse_cards
-from solver.tricks import Trick
+from cpsolver import InvalidInputError
+from cpsolver.cards import Suit, parse_cards
+from cpsolver.client import LocalSolver, RemoteSolver
+from cpsolver.tricks import Trick
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 
@@ -319,7 +319,7 @@ def test_leaves_bad_input_exits_2_the_same_remote(
 
 def test_remote_leaves_methods_equal_the_local_ones(remote: RemoteSolver) -> None:
     """RemoteSolver's Three Leaves methods return the library's values (dataclass equality)."""
-    from solver.three_leaves import Choices, Deal, leaf_trick
+    from cpsolver.three_leaves import Choices, Deal, leaf_trick
 
     local = LocalSolver()
     assert remote.leaves_evaluate("As Ks 8s", "s") == local.leaves_evaluate("As Ks 8s", "s")
@@ -349,7 +349,7 @@ def test_leaves_empty_picks_are_random_picks_both_ways(server: str, remote: Remo
     picks given, so the opponents pick at random with the seed - the same in-process and with
     --server (the wire cannot tell an empty list from an absent one), and the same as leaving
     picks out."""
-    from solver.three_leaves import Choices, Deal
+    from cpsolver.three_leaves import Choices, Deal
 
     no_picks = {k: v for k, v in TL_E1.items() if k != "picks"}
     for seed in (0, 5):

@@ -26,9 +26,12 @@ SIX_PAIRS = {"cards": "2♠2♥5♦5♣7♠7♥9♦9♣J♠J♥K♦K♣A♠", "n
 ORDINARY = {"front": "Ah Ad 3c", "middle": "Ks Kh 8c 8d 4s", "back": "Qs Qh Qd Tc Td"}
 
 
+CLI = "from cpsolver.client.cli import main; main(prog_name='cpsolver')"
+
+
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-c", "from client.cli import main; main(prog_name='cpsolver')", *args],
+        [sys.executable, "-c", CLI, *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from client.cli import main
-from solver import evaluate
+from cpsolver import evaluate
+from cpsolver.client.cli import main
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"

@@ -4,7 +4,7 @@ errors; retries on UNAVAILABLE, deadlines, round_robin and the bearer token work
 The real server (``cpsolver serve``, the ``grpc_server`` fixture) answers the equality, error
 and deadline tests; retries and load balancing need a server that fails on purpose or several
 servers, so those use in-test gRPC servers that serve the real servicer
-(:class:`server.chinese_poker.ChinesePokerServicer`) behind a counter.
+(:class:`cpsolver.server.chinese_poker.ChinesePokerServicer`) behind a counter.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from concurrent import futures
 import grpc
 import pytest
 
-from client import (
+from cpsolver import InvalidInputError, evaluate, parse_cards, solve
+from cpsolver.client import (
     DeadlineExceededError,
     LocalSolver,
     RemoteError,
@@ -27,10 +28,9 @@ from client import (
     Solver,
     connect,
 )
+from cpsolver.server.chinese_poker import ChinesePokerServicer
+from cpsolver.server.services import ServiceLimits
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
-from server.chinese_poker import ChinesePokerServicer
-from server.services import ServiceLimits
-from solver import InvalidInputError, evaluate, parse_cards, solve
 
 HANDS = [
     "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s",
@@ -303,7 +303,7 @@ def test_tls_with_a_custom_root(tmp_path) -> None:  # type: ignore[no-untyped-de
 def test_remote_score_equals_the_library(remote: RemoteSolver) -> None:
     """ScoreTable settles like solver.score: CP-E6 (royalties) and a declared natural
     (CP-E9 six pairs collects 3 from each opponent)."""
-    from solver import score
+    from cpsolver import score
 
     cp_e6 = {
         "A": {"front": "8s 8h 8d", "middle": "4c 4d 4h Ks Kd", "back": "Qs Qh Qd Qc 2c"},

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from client import RemoteSolver
-from solver import solve
+from cpsolver import solve
+from cpsolver.client import RemoteSolver
 
 CASES = [
     # (hand, preset, keyword arguments)

@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from split_oracle import best_values
 
-from solver import Category, InfeasibleError, InvalidInputError, Row, evaluate, solve
-from solver.cards import Card, parse_cards
-from solver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Place
-from solver.chinese.objectives import get_objective
-from solver.evaluator.poker import NUM_CLASSES, poker_tables
-from solver.rules import ChineseRules
+from cpsolver import Category, InfeasibleError, InvalidInputError, Row, evaluate, solve
+from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Place
+from cpsolver.chinese.objectives import get_objective
+from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
+from cpsolver.rules import ChineseRules
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"

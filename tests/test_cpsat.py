@@ -12,14 +12,14 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from solver import InfeasibleError, InvalidInputError, Row, evaluate, solve
-from solver.cards import Card
-from solver.chinese.constraints import Constraints
-from solver.chinese.cpsat import solve_cpsat
-from solver.chinese.ev_model import MissingTablesError
-from solver.chinese.objectives import RowTables, get_objective, objective_names, royalty_units
-from solver.evaluator.poker import NUM_CLASSES
-from solver.rules import ChineseRules
+from cpsolver import InfeasibleError, InvalidInputError, Row, evaluate, solve
+from cpsolver.cards import Card
+from cpsolver.chinese.constraints import Constraints
+from cpsolver.chinese.cpsat import solve_cpsat
+from cpsolver.chinese.ev_model import MissingTablesError
+from cpsolver.chinese.objectives import RowTables, get_objective, objective_names, royalty_units
+from cpsolver.evaluator.poker import NUM_CLASSES
+from cpsolver.rules import ChineseRules
 
 pytestmark = pytest.mark.slow
 

@@ -3,7 +3,7 @@
 * table EV of a split = a direct expectation over the stored opponent distributions, settled
   row by row with a settlement written here from RULES.md (small supports, so it enumerates);
 * the EV objective never returns a fouled split and always returns a partition of the hand;
-* the kernel's natural detection agrees with ``solver.chinese.naturals`` (CP-11);
+* the kernel's natural detection agrees with ``cpsolver.chinese.naturals`` (CP-11);
 * the kernel's pairwise settlement reproduces the worked examples CP-E5..E8.
 """
 
@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, parse_cards
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev import analyse
-from solver.chinese.ev_model import OpponentModel, kernel_mode, row_values, total_ev
-from solver.chinese.naturals import detect_natural
-from solver.evaluator.poker import NUM_CLASSES, evaluate, poker_tables, strength
-from solver.rules.chinese import ChineseRules, Row
+from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev import analyse
+from cpsolver.chinese.ev_model import OpponentModel, kernel_mode, row_values, total_ev
+from cpsolver.chinese.naturals import detect_natural
+from cpsolver.evaluator.poker import NUM_CLASSES, evaluate, poker_tables, strength
+from cpsolver.rules.chinese import ChineseRules, Row
 
 # A small opponent model: three classes per row, so a direct expectation enumerates 27 cases.
 FRONTS = {"Qs Qd 2c": 0.5, "Ah Kd 3c": 0.3, "7s 7d 7c": 0.2}

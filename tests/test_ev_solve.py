@@ -18,11 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import InvalidInputError, Row, evaluate, solve
-from solver.cards import Card
-from solver.chinese.ev_model import declare_ev, model_for, pairing_ev, total_ev
-from solver.chinese.rollouts import MAX_ROLLOUTS, rollout
-from solver.rules.chinese import ChineseRules
+from cpsolver import InvalidInputError, Row, evaluate, solve
+from cpsolver.cards import Card
+from cpsolver.chinese.ev_model import declare_ev, model_for, pairing_ev, total_ev
+from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
+from cpsolver.rules.chinese import ChineseRules
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"

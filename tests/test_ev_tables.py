@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from solver.chinese.ev_model import (
+from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
     OpponentModel,
@@ -22,9 +22,9 @@ from solver.chinese.ev_model import (
     save_model,
     table_filename,
 )
-from solver.chinese.training import CHUNK, IterationReport, deal_hands, play_policy, train
-from solver.evaluator.poker import NUM_CLASSES, Category, poker_tables
-from solver.rules.chinese import ChineseRules
+from cpsolver.chinese.training import CHUNK, IterationReport, deal_hands, play_policy, train
+from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
+from cpsolver.rules.chinese import ChineseRules
 
 PRESETS = ("standard", "two_four", "eastern")
 

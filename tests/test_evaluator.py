@@ -9,9 +9,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from solver.cards import Card
-from solver.errors import CardError
-from solver.evaluator.poker import (
+from cpsolver.cards import Card
+from cpsolver.errors import CardError
+from cpsolver.evaluator.poker import (
     FIVE_CARD_CLASSES,
     FRONT_CLASSES,
     MULTISET_WEIGHTS,

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card, parse_cards
-from solver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
-from solver.errors import InvalidInputError
+from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
+from cpsolver.errors import InvalidInputError
 
 
 def names(cards: str) -> list[str]:

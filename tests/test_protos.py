@@ -8,18 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from cpsolver.rules import ChineseRules
+from cpsolver.rules.base import Choice
+from cpsolver.server.convert import rules_from_wire
 from cpsolver.v1 import chinese_poker_pb2
-from server.convert import rules_from_wire
-from solver.rules import ChineseRules
-from solver.rules.base import Choice
 
 ROOT = Path(__file__).resolve().parent.parent
-GENERATED = ROOT / "cpsolver" / "v1"
+GENERATED = ROOT / "protos" / "cpsolver" / "v1"
 SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
 
 
 def test_generated_code_is_fresh(tmp_path: Path) -> None:
-    """Regenerating with the installed grpcio-tools reproduces cpsolver/v1 byte for byte."""
+    """Regenerating with the installed grpcio-tools reproduces protos/cpsolver/v1 byte for byte."""
     subprocess.run(
         [sys.executable, str(ROOT / "protos" / "generate.py"), "--out", str(tmp_path)],
         check=True,
@@ -27,7 +27,7 @@ def test_generated_code_is_fresh(tmp_path: Path) -> None:
     )
     fresh = {p.name: p.read_bytes() for p in (tmp_path / "cpsolver" / "v1").iterdir()}
     committed = {p.name: p.read_bytes() for p in GENERATED.iterdir() if p.name.endswith(SUFFIXES)}
-    assert sorted(committed) == sorted(fresh), "run `make protos` and commit cpsolver/v1"
+    assert sorted(committed) == sorted(fresh), "run `make protos` and commit protos/cpsolver/v1"
     stale = [name for name in fresh if fresh[name] != committed[name]]
     assert not stale, f"stale generated files {stale}: run `make protos` and commit them"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-CLI = [sys.executable, "-c", "from client.cli import main; main()"]
+CLI = [sys.executable, "-c", "from cpsolver.client.cli import main; main()"]
 
 
 def console_examples() -> list[tuple[str, str]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from solver.errors import RuleError
-from solver.evaluator.poker import Category
-from solver.rules import ChineseRules, Order, Row, Royalties, RoyaltyMode, Scoring, Wheel
-from solver.rules.base import parse_assignments
+from cpsolver.errors import RuleError
+from cpsolver.evaluator.poker import Category
+from cpsolver.rules import ChineseRules, Order, Row, Royalties, RoyaltyMode, Scoring, Wheel
+from cpsolver.rules.base import parse_assignments
 
 
 def test_defaults_are_rules_md_defaults() -> None:

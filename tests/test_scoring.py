@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import solver
-from solver.cards import Card, parse_cards
-from solver.chinese.naturals import detect_natural
-from solver.chinese.scoring import (
+import cpsolver
+from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese.naturals import detect_natural
+from cpsolver.chinese.scoring import (
     SCORING_CODES,
     Outcome,
     SettledBy,
@@ -22,9 +22,9 @@ from solver.chinese.scoring import (
     score,
     settle_pair,
 )
-from solver.errors import CardError, InvalidInputError, RuleError
-from solver.evaluator.poker import strength
-from solver.rules.chinese import ChineseRules, Row
+from cpsolver.errors import CardError, InvalidInputError, RuleError
+from cpsolver.evaluator.poker import strength
+from cpsolver.rules.chinese import ChineseRules, Row
 
 
 def rows(front: str, middle: str, back: str) -> dict[str, str]:
@@ -313,7 +313,7 @@ def test_cp11_natural_object_and_solution_like_objects_are_accepted() -> None:
 
 
 def test_score_is_exported_and_to_dict_shape() -> None:
-    table = solver.score(E5, rules="standard")
+    table = cpsolver.score(E5, rules="standard")
     assert isinstance(table, TableResult)
     data = table.to_dict()
     assert data["totals"] == {"N": 5, "E": -9, "S": 5, "W": -1}
@@ -481,9 +481,9 @@ def test_unknown_option_lists_valid_options() -> None:
 
 
 def test_solver_solutions_can_be_scored_directly() -> None:
-    """A Solution from solver.solve sits at the table as its rows, or as its declared natural."""
-    rows_hand = solver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
-    natural_hand = solver.solve("Ah Kh Qh Jh Th 9s 8c 7h 6c 5h 4c 3h 2c")
+    """A Solution from cpsolver.solve sits at the table as its rows, or as its declared natural."""
+    rows_hand = cpsolver.solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
+    natural_hand = cpsolver.solve("Ah Kh Qh Jh Th 9s 8c 7h 6c 5h 4c 3h 2c")
     assert rows_hand.natural is None and natural_hand.natural is not None
     table = score({"N": rows_hand, "E": natural_hand})
     assert table.seats["N"].rows is not None and not table.seats["N"].fouled

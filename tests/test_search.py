@@ -1,4 +1,4 @@
-"""The arranger kernel (solver.chinese.search): split tables, compiled == reference, CP-6."""
+"""The arranger kernel (cpsolver.chinese.search): split tables, compiled == reference, CP-6."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import Card
-from solver.chinese import search as S
-from solver.chinese.objectives import get_objective
-from solver.evaluator.poker import poker_tables
-from solver.rules import ChineseRules
+from cpsolver.cards import Card
+from cpsolver.chinese import search as S
+from cpsolver.chinese.objectives import get_objective
+from cpsolver.evaluator.poker import poker_tables
+from cpsolver.rules import ChineseRules
 
 hands13 = st.lists(st.integers(0, 51), min_size=13, max_size=13, unique=True).map(
     lambda idx: [Card.from_index(i) for i in idx]
@@ -38,7 +38,7 @@ def test_split_tables_are_every_partition_once() -> None:
 @settings(max_examples=25, derandomize=True, deadline=None)
 @given(hands13, st.booleans())
 def test_subset_classes_match_evaluator(cards: list[Card], wheel: bool) -> None:
-    """Kernel subset classes == solver.evaluator.poker.strength on each subset (CP-3..CP-5)."""
+    """Kernel subset classes == cpsolver.evaluator.poker.strength on each subset (CP-3..CP-5)."""
     tables = poker_tables(wheel)
     cls5, cls3 = S.subset_classes(S.sorted_indices(cards), tables)
     ref5, ref3 = S.subset_classes_reference(cards, tables)
@@ -140,7 +140,7 @@ def test_alternatives_are_never_fouled(top_k: int) -> None:
 
 def test_warm_up_loads_the_batch_kernel_for_the_call_signature() -> None:
     """After warm_up, solve_many compiles nothing (no JIT on a first request)."""
-    from solver import solve_many
+    from cpsolver import solve_many
 
     S.warm_up()
     before = len(S._batch.signatures)
@@ -151,8 +151,8 @@ def test_warm_up_loads_the_batch_kernel_for_the_call_signature() -> None:
 
 FORK_SCRIPT = """
 import os
-from solver.chinese.search import warm_up
-from solver import solve_many
+from cpsolver.chinese.search import warm_up
+from cpsolver import solve_many
 warm_up(parallel=False)
 pid = os.fork()
 if pid == 0:

@@ -1,7 +1,7 @@
 """13 of N (issue 8): 14 to 17 cards, keep the best 13 under the same rules and objectives.
 
 Checked against brute force over all C(N, 13) choices of kept cards, each solved by the
-13-card enumerator (``solver.chinese.search``, itself checked against a brute force over all
+13-card enumerator (``cpsolver.chinese.search``, itself checked against a brute force over all
 72,072 splits in tests/test_search.py), and, with constraints, against ``split_oracle``.
 """
 
@@ -20,12 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from split_oracle import best_values
 
-from solver import CardError, InfeasibleError, Row, evaluate, solve
-from solver.cards import Card, parse_cards
-from solver.chinese.objectives import get_objective
-from solver.chinese.search import search
-from solver.chinese.select import no_constraints, select_positions
-from solver.rules import ChineseRules
+from cpsolver import CardError, InfeasibleError, Row, evaluate, solve
+from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese.objectives import get_objective
+from cpsolver.chinese.search import search
+from cpsolver.chinese.select import no_constraints, select_positions
+from cpsolver.rules import ChineseRules
 
 CPSOLVER = Path(sys.executable).with_name("cpsolver")
 

@@ -16,9 +16,9 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 )
 from helpers import SUIT_TO_WIRE, violations, wire
 
+from cpsolver import evaluate
+from cpsolver.cards import Card
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
-from solver import evaluate
-from solver.cards import Card
 
 SERVICE = "cpsolver.v1.ChinesePokerService"
 WHEEL_SECOND = chinese_poker_pb2.ChineseRules.WHEEL_SECOND_HIGHEST

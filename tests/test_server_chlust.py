@@ -11,8 +11,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from helpers import SUIT_TO_WIRE, violations, wire
 
+from cpsolver.cards import Card
 from cpsolver.v1 import cards_pb2, chlust_pb2, chlust_pb2_grpc
-from solver.cards import Card
 
 SERVICE = "cpsolver.v1.ChlustService"
 
@@ -182,8 +182,8 @@ def test_bad_requests_are_invalid_argument_with_the_field(
 def test_chlust_rules_message_carries_every_option() -> None:
     """RULES §3: every ChlustRules option (and only those) has a wire field, plus `preset`, and
     each enum value selects the library value of the same name."""
-    from server.convert import rules_from_wire
-    from solver.rules import ChlustRules, Choice
+    from cpsolver.rules import ChlustRules, Choice
+    from cpsolver.server.convert import rules_from_wire
 
     fields = chlust_pb2.ChlustRules.DESCRIPTOR.fields_by_name
     assert set(fields) == {"preset", *ChlustRules.option_names()}

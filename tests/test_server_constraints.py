@@ -10,11 +10,11 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from client.remote import RemoteSolver
+from cpsolver import Row, parse_cards, solve
+from cpsolver.cards import Card
+from cpsolver.client.remote import RemoteSolver
+from cpsolver.server.convert import card_from_wire, card_to_wire
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
-from server.convert import card_from_wire, card_to_wire
-from solver import Row, parse_cards, solve
-from solver.cards import Card
 
 HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
 pb = chinese_poker_pb2

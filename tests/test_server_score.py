@@ -5,9 +5,9 @@ from __future__ import annotations
 import grpc
 import pytest
 
+from cpsolver.chinese.scoring import score
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc
-from solver.chinese.scoring import score
 from tests.test_server import violations, wire
 
 RULES = pb.ChineseRules

@@ -15,10 +15,10 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
+from cpsolver import solve
+from cpsolver.cards import Card, format_cards
+from cpsolver.rules import Row
 from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
-from solver import solve
-from solver.cards import Card, format_cards
-from solver.rules import Row
 from tests.test_server import from_wire, violations, wire
 
 RULES = chinese_poker_pb2.ChineseRules

@@ -8,9 +8,9 @@ import grpc
 import pytest
 from helpers import SUIT_TO_WIRE, violations, wire
 
+from cpsolver.cards import Suit
+from cpsolver.three_leaves import khlyust_odds
 from cpsolver.v1 import three_leaves_pb2, three_leaves_pb2_grpc
-from solver.cards import Suit
-from solver.three_leaves import khlyust_odds
 
 
 def plays(text: str) -> list[three_leaves_pb2.LeafPlay]:

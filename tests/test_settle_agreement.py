@@ -1,5 +1,5 @@
-"""One settlement (CP-7..CP-11): the plain :func:`solver.chinese.scoring.settle_pair` (the
-scorer's) and the numba :func:`solver.chinese.ev_kernel.settle_pair` (rollouts, training) give
+"""One settlement (CP-7..CP-11): the plain :func:`cpsolver.chinese.scoring.settle_pair` (the
+scorer's) and the numba :func:`cpsolver.chinese.ev_kernel.settle_pair` (rollouts, training) give
 the same units for any row classes, CP-6 foul flags, CP-11 naturals, CP-9 scoring mode and
 CP-8 royalty option, each with its own row-value table and natural units.
 """
@@ -10,11 +10,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev_model import kernel_mode, row_values
-from solver.chinese.scoring import SCORING_CODES, row_value_table, settle_pair
-from solver.evaluator.poker import NUM_CLASSES, evaluate
-from solver.rules.chinese import ChineseRules, Royalties, RoyaltyMode, Scoring, Wheel
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev_model import kernel_mode, row_values
+from cpsolver.chinese.scoring import SCORING_CODES, row_value_table, settle_pair
+from cpsolver.evaluator.poker import NUM_CLASSES, evaluate
+from cpsolver.rules.chinese import ChineseRules, Royalties, RoyaltyMode, Scoring, Wheel
 
 # A few classes that collect royalties in some row (CP-8) and so exercise the value tables,
 # drawn often enough to give ties (CP-7) too.

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import (
+from cpsolver import (
     CardError,
     Category,
     InvalidInputError,
@@ -23,8 +23,8 @@ from solver import (
     solve,
     solve_many,
 )
-from solver.cards import Card
-from solver.evaluator.poker import HandValue
+from cpsolver.cards import Card
+from cpsolver.evaluator.poker import HandValue
 
 K = 7917  # classes on the one strength scale
 

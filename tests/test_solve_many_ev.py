@@ -11,8 +11,8 @@ import random
 
 import pytest
 
-from solver import solve, solve_many
-from solver.cards import Card, parse_cards
+from cpsolver import solve, solve_many
+from cpsolver.cards import Card, parse_cards
 
 NATURAL_HANDS = [
     "2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As",  # six pairs (CP-E9)

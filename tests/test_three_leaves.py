@@ -10,11 +10,11 @@ import itertools
 
 import pytest
 
-from solver.cards import DECK_28, DECK_32, Card, Suit, parse_cards
-from solver.errors import CardError, IllegalPlayError, InvalidInputError, RuleError
-from solver.evaluator import KhlyustClass, card_points, evaluate_khlyust
-from solver.rules import ThreeLeavesRules
-from solver.three_leaves import (
+from cpsolver.cards import DECK_28, DECK_32, Card, Suit, parse_cards
+from cpsolver.errors import CardError, IllegalPlayError, InvalidInputError, RuleError
+from cpsolver.evaluator import KhlyustClass, card_points, evaluate_khlyust
+from cpsolver.rules import ThreeLeavesRules
+from cpsolver.three_leaves import (
     Choices,
     Deal,
     Outcome,
@@ -23,7 +23,7 @@ from solver.three_leaves import (
     legal_plays,
     play_deal,
 )
-from solver.tricks import Play, Trick
+from cpsolver.tricks import Play, Trick
 
 A, B, C, D = 0, 1, 2, 3
 

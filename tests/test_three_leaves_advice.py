@@ -9,9 +9,9 @@ from math import comb
 
 import pytest
 
-from solver.cards import DECK_28, Card, parse_cards
-from solver.errors import InvalidInputError
-from solver.three_leaves import exchange_advice, khlyust_odds, trick_odds
+from cpsolver.cards import DECK_28, Card, parse_cards
+from cpsolver.errors import InvalidInputError
+from cpsolver.three_leaves import exchange_advice, khlyust_odds, trick_odds
 
 
 def _is_khlyust(cards: list[Card] | tuple[Card, ...]) -> bool:

@@ -9,10 +9,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import DECKS, Card, Suit
-from solver.evaluator import evaluate_khlyust
-from solver.rules import ThreeLeavesRules
-from solver.three_leaves import (
+from cpsolver.cards import DECKS, Card, Suit
+from cpsolver.evaluator import evaluate_khlyust
+from cpsolver.rules import ThreeLeavesRules
+from cpsolver.three_leaves import (
     Choices,
     Deal,
     Exchange,
@@ -22,7 +22,7 @@ from solver.three_leaves import (
     play_deal,
     play_session,
 )
-from solver.tricks import Play, Trick
+from cpsolver.tricks import Play, Trick
 
 RULE_CHOICES = {
     "void": ["trump_or_discard", "must_trump", "discard_only"],

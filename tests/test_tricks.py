@@ -1,4 +1,4 @@
-"""Shared trick primitives (solver.tricks): winners per CH-8 and TL-5, the Trick value."""
+"""Shared trick primitives (cpsolver.tricks): winners per CH-8 and TL-5, the Trick value."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.cards import DECK_24, Card, Suit, parse_cards
-from solver.errors import InvalidInputError
-from solver.tricks import Play, Trick, beats, trick_winner
+from cpsolver.cards import DECK_24, Card, Suit, parse_cards
+from cpsolver.errors import InvalidInputError
+from cpsolver.tricks import Play, Trick, beats, trick_winner
 
 
 def _cards(text: str) -> tuple[Card, ...]:

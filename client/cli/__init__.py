@@ -1,7 +1,17 @@
 """The ``cpsolver`` command line. Each game's commands live in their own module."""
 
-from client.cli import batch, chinese, chlust, completion, deal, leaves, scoring, serve, train
-from client.cli.main import main
+from cpsolver.client.cli import (
+    batch,
+    chinese,
+    chlust,
+    completion,
+    deal,
+    leaves,
+    scoring,
+    serve,
+    train,
+)
+from cpsolver.client.cli.main import main
 
 __all__ = [
     "batch",

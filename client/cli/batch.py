@@ -28,14 +28,14 @@ from typing import IO, Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from client.cli.main import EXIT_BAD_INPUT, main, remote_options, rules_options
-from client.cli.render import console
-from client.local import LocalSolver, Solver
-from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from solver.chinese.search import warm_up
-from solver.chinese.solve import MAX_ALTERNATIVES
-from solver.errors import CpsolverError, InvalidInputError
-from solver.rules import parse_assignments
+from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
+from cpsolver.chinese.search import warm_up
+from cpsolver.chinese.solve import MAX_ALTERNATIVES
+from cpsolver.client.cli.main import EXIT_BAD_INPUT, main, remote_options, rules_options
+from cpsolver.client.cli.render import console
+from cpsolver.client.local import LocalSolver, Solver
+from cpsolver.errors import CpsolverError, InvalidInputError
+from cpsolver.rules import parse_assignments
 
 __all__ = ["Line", "read_lines"]
 

@@ -7,16 +7,16 @@ from typing import Any
 import click
 from rich.text import Text
 
-from client.cli.main import emit_json, main, remote_options, rules_options
-from client.cli.render import cards_text, console, solution_tables
-from client.local import LocalSolver, Solver
-from solver.chinese.constrained import ENGINES
-from solver.chinese.constraints import Constraints, NaturalPolicy
-from solver.chinese.ev_kernel import warm_up as ev_warm_up
-from solver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from solver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
-from solver.chinese.solve import MAX_ALTERNATIVES
-from solver.rules import parse_assignments
+from cpsolver.chinese.constrained import ENGINES
+from cpsolver.chinese.constraints import Constraints, NaturalPolicy
+from cpsolver.chinese.ev_kernel import warm_up as ev_warm_up
+from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
+from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
+from cpsolver.chinese.solve import MAX_ALTERNATIVES
+from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.render import cards_text, console, solution_tables
+from cpsolver.client.local import LocalSolver, Solver
+from cpsolver.rules import parse_assignments
 
 
 @main.command()

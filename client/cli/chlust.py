@@ -2,7 +2,7 @@
 
 Every command takes ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, RULES §3 options),
 ``--json`` and ``--server HOST:PORT`` (or ``CPSOLVER_SERVER``: the same output from a server's
-``ChlustService``). Bad input exits with code 2 and one line on stderr (see ``client.cli.main``).
+``ChlustService``). Bad input exits with code 2 and one line on stderr (see ``.main``).
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from typing import Any, TypeVar
 
 import click
 
-from client.cli.main import emit_json, main, remote_options, rules_options
-from client.local import Solver
-from solver.cards import Card, format_cards, parse_cards, parse_suit
-from solver.chlust.advice import (
+from cpsolver.cards import Card, format_cards, parse_cards, parse_suit
+from cpsolver.chlust.advice import (
     DEFAULT_ADVICE_SAMPLES,
     DEFAULT_EXACT_LIMIT,
     DEFAULT_ODDS_SAMPLES,
@@ -25,10 +23,12 @@ from solver.chlust.advice import (
     MAX_EXACT_LIMIT,
     MAX_ODDS_SAMPLES,
 )
-from solver.chlust.deal import MAX_SEED, one_card
-from solver.errors import InvalidInputError
-from solver.rules import ChlustRules, parse_assignments
-from solver.tricks import Trick
+from cpsolver.chlust.deal import MAX_SEED, one_card
+from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.local import Solver
+from cpsolver.errors import InvalidInputError
+from cpsolver.rules import ChlustRules, parse_assignments
+from cpsolver.tricks import Trick
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import click
 from click.shell_completion import get_completion_class
 
-from client.cli.main import main
+from cpsolver.client.cli.main import main
 
 SHELLS = ("bash", "zsh", "fish")
 

@@ -1,6 +1,6 @@
 """``cpsolver deal``: seeded random Chinese poker hands to try things with.
 
-The deals are :func:`solver.chinese.deal.deals` (CP-1: seats N, E, S, W, 13 cards each; the same
+The deals are :func:`cpsolver.chinese.deal.deals` (CP-1: seats N, E, S, W, 13 cards each; the same
 seed gives the same hands). In-process by default; with ``--server HOST:PORT`` (or
 ``CPSOLVER_SERVER``) the server's ``DealTables`` deals them, with the same output. Without
 ``--seed`` the seed is picked here and shown (in the output, or on stderr with ``--json`` or
@@ -14,10 +14,10 @@ import secrets
 import click
 from rich.table import Table
 
-from client.cli.main import emit_json, main, remote_options
-from client.cli.render import cards_text, console
-from client.local import Solver
-from solver.chinese.deal import MAX_SEED, check_deal_request
+from cpsolver.chinese.deal import MAX_SEED, check_deal_request
+from cpsolver.client.cli.main import emit_json, main, remote_options
+from cpsolver.client.cli.render import cards_text, console
+from cpsolver.client.local import Solver
 
 __all__ = ["CHUNK"]
 

@@ -26,15 +26,15 @@ from typing import Any
 
 import click
 
-from client.cli.main import emit_json, main, remote_options, rules_options
-from client.local import Solver
-from solver.cards import format_cards, parse_card, parse_suit
-from solver.errors import InvalidInputError
-from solver.evaluator.khlyust import evaluate_khlyust
-from solver.rules import ThreeLeavesRules, parse_assignments
-from solver.three_leaves import Choices, Deal, DealResult, leaf_trick
-from solver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate
-from solver.three_leaves.game import MAX_CARRIED_POT, MAX_SEED
+from cpsolver.cards import format_cards, parse_card, parse_suit
+from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.local import Solver
+from cpsolver.errors import InvalidInputError
+from cpsolver.evaluator.khlyust import evaluate_khlyust
+from cpsolver.rules import ThreeLeavesRules, parse_assignments
+from cpsolver.three_leaves import Choices, Deal, DealResult, leaf_trick
+from cpsolver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate
+from cpsolver.three_leaves.game import MAX_CARRIED_POT, MAX_SEED
 
 __all__ = ["leaves"]
 

@@ -17,9 +17,9 @@ from typing import Any, TypeVar
 
 import click
 
-from client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
-from client.local import Solver
-from solver.errors import CpsolverError, InfeasibleError, InvalidInputError
+from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
+from cpsolver.client.local import Solver
+from cpsolver.errors import CpsolverError, InfeasibleError, InvalidInputError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -122,7 +122,7 @@ def open_solver(
     tls_ca: Path | None = None,
 ) -> Solver:
     """The solver a command uses: in-process without ``server``, else a remote client."""
-    from client import connect
+    from cpsolver.client import connect
 
     if not server:
         return connect(None)

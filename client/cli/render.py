@@ -14,10 +14,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from solver.cards import Card, Suit
-from solver.chinese import Solution
-from solver.chinese.solve import Arrangement
-from solver.rules import Row
+from cpsolver.cards import Card, Suit
+from cpsolver.chinese import Solution
+from cpsolver.chinese.solve import Arrangement
+from cpsolver.rules import Row
 
 __all__ = ["cards_text", "console", "number", "signed", "solution_tables"]
 

@@ -17,13 +17,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from client.cli.main import emit_json, main, remote_options, rules_options
-from client.local import Solver
-from solver.cards import format_cards
-from solver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
-from solver.errors import InvalidInputError
-from solver.rules.base import parse_assignments
-from solver.rules.chinese import Row
+from cpsolver.cards import format_cards
+from cpsolver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
+from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.local import Solver
+from cpsolver.errors import InvalidInputError
+from cpsolver.rules.base import parse_assignments
+from cpsolver.rules.chinese import Row
 
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 

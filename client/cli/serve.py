@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from client.cli.main import main
+from cpsolver.client.cli.main import main
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -71,8 +71,8 @@ def serve(
         raise click.UsageError("--tls-cert and --tls-key go together")
     if tls_client_ca is not None and tls_cert is None:
         raise click.UsageError("--tls-client-ca needs --tls-cert and --tls-key")
-    from server.config import ServerConfig
-    from server.main import serve as run_server
+    from cpsolver.server.config import ServerConfig
+    from cpsolver.server.main import serve as run_server
 
     config = ServerConfig(
         host=host,

@@ -17,11 +17,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from client.cli.main import main, rules_options
-from solver.chinese.ev_model import save_model, table_filename
-from solver.chinese.training import IterationReport, train
-from solver.rules.base import parse_assignments
-from solver.rules.chinese import ChineseRules
+from cpsolver.chinese.ev_model import save_model, table_filename
+from cpsolver.chinese.training import IterationReport, train
+from cpsolver.client.cli.main import main, rules_options
+from cpsolver.rules.base import parse_assignments
+from cpsolver.rules.chinese import ChineseRules
 
 
 def _default_out() -> Path:

@@ -1,9 +1,9 @@
 """Chinese poker (RULES §2): naturals, table scoring and the arranger live in submodules."""
 
-from solver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
-from solver.chinese.objectives import get_objective, objective_names, register_objective
-from solver.chinese.search import warm_up
-from solver.chinese.solve import Arrangement, Solution, solve, solve_many
+from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
+from cpsolver.chinese.objectives import get_objective, objective_names, register_objective
+from cpsolver.chinese.search import warm_up
+from cpsolver.chinese.solve import Arrangement, Solution, solve, solve_many
 
 __all__ = [
     "Arrangement",

@@ -1,7 +1,7 @@
-"""Constrained solves and 13-of-N selection: the glue between :func:`solver.chinese.solve.solve`,
-the constraints (:mod:`solver.chinese.constraints`) and the two engines (``exact``: the branch
-and bound of :mod:`solver.chinese.select`; ``cpsat``: the OR-Tools model of
-:mod:`solver.chinese.cpsat`).
+"""Constrained solves and 13-of-N selection: the glue between :func:`cpsolver.chinese.solve.solve`,
+the constraints (:mod:`cpsolver.chinese.constraints`) and the two engines (``exact``: the branch
+and bound of :mod:`cpsolver.chinese.select`; ``cpsat``: the OR-Tools model of
+:mod:`cpsolver.chinese.cpsat`).
 
 With more than 13 cards the natural policy applies to the 13 cards kept: ``auto`` declares a
 natural when the kept cards (chosen for the rows' objective) hold one; ``force`` keeps the 13
@@ -9,10 +9,10 @@ cards that make the highest natural (CP-11 order), and among several such choice
 best arrangement scores highest (the first in lexicographic order of the kept positions on
 ties).
 
->>> from solver.cards import parse_cards
->>> from solver.chinese.constraints import Constraints
->>> from solver.chinese.objectives import get_objective
->>> from solver.rules import ChineseRules
+>>> from cpsolver.cards import parse_cards
+>>> from cpsolver.chinese.constraints import Constraints
+>>> from cpsolver.chinese.objectives import get_objective
+>>> from cpsolver.rules import ChineseRules
 >>> rules = ChineseRules()
 >>> cards = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
 >>> found = arrange(cards, rules, get_objective("strength").row_tables(rules),
@@ -29,13 +29,13 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solver.cards import Card
-from solver.chinese.constraints import Constraints, NaturalPolicy, Place, RowMasks
-from solver.chinese.naturals import Natural, detect_natural
-from solver.chinese.objectives import RowTables
-from solver.chinese.select import infeasible_message, select_positions
-from solver.errors import InfeasibleError, InvalidInputError
-from solver.rules import ChineseRules
+from cpsolver.cards import Card
+from cpsolver.chinese.constraints import Constraints, NaturalPolicy, Place, RowMasks
+from cpsolver.chinese.naturals import Natural, detect_natural
+from cpsolver.chinese.objectives import RowTables
+from cpsolver.chinese.select import infeasible_message, select_positions
+from cpsolver.errors import InfeasibleError, InvalidInputError
+from cpsolver.rules import ChineseRules
 
 __all__ = ["ENGINES", "Arranged", "arrange", "check_engine", "declare_natural"]
 
@@ -97,7 +97,7 @@ def _search(
     top_k: int,
 ) -> tuple[list[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]], list[float]]:
     if engine == "cpsat":
-        from solver.chinese.cpsat import solve_cpsat
+        from cpsolver.chinese.cpsat import solve_cpsat
 
         found = solve_cpsat(idx, tables, masks, strict=strict)
         return [found.positions], [found.value]

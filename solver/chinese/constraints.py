@@ -8,13 +8,13 @@ from short text (:meth:`Constraints.parse`):
 * ``Kd!=back`` keeps a card out of a row;
 * ``front>=pair`` asks for at least a pair in the front: the bound is a category
   (``high_card`` .. ``straight_flush``), a strength class on the one scale (``front>=4000``,
-  :mod:`solver.evaluator.poker`) or a hand whose strength is the bound (``front>=QsQd2c``);
+  :mod:`cpsolver.evaluator.poker`) or a hand whose strength is the bound (``front>=QsQd2c``);
 * ``natural=force|forbid|auto`` forces or forbids declaring a natural (CP-11); ``auto`` (the
   default) declares one when the hand holds it and the rules allow naturals.
 
 Row constraints govern the arrangement (the rows shown also when a natural is declared); the
 natural policy governs the declaration. Constraints that no valid (unfouled, CP-6) split can
-satisfy make :func:`solver.chinese.solve.solve` raise :class:`solver.errors.InfeasibleError`.
+satisfy make :func:`cpsolver.chinese.solve.solve` raise :class:`cpsolver.errors.InfeasibleError`.
 
 >>> c = Constraints.parse("As=front, Kd!=back front>=pair natural=forbid")
 >>> str(c)
@@ -24,7 +24,7 @@ satisfy make :func:`solver.chinese.solve.solve` raise :class:`solver.errors.Infe
 >>> Constraints.parse("As=top")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.InvalidInputError: constraints[1]: unknown place 'top' in 'As=top'; valid: ...
+cpsolver.errors.InvalidInputError: constraints[1]: unknown place 'top' in 'As=top'; valid: ...
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import Card, parse_card, parse_cards
-from solver.errors import InfeasibleError, InvalidInputError
-from solver.evaluator.poker import NUM_CLASSES, Category, PokerTables, evaluate
-from solver.rules import Row
+from cpsolver.cards import Card, parse_card, parse_cards
+from cpsolver.errors import InfeasibleError, InvalidInputError
+from cpsolver.evaluator.poker import NUM_CLASSES, Category, PokerTables, evaluate
+from cpsolver.rules import Row
 
 __all__ = [
     "Constraints",

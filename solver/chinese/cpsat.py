@@ -42,10 +42,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from solver.chinese.constraints import RowMasks
-from solver.chinese.objectives import RowTables
-from solver.chinese.select import subset_classes_n, subset_tables
-from solver.errors import CpsolverError, InfeasibleError
+from cpsolver.chinese.constraints import RowMasks
+from cpsolver.chinese.objectives import RowTables
+from cpsolver.chinese.select import subset_classes_n, subset_tables
+from cpsolver.errors import CpsolverError, InfeasibleError
 
 __all__ = ["CpsatResult", "SolverTimeoutError", "solve_cpsat"]
 
@@ -111,15 +111,15 @@ def solve_cpsat(
     Raises :class:`InfeasibleError` when no valid arrangement satisfies ``masks`` and
     :class:`SolverTimeoutError` when no optimum is proved within ``time_limit`` seconds.
 
-    >>> from solver.chinese.objectives import get_objective
-    >>> from solver.chinese.select import no_constraints
-    >>> from solver.rules import ChineseRules
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.chinese.objectives import get_objective
+    >>> from cpsolver.chinese.select import no_constraints
+    >>> from cpsolver.rules import ChineseRules
+    >>> from cpsolver.cards import parse_cards
     >>> idx = np.array(sorted(c.index for c in parse_cards(
     ...     "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")))
     >>> tables = get_objective("strength").row_tables(ChineseRules())
     >>> found = solve_cpsat(idx, tables, no_constraints(13), strict=False)
-    >>> from solver.chinese.search import search
+    >>> from cpsolver.chinese.search import search
     >>> found.value == search(idx, tables, strict=False).values[0]  # the enumerator agrees
     True
     >>> found.positions[0]  # the royal flush plays in the back

@@ -19,8 +19,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from solver.cards import DECK_52, Card
-from solver.errors import InvalidInputError
+from cpsolver.cards import DECK_52, Card
+from cpsolver.errors import InvalidInputError
 
 __all__ = ["MAX_SEED", "SEATS", "Deal", "check_deal_request", "deal", "deals"]
 
@@ -71,7 +71,7 @@ def check_deal_request(seed: int, players: int = 4, count: int = 1) -> None:
     >>> check_deal_request(0, players=5)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: players: must be 2, 3 or 4 (CP-1), got 5
+    cpsolver.errors.InvalidInputError: players: must be 2, 3 or 4 (CP-1), got 5
     """
     problems: list[InvalidInputError] = []
     for name, value in (("seed", seed), ("players", players), ("count", count)):

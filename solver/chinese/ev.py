@@ -1,12 +1,12 @@
 """Expected-value analysis of one hand: the best splits by table EV, with per-row odds.
 
 :func:`analyse` scores every valid split of 13 cards with the trained opponent model of the
-rule set (:mod:`solver.chinese.ev_model`) and returns the best ``top`` candidates, best first,
+rule set (:mod:`cpsolver.chinese.ev_model`) and returns the best ``top`` candidates, best first,
 plus the natural declaration when the hand has one and the rules allow it (CP-11: declaring is
-a candidate like any split, chosen only when its EV is higher). :mod:`solver.chinese.rollouts`
+a candidate like any split, chosen only when its EV is higher). :mod:`cpsolver.chinese.rollouts`
 re-scores candidates by simulation.
 
->>> from solver.rules.chinese import ChineseRules
+>>> from cpsolver.rules.chinese import ChineseRules
 >>> best = analyse("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", ChineseRules(), top=2)[0]
 >>> best.hands[2] >= best.hands[1] > best.hands[0]  # back >= middle > front (CP-6)
 True
@@ -20,9 +20,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from solver.cards import DECK_52, Card, CardsLike, parse_cards
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev_model import (
+from cpsolver.cards import DECK_52, Card, CardsLike, parse_cards
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev_model import (
     NATURAL_NAMES,
     OpponentModel,
     declare_ev,
@@ -30,15 +30,15 @@ from solver.chinese.ev_model import (
     model_for,
     total_ev,
 )
-from solver.chinese.objectives import RowTables, register_objective
-from solver.chinese.search import (
+from cpsolver.chinese.objectives import RowTables, register_objective
+from cpsolver.chinese.search import (
     COMB3_LISTS,
     COMB5_LISTS,
     search_pairing_classes,
     subset_classes,
 )
-from solver.evaluator.poker import HandValue, hand_from_class, poker_tables
-from solver.rules.chinese import ChineseRules, Row
+from cpsolver.evaluator.poker import HandValue, hand_from_class, poker_tables
+from cpsolver.rules.chinese import ChineseRules, Row
 
 __all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array"]
 
@@ -70,7 +70,7 @@ class Candidate:
     """A split (or a natural declaration) with its expected units at the table.
 
     ``ev`` is the table-model EV; ``rollout_ev`` / ``rollout_ci`` (95%) are filled by
-    :func:`solver.chinese.rollouts.rollout`.
+    :func:`cpsolver.chinese.rollouts.rollout`.
     """
 
     front: tuple[Card, ...]
@@ -200,7 +200,7 @@ class EvObjective:
     solver does (RULES §2.3), from the rule set's trained tables (:mod:`.ev_model`).
 
     Not additive in general (``two_four`` and ``scoop_double`` combine the rows per pairing);
-    :func:`solver.chinese.solve.solve` routes it through :func:`analyse`. ``row_tables`` gives
+    :func:`cpsolver.chinese.solve.solve` routes it through :func:`analyse`. ``row_tables`` gives
     the additive part (exactly the objective under ``per_row``).
     """
 

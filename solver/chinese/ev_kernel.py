@@ -1,7 +1,7 @@
 """Compiled (numba) helpers of the expected-value objective: naturals and pairwise settlement.
 
-The split scan itself lives with the arranger in :mod:`solver.chinese.search` (one kernel
-family: :func:`~solver.chinese.search.search_pairing_classes`); this module re-exports its
+The split scan itself lives with the arranger in :mod:`cpsolver.chinese.search` (one kernel
+family: :func:`~cpsolver.chinese.search.search_pairing_classes`); this module re-exports its
 pairing modes under the names the EV code uses:
 
 * ``MODE_ADDITIVE``: ``T[front] + T[middle] + T[back]`` (``per_row`` EV, percentile sum).
@@ -19,8 +19,8 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
-from solver.chinese import search
-from solver.chinese.search import (
+from cpsolver.chinese import search
+from cpsolver.chinese.search import (
     F_ADD,
     F_PAID,
     F_TIE,
@@ -31,7 +31,7 @@ from solver.chinese.search import (
     PAIR_SCOOP,
     PAIR_TWO_FOUR,
 )
-from solver.evaluator.poker import NUM_CLASSES
+from cpsolver.evaluator.poker import NUM_CLASSES
 
 __all__ = [
     "F_ADD",
@@ -203,7 +203,7 @@ def settle_candidates(
 
 def warm_up(*, parallel: bool = True) -> None:
     """Compile (or load from numba's cache) every kernel, so no request pays for the JIT
-    (``parallel`` as in :func:`solver.chinese.search.warm_up`)."""
+    (``parallel`` as in :func:`cpsolver.chinese.search.warm_up`)."""
     search.warm_up(parallel=parallel)
     hand = np.arange(0, 52, 4, dtype=np.int8)
     natural_code(hand)

@@ -4,7 +4,7 @@
 ``rows[r, c]`` that an opponent who plays rows (does not declare a natural) sets strength class
 ``c`` in row ``r``, and ``naturals[k]``, the probability that an opponent declares natural
 ``k`` (index 0: no natural; 1 dragon, 2 three flushes, 3 three straights, 4 six pairs, CP-11).
-The distributions come from self-play (:mod:`solver.chinese.training`): opponents arrange as
+The distributions come from self-play (:mod:`cpsolver.chinese.training`): opponents arrange as
 the solver does.
 
 **What is derived** (:func:`row_tables`), per row and class ``c`` of ours: ``WIN`` =
@@ -24,7 +24,7 @@ value (their royalties), and ``ADD = VALUE * WIN - PAID``.
 Then ``EV = (players - 1) * ((1 - q) * rows_ev - sum_k naturals[k] * units_k)`` with ``q`` the
 chance an opponent declares a natural (no rows compared, CP-11): pairings are treated as
 independent, and the tables ignore card removal (our 13 cards change what opponents can hold).
-Opponents never foul (they arrange as we do). Rollouts (:mod:`solver.chinese.rollouts`) measure
+Opponents never foul (they arrange as we do). Rollouts (:mod:`cpsolver.chinese.rollouts`) measure
 what these approximations cost.
 
 **Files.** One ``.npz`` per rule set, named ``chinese-ev-<fingerprint>.npz`` after
@@ -51,7 +51,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.chinese.ev_kernel import (
+from cpsolver.chinese.ev_kernel import (
     F_ADD,
     F_PAID,
     F_TIE,
@@ -63,9 +63,9 @@ from solver.chinese.ev_kernel import (
     NATURAL_UNITS,
     NUM_FIELDS,
 )
-from solver.errors import CpsolverError, InvalidInputError
-from solver.evaluator.poker import NUM_CLASSES, Category, poker_tables
-from solver.rules.chinese import ChineseRules, Row, Scoring
+from cpsolver.errors import CpsolverError, InvalidInputError
+from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
+from cpsolver.rules.chinese import ChineseRules, Row, Scoring
 
 __all__ = [
     "FORMAT",
@@ -155,7 +155,7 @@ def row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
     """``values[row, cls]``: units a row of class ``cls`` collects when it wins (CP-8).
 
     >>> v = row_values(ChineseRules())
-    >>> from solver.evaluator.poker import evaluate
+    >>> from cpsolver.evaluator.poker import evaluate
     >>> v[1, evaluate("Jh Js 4c 4d Jd").strength], v[2, evaluate("Jh Js 4c 4d Jd").strength]
     (np.float64(2.0), np.float64(1.0))
     """

@@ -6,7 +6,7 @@ qualifies for, with a grouping of the cards that shows it; :func:`detect_natural
 them. Detection runs on every solve, so the common no-natural case exits after one pass over the
 cards and a few integer checks.
 
->>> from solver.cards import parse_cards
+>>> from cpsolver.cards import parse_cards
 >>> hand = parse_cards("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As")
 >>> natural = detect_natural(hand)
 >>> natural.name, natural.units, natural.rank
@@ -30,9 +30,9 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.cards import Card, Suit, format_cards
-from solver.errors import InvalidInputError
-from solver.evaluator.poker import strength
+from cpsolver.cards import Card, Suit, format_cards
+from cpsolver.errors import InvalidInputError
+from cpsolver.evaluator.poker import strength
 
 __all__ = ["Natural", "NaturalKind", "detect_natural", "detect_naturals"]
 
@@ -132,7 +132,7 @@ def detect_natural(cards: Sequence[Card]) -> Natural | None:
 def detect_naturals(cards: Sequence[Card]) -> tuple[Natural, ...]:
     """Every natural (CP-11) the 13 cards qualify for, highest first (empty when none).
 
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.cards import parse_cards
     >>> [n.name for n in detect_naturals(parse_cards("2h 5h 9h 3h 4h 7h Jh Kh 2s 6s 8s Ts Qs"))]
     ['three_flushes']
     """

@@ -2,12 +2,12 @@
 
 An objective is looked up by name (:func:`get_objective`) and gives, for a rule set, three
 float64 tables indexed by strength class (0..7916): the value of a class played in the back, in
-the middle and in the front. The arranger (:mod:`solver.chinese.search`) maximises
+the middle and in the front. The arranger (:mod:`cpsolver.chinese.search`) maximises
 ``back[b] + middle[m] + front[f]`` over the valid splits. Every value here is an integer below
 2**53, so float64 sums are exact and ties are real ties.
 
 * ``ev`` [default]: expected units at the table (RULES §2.3), from trained opponent tables;
-  registered by :mod:`solver.chinese.ev`.
+  registered by :mod:`cpsolver.chinese.ev`.
 * ``strength``: the strongest back, then the strongest middle, then the
   strongest front (lexicographic): ``value = b * K**2 + m * K + f`` with ``K = 7917``.
 * ``royalties``: the most royalty units the rows can earn (CP-8, under the rule set's schedule:
@@ -16,14 +16,14 @@ the middle and in the front. The arranger (:mod:`solver.chinese.search`) maximis
 
 Objectives that are not a sum of per-row values (the expected-value objective, which combines
 per-row win and tie probabilities per pairing) register here too and set ``additive = False``;
-they score the rows listed by :func:`solver.chinese.search.valid_splits` themselves.
+they score the rows listed by :func:`cpsolver.chinese.search.valid_splits` themselves.
 
 >>> float(get_objective("strength").row_tables(ChineseRules()).back[7916])
 496166085324.0
 >>> get_objective("ev-ish")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.InvalidInputError: objective: unknown objective 'ev-ish'; valid objectives: ...
+cpsolver.errors.InvalidInputError: objective: unknown objective 'ev-ish'; valid objectives: ...
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from solver.errors import InvalidInputError
-from solver.evaluator.poker import NUM_CLASSES, Category, PokerTables, poker_tables
-from solver.rules import ChineseRules, Row
+from cpsolver.errors import InvalidInputError
+from cpsolver.evaluator.poker import NUM_CLASSES, Category, PokerTables, poker_tables
+from cpsolver.rules import ChineseRules, Row
 
 __all__ = [
     "DEFAULT_OBJECTIVE",
@@ -55,7 +55,7 @@ K = NUM_CLASSES
 """Radix of the lexicographic encodings (one digit per row)."""
 
 DEFAULT_OBJECTIVE = "ev"
-"""RULES §2.3 (registered by :mod:`solver.chinese.ev`)."""
+"""RULES §2.3 (registered by :mod:`cpsolver.chinese.ev`)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,8 +11,8 @@ levels. Each candidate gets its mean and a 95% confidence interval (normal appro
 ``deadline`` (seconds) stops the simulation early; the number of deals actually played is
 reported per candidate.
 
->>> from solver.rules.chinese import ChineseRules
->>> from solver.chinese.ev import analyse
+>>> from cpsolver.rules.chinese import ChineseRules
+>>> from cpsolver.chinese.ev import analyse
 >>> hand = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
 >>> a = rollout(hand, ChineseRules(), n=40, seed=7, top=3)
 >>> b = rollout(hand, ChineseRules(), n=40, seed=7, top=3)
@@ -26,13 +26,19 @@ import time
 
 import numpy as np
 
-from solver.cards import CardsLike
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev import Candidate, analyse, hand_array
-from solver.chinese.ev_model import NATURAL_NAMES, OpponentModel, kernel_mode, model_for, row_values
-from solver.chinese.training import play_policy
-from solver.errors import InvalidInputError
-from solver.rules.chinese import ChineseRules
+from cpsolver.cards import CardsLike
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev import Candidate, analyse, hand_array
+from cpsolver.chinese.ev_model import (
+    NATURAL_NAMES,
+    OpponentModel,
+    kernel_mode,
+    model_for,
+    row_values,
+)
+from cpsolver.chinese.training import play_policy
+from cpsolver.errors import InvalidInputError
+from cpsolver.rules.chinese import ChineseRules
 
 __all__ = ["BATCH", "MAX_ROLLOUTS", "MAX_ROLLOUT_SEED", "rollout"]
 

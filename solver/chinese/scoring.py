@@ -36,11 +36,11 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from solver.cards import Card, parse_cards
-from solver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
-from solver.errors import CardError, InvalidInputError
-from solver.evaluator.poker import Category, HandValue, evaluate, poker_tables
-from solver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring
+from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
+from cpsolver.errors import CardError, InvalidInputError
+from cpsolver.evaluator.poker import Category, HandValue, evaluate, poker_tables
+from cpsolver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring
 
 __all__ = [
     "NATURAL_UNITS",
@@ -85,12 +85,12 @@ RowValues = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 def row_value_table(rules: ChineseRules) -> RowValues:
     """``values[row][cls]``: units a row collects when it wins (CP-8), per strength class.
 
-    Indexed by :class:`~solver.rules.chinese.Row` (front 0, middle 1, back 2) and by strength
+    Indexed by :class:`~cpsolver.rules.chinese.Row` (front 0, middle 1, back 2) and by strength
     class on the scale of ``rules.wheel`` (0 .. 7916). Built once per royalty schedule, royalty
     mode and wheel, then shared.
 
-    >>> from solver.evaluator.poker import strength
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.evaluator.poker import strength
+    >>> from cpsolver.cards import parse_cards
     >>> values = row_value_table(ChineseRules())
     >>> values[Row.MIDDLE][strength(parse_cards("9s 9h 9c 7h 7c"))]
     2
@@ -377,7 +377,7 @@ def score(
 def read_seats(players: Mapping[str, object], rules: ChineseRules) -> dict[str, Seat]:
     """The input half of :func:`score`: every player read, checked and evaluated (rows, fouls,
     naturals), in table order, before anything is settled; raises the errors :func:`score`
-    documents. The typed client (``client.remote``) reads a table with it before sending it.
+    documents. The typed client (``cpsolver.client``) reads a table with it before sending it.
 
     >>> seats = read_seats({"A": ("As Ks Qs Js Ts", "2c 2d 3h 4h 5h", "6c 7d 9h"),
     ...                     "B": ("Ah Kh Qh Jh 9s", "2s 3s 4s 5s 6s", "7c 8d Th")}, ChineseRules())

@@ -5,7 +5,7 @@ of the 13 *positions*. There are 1,287 five-card subsets and 286 three-card subs
 286 x 126 = 36,036 splits once the two five-card rows are taken as an unordered pair (the
 stronger of the two plays in the back, CP-6). The kernel:
 
-1. :func:`subset_classes` - the strength class (``solver.evaluator.poker`` scale, 0..7916) of
+1. :func:`subset_classes` - the strength class (``cpsolver.evaluator.poker`` scale, 0..7916) of
    every 5-subset and 3-subset of the hand (1,573 table lookups);
 2. :func:`search_classes` - scans the 36,036 splits, drops the fouled ones (middle below the
    front, or back equal to middle under ``order=strict``), and keeps the best by an ADDITIVE
@@ -39,9 +39,9 @@ The compiled kernels use numba (``cache=True``); :func:`warm_up` loads or compil
 JIT never runs on a first request. ``*_reference`` functions are plain numpy/Python versions
 that the tests compare the compiled ones against.
 
->>> from solver.cards import parse_cards
->>> from solver.chinese.objectives import get_objective
->>> from solver.rules import ChineseRules
+>>> from cpsolver.cards import parse_cards
+>>> from cpsolver.chinese.objectives import get_objective
+>>> from cpsolver.rules import ChineseRules
 >>> cards = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")
 >>> tables = get_objective("strength").row_tables(ChineseRules())
 >>> found = search(sorted_indices(cards), tables, strict=False)
@@ -63,11 +63,11 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from solver.cards import Card
-from solver.evaluator.poker import MULTISET_WEIGHTS, PokerTables, poker_tables
+from cpsolver.cards import Card
+from cpsolver.evaluator.poker import MULTISET_WEIGHTS, PokerTables, poker_tables
 
 if TYPE_CHECKING:
-    from solver.chinese.objectives import RowTables
+    from cpsolver.chinese.objectives import RowTables
 
 __all__ = [
     "COMB3",
@@ -551,8 +551,8 @@ def _class5(cards: Sequence[Card], tables: PokerTables) -> int:
 def subset_classes_reference(
     cards: Sequence[Card], tables: PokerTables
 ) -> tuple[IntArray, IntArray]:
-    """:func:`subset_classes` in plain Python, via :func:`solver.evaluator.poker.strength`."""
-    from solver.evaluator.poker import strength
+    """:func:`subset_classes` in plain Python, via :func:`cpsolver.evaluator.poker.strength`."""
+    from cpsolver.evaluator.poker import strength
 
     ordered = sorted(cards, key=lambda c: c.index)
     wheel = tables.wheel_second_highest
@@ -783,8 +783,8 @@ def warm_up(*, parallel: bool = True) -> float:
     use it afterwards (numba aborts them), so a process that forks calls
     ``warm_up(parallel=False)`` before forking, or nothing, and each worker calls ``warm_up()``.
     """
-    from solver.chinese.objectives import get_objective
-    from solver.rules import ChineseRules
+    from cpsolver.chinese.objectives import get_objective
+    from cpsolver.rules import ChineseRules
 
     start = time.perf_counter()
     tables = get_objective("strength").row_tables(ChineseRules())
@@ -805,7 +805,7 @@ def warm_up(*, parallel: bool = True) -> float:
         args = _batch_args(idx.reshape(1, 13), tables, False)
         _batch.compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
     assert found.splits
-    from solver.chinese.select import warm_up as warm_up_select  # constraints and 13 of N
+    from cpsolver.chinese.select import warm_up as warm_up_select  # constraints and 13 of N
 
     warm_up_select()
     return time.perf_counter() - start

@@ -7,7 +7,7 @@ discarded), valid under CP-6 (back >= middle >= front on the strength scale; bac
 under ``order=strict``) and allowed by the constraints (:class:`RowMasks`: a subset may play in
 a row only when each of its cards may go there, it holds every card pinned there and its class
 reaches the row's minimum), maximising an ADDITIVE objective
-``back[b] + middle[m] + front[f]`` (:class:`solver.chinese.objectives.RowTables`).
+``back[b] + middle[m] + front[f]`` (:class:`cpsolver.chinese.objectives.RowTables`).
 
 **Bounds.** ``M*(c)`` is the best middle value over allowed middles of class <= ``c`` and
 ``F*(c)`` likewise for fronts (prefix maxima over the class scale). For a back of class ``b``
@@ -23,9 +23,9 @@ bound, middles and fronts by decreasing value, each sort stable over the lexicog
 subset order, so the answer depends only on the set of cards (never their input order). It
 may differ from the 13-card enumerator's pick among equal-valued splits; the value is the same.
 
->>> from solver.cards import parse_cards
->>> from solver.chinese.objectives import get_objective
->>> from solver.rules import ChineseRules
+>>> from cpsolver.cards import parse_cards
+>>> from cpsolver.chinese.objectives import get_objective
+>>> from cpsolver.rules import ChineseRules
 >>> cards = parse_cards("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s Ac Ad")
 >>> tables = get_objective("strength").row_tables(ChineseRules())
 >>> found = select(cards, tables, strict=False)
@@ -46,12 +46,12 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from solver.cards import Card
-from solver.chinese.constraints import RowMasks
-from solver.chinese.objectives import RowTables
-from solver.chinese.search import _WEIGHTS, _subset_classes
-from solver.errors import InfeasibleError
-from solver.evaluator.poker import PokerTables
+from cpsolver.cards import Card
+from cpsolver.chinese.constraints import RowMasks
+from cpsolver.chinese.objectives import RowTables
+from cpsolver.chinese.search import _WEIGHTS, _subset_classes
+from cpsolver.errors import InfeasibleError
+from cpsolver.evaluator.poker import PokerTables
 
 __all__ = [
     "MAX_CARDS",
@@ -409,8 +409,8 @@ def infeasible_message(allowed: tuple[int, int, int]) -> str:
 
 def warm_up() -> None:
     """Compile (or load) the kernel with a 14-card hand."""
-    from solver.chinese.objectives import get_objective
-    from solver.rules import ChineseRules
+    from cpsolver.chinese.objectives import get_objective
+    from cpsolver.rules import ChineseRules
 
     tables = get_objective("strength").row_tables(ChineseRules())
     idx = np.arange(0, 42, 3, dtype=np.int64)

@@ -10,7 +10,7 @@
 >>> solve("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", objective="luck")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-solver.errors.InvalidInputError: objective: unknown objective 'luck'; valid objectives: ...
+cpsolver.errors.InvalidInputError: objective: unknown objective 'luck'; valid objectives: ...
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from solver.cards import Card, CardsLike, parse_cards
-from solver.chinese.constrained import arrange, check_engine, declare_natural
-from solver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
-from solver.chinese.ev import (
+from cpsolver.cards import Card, CardsLike, parse_cards
+from cpsolver.chinese.constrained import arrange, check_engine, declare_natural
+from cpsolver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
+from cpsolver.chinese.ev import (
     Candidate,
     EvObjective,
     RowOdds,
@@ -34,15 +34,15 @@ from solver.chinese.ev import (
     best_split_candidate,
     with_natural,
 )
-from solver.chinese.ev_model import model_for, total_ev
-from solver.chinese.naturals import Natural, detect_natural
-from solver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
-from solver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS, rollout
-from solver.chinese.search import COMB3_LISTS, COMB5_LISTS, F_ADD, search, search_batch
-from solver.errors import CardError, InvalidInputError
-from solver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
-from solver.rules import ChineseRules, Row
-from solver.rules.chinese import Scoring
+from cpsolver.chinese.ev_model import model_for, total_ev
+from cpsolver.chinese.naturals import Natural, detect_natural
+from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
+from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS, rollout
+from cpsolver.chinese.search import COMB3_LISTS, COMB5_LISTS, F_ADD, search, search_batch
+from cpsolver.errors import CardError, InvalidInputError
+from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
+from cpsolver.rules import ChineseRules, Row
+from cpsolver.rules.chinese import Scoring
 
 __all__ = [
     "MAX_ALTERNATIVES",
@@ -63,15 +63,15 @@ server's ``top_k``)."""
 def check_solve_limits(*, alternatives: int = 0, rollouts: int = 0, seed: int = 0) -> None:
     """Raise :class:`InvalidInputError` naming ``alternatives``, ``rollouts`` or ``seed`` unless
     each is within its documented bound: 0 to :data:`MAX_ALTERNATIVES`, 0 (no rollouts) to
-    :data:`~solver.chinese.rollouts.MAX_ROLLOUTS`, 0 to
-    :data:`~solver.chinese.rollouts.MAX_ROLLOUT_SEED`. :func:`solve` checks them; so does the
+    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to
+    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUT_SEED`. :func:`solve` checks them; so does the
     remote client before it sends a request, so both give the same error.
 
     >>> check_solve_limits(alternatives=MAX_ALTERNATIVES, rollouts=MAX_ROLLOUTS, seed=2**64 - 1)
     >>> check_solve_limits(rollouts=MAX_ROLLOUTS + 1)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: rollouts: must be 0 to 20000, got 20001
+    cpsolver.errors.InvalidInputError: rollouts: must be 0 to 20000, got 20001
     """
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
         raise InvalidInputError(
@@ -368,11 +368,11 @@ def solve(
     cards, of the best 13 of them (the rest are ``Solution.discarded``).
 
     The default objective ``ev`` maximises expected units at the table (RULES §2.3) from the
-    rule set's trained tables (:class:`~solver.chinese.ev_model.MissingTablesError` when the
+    rule set's trained tables (:class:`~cpsolver.chinese.ev_model.MissingTablesError` when the
     rule set has none); it decides a natural declaration by EV too (CP-11) and fills
     :attr:`Solution.analysis`. ``rollouts=N`` (with ``seed``) re-scores the ``top`` best
     candidates (default 10) by simulating N deals of the opponents from the unseen cards,
-    stopping early after ``deadline`` seconds (:mod:`solver.chinese.rollouts`); ``top=K`` also
+    stopping early after ``deadline`` seconds (:mod:`cpsolver.chinese.rollouts`); ``top=K`` also
     reports at least ``K - 1`` alternatives.
 
     ``alternatives``, ``rollouts`` and ``seed`` have documented bounds
@@ -380,14 +380,14 @@ def solve(
 
     ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
     (``order="strict"``); ``objective`` names a registered objective
-    (:func:`solver.chinese.objectives.objective_names`); ``alternatives`` asks for that many
+    (:func:`cpsolver.chinese.objectives.objective_names`); ``alternatives`` asks for that many
     next-best arrangements with distinct values. ``constraints`` (a
-    :class:`solver.chinese.constraints.Constraints` or its text, ``"As=front Kd!=back
+    :class:`cpsolver.chinese.constraints.Constraints` or its text, ``"As=front Kd!=back
     front>=pair natural=forbid"``) pins cards to rows, keeps them out of rows, sets minimum
     hands and forces or forbids a natural; ``engine`` is ``exact`` (default) or ``cpsat``
-    (OR-Tools, slow: an independent check). Raises :class:`solver.errors.CardError` for bad
-    cards, :class:`solver.errors.InvalidInputError` for unknown options, objectives or
-    engines, and :class:`solver.errors.InfeasibleError` when no valid arrangement satisfies
+    (OR-Tools, slow: an independent check). Raises :class:`cpsolver.errors.CardError` for bad
+    cards, :class:`cpsolver.errors.InvalidInputError` for unknown options, objectives or
+    engines, and :class:`cpsolver.errors.InfeasibleError` when no valid arrangement satisfies
     the constraints.
 
     >>> s = solve("2c 3d 4h 5s 7c 8d 9h Jc Qd Kh 6s Ts As", objective="strength", order="strict")

@@ -1,4 +1,4 @@
-"""Self-play (fictitious play) training of the opponent model (:mod:`solver.chinese.ev_model`).
+"""Self-play (fictitious play) training of the opponent model (:mod:`cpsolver.chinese.ev_model`).
 
 Iteration 0 arranges random hands with the ``strength`` objective and records the opponents'
 row classes. Iteration ``k >= 1`` deals fresh seeded hands, arranges each with the EV policy of
@@ -35,18 +35,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from solver.chinese import ev_kernel as K
-from solver.chinese.ev_model import (
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev_model import (
     OpponentModel,
     declare_ev,
     kernel_mode,
     row_values,
     total_ev,
 )
-from solver.chinese.objectives import get_objective
-from solver.chinese.search import search_pairing_batch
-from solver.evaluator.poker import NUM_CLASSES, poker_tables
-from solver.rules.chinese import ChineseRules
+from cpsolver.chinese.objectives import get_objective
+from cpsolver.chinese.search import search_pairing_batch
+from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
+from cpsolver.rules.chinese import ChineseRules
 
 __all__ = ["CHUNK", "IterationReport", "Policy", "deal_hands", "play_policy", "train"]
 

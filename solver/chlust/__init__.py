@@ -1,22 +1,22 @@
 """Chlust (Silesian poker, RULES §3) on the shared card model and evaluator.
 
-* :mod:`solver.chlust.deal` - dealing, the trump-ace exchange (CH-2), the showdown (CH-7);
-* :mod:`solver.chlust.play` - legal plays (CH-8), a deal's three tricks, the result (CH-9);
-* :mod:`solver.chlust.bidding` - the bidding round (CH-6) as a state machine;
-* :mod:`solver.chlust.advice` - showdown odds and the card to play, for bots.
+* :mod:`cpsolver.chlust.deal` - dealing, the trump-ace exchange (CH-2), the showdown (CH-7);
+* :mod:`cpsolver.chlust.play` - legal plays (CH-8), a deal's three tricks, the result (CH-9);
+* :mod:`cpsolver.chlust.bidding` - the bidding round (CH-6) as a state machine;
+* :mod:`cpsolver.chlust.advice` - showdown odds and the card to play, for bots.
 
-Sets themselves are judged by :mod:`solver.evaluator.chlust` (CH-3..CH-5).
+Sets themselves are judged by :mod:`cpsolver.evaluator.chlust` (CH-3..CH-5).
 """
 
-from solver.chlust.advice import (
+from cpsolver.chlust.advice import (
     PlayAdvice,
     ShowdownOdds,
     advise_play,
     showdown_odds,
     wilson_interval,
 )
-from solver.chlust.bidding import BidAction, Bidding, BiddingState, BidRecord, parse_bid_action
-from solver.chlust.deal import (
+from cpsolver.chlust.bidding import BidAction, Bidding, BiddingState, BidRecord, parse_bid_action
+from cpsolver.chlust.deal import (
     Deal,
     Showdown,
     deal,
@@ -25,7 +25,7 @@ from solver.chlust.deal import (
     parse_hands,
     showdown,
 )
-from solver.chlust.play import (
+from cpsolver.chlust.play import (
     DealResult,
     TrickGame,
     first_leader,
@@ -33,8 +33,8 @@ from solver.chlust.play import (
     play_deal,
     settle_tricks,
 )
-from solver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
-from solver.rules.chlust import ChlustRules
+from cpsolver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
+from cpsolver.rules.chlust import ChlustRules
 
 __all__ = [
     "BidAction",

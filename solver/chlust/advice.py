@@ -25,14 +25,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
-from solver.chlust.deal import check_seed, one_card
-from solver.chlust.play import _duty
-from solver.errors import InvalidInputError
-from solver.estimate import Estimate, wilson_interval
-from solver.evaluator.chlust import _evaluate
-from solver.rules.chlust import ChlustRules, Underruff
-from solver.tricks import Trick
+from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from cpsolver.chlust.deal import check_seed, one_card
+from cpsolver.chlust.play import _duty
+from cpsolver.errors import InvalidInputError
+from cpsolver.estimate import Estimate, wilson_interval
+from cpsolver.evaluator.chlust import _evaluate
+from cpsolver.rules.chlust import ChlustRules, Underruff
+from cpsolver.tricks import Trick
 
 __all__ = [
     "DEFAULT_ADVICE_SAMPLES",
@@ -71,13 +71,13 @@ def check_odds_limits(*, opponents: int, samples: int, exact_limit: int, seed: i
     """Raise :class:`InvalidInputError` naming the field unless :func:`showdown_odds` accepts
     it: ``opponents`` 1 to 3 (CH-1), ``samples`` 1 to :data:`MAX_ODDS_SAMPLES`,
     ``exact_limit`` 0 to :data:`MAX_EXACT_LIMIT`, ``seed`` 0 to
-    :data:`~solver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
+    :data:`~cpsolver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
 
     >>> check_odds_limits(opponents=3, samples=MAX_ODDS_SAMPLES, exact_limit=0, seed=0)
     >>> check_odds_limits(opponents=1, samples=MAX_ODDS_SAMPLES + 1, exact_limit=0, seed=0)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: samples: must be 1 to 1000000, got 1000001
+    cpsolver.errors.InvalidInputError: samples: must be 1 to 1000000, got 1000001
     """
     if not 1 <= opponents <= 3:
         raise InvalidInputError("opponents", f"must be 1, 2 or 3 (CH-1), got {opponents}")
@@ -94,12 +94,12 @@ def check_advice_limits(
     """Raise :class:`InvalidInputError` naming the field unless :func:`advise_play` accepts it:
     ``seats`` 2 to 4 distinct seats 0 to 3 (CH-1) with ``seat`` among them, ``samples`` 2 to
     :data:`MAX_ADVICE_SAMPLES` (a sampled mean's 95% interval needs two), ``seed`` 0 to
-    :data:`~solver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
+    :data:`~cpsolver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
 
     >>> check_advice_limits(samples=1, seed=0)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: samples: must be 2 to 5000, got 1
+    cpsolver.errors.InvalidInputError: samples: must be 2 to 5000, got 1
     """
     order = tuple(seats)
     if not 2 <= len(order) <= 4 or len(set(order)) != len(order):
@@ -122,7 +122,7 @@ class ShowdownOdds:
     the number of ordered opponent deals enumerated; every interval is a point) or
     ``monte_carlo`` (``deals`` samples drawn with ``seed``; ``ci95`` holds the 95% Wilson
     interval of each probability). :attr:`estimates` gives each probability as an
-    :class:`~solver.estimate.Estimate`, the shape of :meth:`to_dict`.
+    :class:`~cpsolver.estimate.Estimate`, the shape of :meth:`to_dict`.
     """
 
     win: float
@@ -285,7 +285,7 @@ class PlayAdvice:
     ``method`` is ``exact`` (every hand the others may hold, ``deals`` of them) or
     ``monte_carlo`` (``deals`` samples drawn with ``seed``; ``ci95`` holds the half-width of
     the 95% normal interval of each mean). :attr:`estimates` gives each mean as an
-    :class:`~solver.estimate.Estimate`, the shape of ``expected`` in :meth:`to_dict`.
+    :class:`~cpsolver.estimate.Estimate`, the shape of ``expected`` in :meth:`to_dict`.
     """
 
     card: Card
@@ -335,7 +335,7 @@ def advise_play(
     void in (a player who did not follow holds none of the led suit; one who neither followed
     nor trumped when bound to trump holds no trump).
 
-    >>> from solver.cards import Suit
+    >>> from cpsolver.cards import Suit
     >>> advice = advise_play("Ah Td Kc", Trick(Suit.SPADES, 0), seat=0, seats=[0, 1, 2])
     >>> advice.card in advice.expected, advice.method
     (True, 'monte_carlo')

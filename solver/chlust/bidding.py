@@ -16,16 +16,16 @@ raise (then the showdown, CH-7), or as soon as one player is left (who takes the
 >>> b.act("check")
 Traceback (most recent call last):
 ...
-solver.errors.IllegalPlayError: action: the bidding is over (CH-6)
+cpsolver.errors.IllegalPlayError: action: the bidding is over (CH-6)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from solver.errors import IllegalPlayError, InvalidInputError
-from solver.rules.base import Choice
-from solver.rules.chlust import ChlustRules
+from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.rules.base import Choice
+from cpsolver.rules.chlust import ChlustRules
 
 __all__ = ["BidAction", "BidRecord", "Bidding", "BiddingState", "parse_bid_action"]
 
@@ -56,7 +56,7 @@ def parse_bid_action(action: BidAction | str, field: str = "action") -> BidActio
     >>> parse_bid_action("bet", field="actions[1]")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: actions[1]: unknown action 'bet'; valid actions: fold, ...
+    cpsolver.errors.InvalidInputError: actions[1]: unknown action 'bet'; valid actions: fold, ...
     """
     try:
         return BidAction(str(action).strip().lower())

@@ -1,6 +1,6 @@
 """Chlust deal and showdown (CH-2, CH-7): dealing, the trump-ace exchange, ranking the hands.
 
->>> from solver.cards import Card
+>>> from cpsolver.cards import Card
 >>> exchange_trump_ace("Td Ah As", Card.of("Ad"))
 (Card('Ad'), Card('Ah'), Card('As'))
 >>> result = showdown(["Js Jh Tc", "Ad Kd Qd", "Qh Jd Ks"], "d")
@@ -14,10 +14,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
-from solver.errors import CardError, IllegalPlayError, InvalidInputError
-from solver.evaluator.chlust import SetValue, _evaluate
-from solver.rules.chlust import ChlustRules
+from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
+from cpsolver.errors import CardError, IllegalPlayError, InvalidInputError
+from cpsolver.evaluator.chlust import SetValue, _evaluate
+from cpsolver.rules.chlust import ChlustRules
 
 __all__ = [
     "MAX_SEED",
@@ -46,7 +46,7 @@ def check_seed(seed: int, field: str = "seed") -> None:
     >>> check_seed(-1)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: seed: must be 0 to 9223372036854775807, got -1
+    cpsolver.errors.InvalidInputError: seed: must be 0 to 9223372036854775807, got -1
     """
     if not 0 <= seed <= MAX_SEED:
         raise InvalidInputError(field, f"must be 0 to {MAX_SEED}, got {seed}")
@@ -136,7 +136,7 @@ def check_deal_request(players: int, *, seed: int, dealer: int = 0) -> None:
     >>> check_deal_request(3, seed=0, dealer=3)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: dealer: must be a seat 0..2, got 3
+    cpsolver.errors.InvalidInputError: dealer: must be a seat 0..2, got 3
     """
     if not 2 <= players <= 4:
         raise InvalidInputError("players", f"must be 2, 3 or 4 (CH-1), got {players}")

@@ -8,10 +8,10 @@ The duties of CH-8, for a player holding ``hand`` facing the trick so far:
   overtrump, still trump [default] (``underruff=may_discard``: any card);
 * holding neither: any card.
 
-The wild card plays as itself in tricks (CH-3). Trick winners come from :mod:`solver.tricks`.
+The wild card plays as itself in tricks (CH-3). Trick winners come from :mod:`cpsolver.tricks`.
 
->>> from solver.cards import Suit
->>> from solver.tricks import Trick
+>>> from cpsolver.cards import Suit
+>>> from cpsolver.tricks import Trick
 >>> over = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
 >>> legal_plays("Th Kh Ac", over), legal_plays("Th Ac Ks", over)
 ((Card('Kh'),), (Card('Th'),))
@@ -23,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from solver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
-from solver.chlust.deal import one_card, parse_hands
-from solver.errors import IllegalPlayError, InvalidInputError
-from solver.rules.chlust import ChlustRules, TrickTie, Underruff
-from solver.tricks import Trick
+from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from cpsolver.chlust.deal import one_card, parse_hands
+from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.rules.chlust import ChlustRules, TrickTie, Underruff
+from cpsolver.tricks import Trick
 
 __all__ = [
     "DealResult",
@@ -74,8 +74,8 @@ def legal_plays(
 
     ``trick.trump`` is the trump suit. CH-E10, trumps ♥, Q♦ led:
 
-    >>> from solver.cards import Suit
-    >>> from solver.tricks import Trick
+    >>> from cpsolver.cards import Suit
+    >>> from cpsolver.tricks import Trick
     >>> led = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
     >>> legal_plays("Kd Ad Ts", led), legal_plays("Jh As Kc", led)
     ((Card('Kd'), Card('Ad')), (Card('Jh'),))
@@ -176,7 +176,7 @@ class TrickGame:
     >>> game.play("Kd")
     Traceback (most recent call last):
     ...
-    solver.errors.IllegalPlayError: card: seat 0 does not hold Kd (CH-8)
+    cpsolver.errors.IllegalPlayError: card: seat 0 does not hold Kd (CH-8)
     """
 
     hands: Sequence[CardsLike | None]

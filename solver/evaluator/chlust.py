@@ -1,7 +1,7 @@
 """Chlust sets: category, purity, the wild card's role and a total-order key (CH-3..CH-5).
 
 A hand is three cards of the Chlust deck (20 or 24 cards, CH-1) judged under a trump suit and a
-:class:`~solver.rules.chlust.ChlustRules`. Categories, high to low: three jacks, flush (three of
+:class:`~cpsolver.rules.chlust.ChlustRules`. Categories, high to low: three jacks, flush (three of
 one suit), three of a rank, and no set. The wild card (10♣, or 10♠ when clubs are trumps, CH-3)
 completes a set only where the other two cards share a suit or a rank; a hand takes its best set.
 A set is **pure** when no wild card stands in for another card.
@@ -10,7 +10,7 @@ The key is an integer: a higher key wins the showdown, equal keys are equal hand
 without a set has key 0; sets that the rules do not separate, such as two trips of one rank,
 share a key - such hands can never meet in one deal, see ``docs/RULES-CHOICES.md``).
 
->>> from solver.cards import Suit
+>>> from cpsolver.cards import Suit
 >>> jacks = evaluate_set("Js Jh Tc", Suit.DIAMONDS)
 >>> jacks.category.label, jacks.pure, jacks.stands_for
 ('three_jacks', False, Card('Jc'))
@@ -26,8 +26,8 @@ import enum
 from dataclasses import dataclass
 from functools import total_ordering
 
-from solver.cards import Card, CardsLike, Rank, Suit, parse_cards, parse_suit
-from solver.rules.chlust import ChlustRules, Purity
+from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_cards, parse_suit
+from cpsolver.rules.chlust import ChlustRules, Purity
 
 __all__ = ["SetCategory", "SetValue", "WildRole", "evaluate_set", "set_key"]
 
@@ -192,7 +192,7 @@ def evaluate_set(
     ``rules`` is a :class:`ChlustRules` or preset name; ``turned`` the trump indicator (only
     ``wild_shift=indicator_only`` needs it).
 
-    >>> from solver.cards import Suit
+    >>> from cpsolver.cards import Suit
     >>> evaluate_set("10c Ac Kc", "h").name
     'flush A-K-T ♣ (pure)'
     >>> evaluate_set("10c 10h Jh", "h").name

@@ -19,7 +19,7 @@ True
 >>> evaluate_khlyust("7h 8h 9h", trump="c")
 Traceback (most recent call last):
 ...
-solver.errors.CardError: cards[1]: card '7h' is not in the 28-card deck (ranks 8-A)
+cpsolver.errors.CardError: cards[1]: card '7h' is not in the 28-card deck (ranks 8-A)
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from solver.cards import DECK_28, Card, CardsLike, Deck, Rank, Suit, parse_cards, parse_suit
-from solver.errors import InvalidInputError
+from cpsolver.cards import DECK_28, Card, CardsLike, Deck, Rank, Suit, parse_cards, parse_suit
+from cpsolver.errors import InvalidInputError
 
 __all__ = [
     "DEFAULT_CLASS_RANKING",
@@ -159,7 +159,7 @@ def evaluate_khlyust(
     class_ranking: Sequence[KhlyustClass] = DEFAULT_CLASS_RANKING,
     field: str = "cards",
 ) -> KhlyustValue:
-    """Judge three cards under ``trump`` (TL-4); raises :class:`~solver.errors.CardError`.
+    """Judge three cards under ``trump`` (TL-4); raises :class:`~cpsolver.errors.CardError`.
 
     >>> evaluate_khlyust("Jd Td 8d", trump="d").key > evaluate_khlyust("Ah Kh Qh", trump="d").key
     True

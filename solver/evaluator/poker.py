@@ -33,7 +33,7 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from solver.cards import DECK_52, Card, CardsLike, Rank, parse_cards
+from cpsolver.cards import DECK_52, Card, CardsLike, Rank, parse_cards
 
 __all__ = [
     "FIVE_CARD_CLASSES",

@@ -1,7 +1,7 @@
 """Rule sets: one typed, immutable object per game; the single source of truth for options."""
 
-from solver.rules.base import Choice, RuleSet, parse_assignments
-from solver.rules.chinese import (
+from cpsolver.rules.base import Choice, RuleSet, parse_assignments
+from cpsolver.rules.chinese import (
     ChineseRules,
     Order,
     Row,
@@ -10,8 +10,8 @@ from solver.rules.chinese import (
     Scoring,
     Wheel,
 )
-from solver.rules.chlust import ChlustRules, Purity, TrickTie, Underruff, WildShift
-from solver.rules.three_leaves import (
+from cpsolver.rules.chlust import ChlustRules, Purity, TrickTie, Underruff, WildShift
+from cpsolver.rules.three_leaves import (
     ClassOrder,
     DrawAppliesTo,
     DrawSource,

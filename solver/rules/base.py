@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, ClassVar, Self
 
-from solver.errors import FieldViolation, RuleError
+from cpsolver.errors import FieldViolation, RuleError
 
 __all__ = ["Choice", "RuleSet", "int_option", "parse_assignments"]
 

@@ -8,7 +8,7 @@
 >>> ChineseRules.preset("standard", order="sideways")
 Traceback (most recent call last):
 ...
-solver.errors.RuleError: rules.order: invalid value 'sideways'; valid values: weak, strict
+cpsolver.errors.RuleError: rules.order: invalid value 'sideways'; valid values: weak, strict
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
-from solver.evaluator.poker import Category
-from solver.rules.base import Choice, RuleSet, int_option
+from cpsolver.evaluator.poker import Category
+from cpsolver.rules.base import Choice, RuleSet, int_option
 
 __all__ = ["ChineseRules", "Order", "Row", "Royalties", "RoyaltyMode", "Scoring", "Wheel"]
 

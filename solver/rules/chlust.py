@@ -8,7 +8,7 @@
 >>> ChlustRules.preset("standard", deck=28)
 Traceback (most recent call last):
 ...
-solver.errors.RuleError: rules.deck: invalid value 28; valid values: 20, 24
+cpsolver.errors.RuleError: rules.deck: invalid value 28; valid values: 20, 24
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
-from solver.cards import DECKS, Card, Deck, Rank, Suit
-from solver.errors import RuleError
-from solver.rules.base import Choice, RuleSet, int_option
+from cpsolver.cards import DECKS, Card, Deck, Rank, Suit
+from cpsolver.errors import RuleError
+from cpsolver.rules.base import Choice, RuleSet, int_option
 
 __all__ = ["ChlustRules", "Purity", "TrickTie", "Underruff", "WildShift"]
 
@@ -101,7 +101,7 @@ class ChlustRules(RuleSet):
 
     @property
     def card_deck(self) -> Deck:
-        """The :class:`~solver.cards.Deck` in play (CH-1)."""
+        """The :class:`~cpsolver.cards.Deck` in play (CH-1)."""
         return DECKS[self.deck]
 
     @property

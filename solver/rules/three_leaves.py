@@ -8,11 +8,11 @@
 >>> ThreeLeavesRules.preset("standard", deck=30)
 Traceback (most recent call last):
 ...
-solver.errors.RuleError: rules.deck: invalid value 30; valid values: 28, 32
+cpsolver.errors.RuleError: rules.deck: invalid value 30; valid values: 28, 32
 >>> ThreeLeavesRules.preset("standard", zero_tricks="x")
 Traceback (most recent call last):
 ...
-solver.errors.RuleError: rules.zero_tricks: invalid value 'x'; valid values: pay_penalty, forfeit
+cpsolver.errors.RuleError: rules.zero_tricks: invalid value 'x'; valid values: pay_penalty, forfeit
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
-from solver.cards import DECKS, Deck
-from solver.evaluator.khlyust import KhlyustClass
-from solver.rules.base import Choice, RuleSet, int_option
+from cpsolver.cards import DECKS, Deck
+from cpsolver.evaluator.khlyust import KhlyustClass
+from cpsolver.rules.base import Choice, RuleSet, int_option
 
 __all__ = [
     "ClassOrder",
@@ -126,7 +126,7 @@ class ThreeLeavesRules(RuleSet):
 
     @property
     def card_deck(self) -> Deck:
-        """The :class:`~solver.cards.Deck` of this rule set (TL-1)."""
+        """The :class:`~cpsolver.cards.Deck` of this rule set (TL-1)."""
         return DECKS[self.deck]
 
     @property

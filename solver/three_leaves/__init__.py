@@ -1,11 +1,11 @@
 """Three Leaves ("Tri listika", RULES §4) on the shared card model, evaluator and tricks.
 
-* :mod:`solver.three_leaves.game` - a deal from facts and choices: khlyust check and payment
+* :mod:`cpsolver.three_leaves.game` - a deal from facts and choices: khlyust check and payment
   round, play-out, exchange, tricks with face-down discards, settlement over a session.
-* :mod:`solver.three_leaves.advice` - odds and exchange advice for bots.
+* :mod:`cpsolver.three_leaves.advice` - odds and exchange advice for bots.
 """
 
-from solver.three_leaves.advice import (
+from cpsolver.three_leaves.advice import (
     Estimate,
     ExchangeOption,
     HandAdvice,
@@ -16,7 +16,7 @@ from solver.three_leaves.advice import (
     khlyust_odds,
     trick_odds,
 )
-from solver.three_leaves.game import (
+from cpsolver.three_leaves.game import (
     Choices,
     Deal,
     DealResult,

@@ -4,7 +4,7 @@ What is exact and what is sampled:
 
 * :func:`khlyust_odds` is **exact** (enumeration of the unseen cards; inclusion-exclusion over
   the opponents with counts of disjoint hands).
-* :func:`trick_odds` plays the three tricks with :func:`~solver.three_leaves.game.greedy_policy`
+* :func:`trick_odds` plays the three tricks with :func:`~cpsolver.three_leaves.game.greedy_policy`
   for everyone on the dealt hands. With one opponent it enumerates every opponent hand
   (**exact**); otherwise it samples seeded deals (**Monte Carlo**, 95% Wilson intervals).
 * :func:`exchange_advice` compares standing, passing and every discard by the expected money
@@ -30,12 +30,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from solver.cards import Card, CardsLike, format_cards, parse_card, parse_cards
-from solver.errors import InvalidInputError
-from solver.estimate import Z95, Estimate, wilson_interval
-from solver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
-from solver.rules.three_leaves import ThreeLeavesRules
-from solver.three_leaves.game import (
+from cpsolver.cards import Card, CardsLike, format_cards, parse_card, parse_cards
+from cpsolver.errors import InvalidInputError
+from cpsolver.estimate import Z95, Estimate, wilson_interval
+from cpsolver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
+from cpsolver.rules.three_leaves import ThreeLeavesRules
+from cpsolver.three_leaves.game import (
     MAX_CARRIED_POT,
     MAX_SEED,
     Choices,
@@ -120,14 +120,14 @@ def check_advice_limits(
 ) -> None:
     """Raise :class:`InvalidInputError` naming the field unless :func:`advise_hand` accepts it:
     ``position`` a turn position of ``rules``, ``samples`` 2 to :data:`MAX_SAMPLES`, ``seed`` 0
-    to :data:`~solver.three_leaves.game.MAX_SEED`, ``carried_pot`` 0 to
-    :data:`~solver.three_leaves.game.MAX_CARRIED_POT` (the remote client checks with it before
+    to :data:`~cpsolver.three_leaves.game.MAX_SEED`, ``carried_pot`` 0 to
+    :data:`~cpsolver.three_leaves.game.MAX_CARRIED_POT` (the remote client checks with it before
     sending, so both give the same error).
 
     >>> check_advice_limits(position=1, samples=MAX_SAMPLES + 1)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: samples: must be 2 to 20000, got 20001
+    cpsolver.errors.InvalidInputError: samples: must be 2 to 20000, got 20001
     """
     _position(position, ThreeLeavesRules.resolve(rules))
     _check_samples(samples, seed, 2)

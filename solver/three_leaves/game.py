@@ -9,12 +9,12 @@ With the default dealer, seat 0 is the assistant, so the worked examples' A, B, 
 A deal is given as facts (:class:`Deal`: dealt hands, the turned trump card, the stock in draw
 order) plus the players' choices (:class:`Choices`: exchanges, play-out demand, payment-round
 picks, the plays in order, or a policy choosing them). :func:`play_deal` applies every rule,
-refusing an illegal choice with :class:`~solver.errors.IllegalPlayError` naming the rule, and
+refusing an illegal choice with :class:`~cpsolver.errors.IllegalPlayError` naming the rule, and
 returns a :class:`DealResult` with the money each player gained or lost. :func:`play_session`
 chains deals, carrying the pot over (TL-6); money is conserved: the players' nets plus the pot
 left on the table sum to zero.
 
->>> from solver.cards import parse_cards
+>>> from cpsolver.cards import parse_cards
 >>> deal = Deal.of(
 ...     hands=["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"], trump_card="9d", stock="")
 >>> result = play_deal(deal, Choices.of(
@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from solver.cards import (
+from cpsolver.cards import (
     Card,
     CardsLike,
     Suit,
@@ -39,21 +39,21 @@ from solver.cards import (
     parse_cards,
     parse_suit,
 )
-from solver.errors import IllegalPlayError, InvalidInputError
-from solver.evaluator.khlyust import (
+from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.evaluator.khlyust import (
     KhlyustClass,
     KhlyustValue,
     card_points,
     evaluate_khlyust,
 )
-from solver.rules.three_leaves import (
+from cpsolver.rules.three_leaves import (
     DrawAppliesTo,
     DrawSource,
     ThreeLeavesRules,
     Void,
     ZeroTricks,
 )
-from solver.tricks import Play, Trick, beats
+from cpsolver.tricks import Play, Trick, beats
 
 __all__ = [
     "MAX_CARRIED_POT",
@@ -102,7 +102,7 @@ def check_play_limits(*, seed: int = 0, carried_pot: int = 0) -> None:
     >>> check_play_limits(carried_pot=-1)
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: carried_pot: must be 0 to 1000000000, got -1
+    cpsolver.errors.InvalidInputError: carried_pot: must be 0 to 1000000000, got -1
     """
     if not 0 <= seed <= MAX_SEED:
         raise InvalidInputError("seed", f"must be 0 to {MAX_SEED}, got {seed}")
@@ -192,7 +192,7 @@ def legal_plays(
     ``must_trump`` a trump face up when holding one, else any card face down; ``discard_only``
     any card face down.
 
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.cards import parse_cards
     >>> [str(p) for p in legal_plays(parse_cards("Ac 8d Kh"), Suit.SPADES, Suit.DIAMONDS)]
     ['0:8d', '0:Ac(down)', '0:8d(down)', '0:Kh(down)']
     """
@@ -275,11 +275,12 @@ def check_play(
 ) -> None:
     """Raise :class:`IllegalPlayError` (rule TL-5) saying why a play is illegal, else return.
 
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.cards import parse_cards
     >>> check_play(parse_cards("Ks 9h Jc"), Suit.SPADES, Suit.DIAMONDS, Card.of("9h"), False)
+    ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solver.errors.IllegalPlayError: play: the player must follow suit ♠ with Ks, not play 9h (TL-5)
+    cpsolver.errors.IllegalPlayError: play: the player must follow suit ♠ with Ks, not ... (TL-5)
     """
     void = (rules or ThreeLeavesRules()).void
     if card not in hand:
@@ -339,7 +340,7 @@ def greedy_policy(seat: int, hand: tuple[Card, ...], trick: Trick, rules: ThreeL
     otherwise take the trick with the cheapest card that heads it, else throw the cheapest card
     (face down when allowed).
 
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.cards import parse_cards
     >>> t = Trick(Suit.DIAMONDS, 0).play(0, Card.of("As"))
     >>> str(greedy_policy(1, parse_cards("Ks 9h Jc"), t, ThreeLeavesRules()))
     '1:Ks'
@@ -588,7 +589,7 @@ def best_khlyust(
 ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
     """The best khlyust among ``hands`` (seat -> cards) and every khlyust found (TL-4).
 
-    >>> from solver.cards import parse_cards
+    >>> from cpsolver.cards import parse_cards
     >>> best, found = best_khlyust({0: parse_cards("Jd Td 8d"), 1: parse_cards("Ah Kh Qh")},
     ...                            Suit.DIAMONDS, dealer=1, players=2)
     >>> best.seat, [c.value.khlyust_class.label for c in found]
@@ -722,7 +723,7 @@ def check_play_request(deal: Deal, choices: Choices, carried_pot: int = 0) -> No
     >>> check_play_request(two, Choices.of(exchanges={2: "pass"}))
     Traceback (most recent call last):
     ...
-    solver.errors.InvalidInputError: exchanges[2]: no such seat (0 to 1)
+    cpsolver.errors.InvalidInputError: exchanges[2]: no such seat (0 to 1)
     """
     check_play_limits(seed=choices.seed, carried_pot=carried_pot)
     n = deal.players
@@ -737,7 +738,7 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
     Everyone antes ``rules.ante`` into the pot (which starts at ``carried_pot``). Then:
     the khlyust check (TL-4); if none wins, the exchange step (TL-3), with
     ``khlyust_after_exchange`` a second check; then three tricks (TL-5) and TL-6.
-    Illegal choices raise :class:`~solver.errors.IllegalPlayError` naming the rule; the seed
+    Illegal choices raise :class:`~cpsolver.errors.IllegalPlayError` naming the rule; the seed
     and ``carried_pot`` have documented bounds (:func:`check_play_limits`).
     """
     ch = choices or Choices()
