@@ -167,7 +167,7 @@ def in_process(hands: list[list[int]]) -> tuple[float, float]:
 def _solve_to_bytes(hand: list[int]) -> bytes:
     from cpsolver.cards import Card
     from cpsolver.chinese import solve
-    from cpsolver.server.convert import solution_to_wire
+    from cpsolver.wire.chinese_poker import solution_to_wire
 
     return bytes(
         solution_to_wire(

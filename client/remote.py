@@ -58,21 +58,6 @@ from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
 from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
-from cpsolver.server.chinese_poker import MAX_DEALS
-from cpsolver.server.convert import (
-    card_from_wire,
-    card_to_wire,
-    cards_to_wire,
-    constraints_to_wire,
-    deal_from_wire,
-    hand_from_wire,
-    rules_to_wire,
-    seat_to_wire,
-    solution_from_wire,
-    suit_to_wire,
-    table_from_wire,
-)
-from cpsolver.server.errors import exception_from_status
 from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
@@ -89,6 +74,18 @@ from cpsolver.three_leaves.game import check_play_request
 from cpsolver.tricks import Trick
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
+from cpsolver.wire.cards import card_from_wire, card_to_wire, cards_to_wire, suit_to_wire
+from cpsolver.wire.chinese_poker import (
+    MAX_DEALS,
+    constraints_to_wire,
+    deal_from_wire,
+    hand_from_wire,
+    seat_to_wire,
+    solution_from_wire,
+    table_from_wire,
+)
+from cpsolver.wire.rules import rules_to_wire
+from cpsolver.wire.status import exception_from_status
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
 
@@ -421,8 +418,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> SetValue:
         """Judge a 3-card Chlust hand with ``EvaluateSet``, as ``cpsolver.chlust.evaluate_set``."""
-        from cpsolver.server.chlust import set_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import set_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump) if isinstance(trump, str) else trump
@@ -447,8 +444,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> Showdown:
         """Rank 2-4 Chlust hands with ``Showdown`` (CH-7), as ``cpsolver.chlust.showdown``."""
-        from cpsolver.server.chlust import set_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import showdown_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump) if isinstance(trump, str) else trump
@@ -463,13 +460,7 @@ class RemoteSolver:
         if turned is not None:
             request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
         response = self._chlust_call(self._chlust().Showdown, request, timeout)
-        return Showdown(
-            suit,
-            tuple(range(len(response.sets))),
-            tuple(set_from_wire(v, suit) for v in response.sets),
-            tuple(tuple(group.seats) for group in response.ranking),
-            response.winner if response.HasField("winner") else None,
-        )
+        return showdown_from_wire(response, suit)
 
     def chlust_legal(
         self,
@@ -516,8 +507,8 @@ class RemoteSolver:
         The hands, seats and cards are checked here with the library (the same errors as
         in-process); the server plays the tricks and refuses illegal plays (``plays[k]``).
         """
-        from cpsolver.server.chlust import deal_result_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import deal_result_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         game = TrickGame(hands, trump, resolved, dealer, folded, turned)
@@ -565,8 +556,8 @@ class RemoteSolver:
         """Showdown odds with ``ShowdownOdds`` (CH-7), as ``cpsolver.chlust.showdown_odds``
         (``samples``, ``exact_limit`` and ``seed`` are checked here with the library's
         bounds, ``check_odds_limits``: the same errors as in-process)."""
-        from cpsolver.server.chlust import odds_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import odds_from_wire
 
         check_chlust_odds(opponents=opponents, samples=samples, exact_limit=exact_limit, seed=seed)
         resolved = ChlustRules.resolve(rules, **overrides)
@@ -607,8 +598,8 @@ class RemoteSolver:
     ) -> PlayAdvice:
         """The card to play with ``AdvisePlay``, as ``cpsolver.chlust.advise_play`` (``samples``
         and ``seed`` are checked here with the library's bounds, ``check_advice_limits``)."""
-        from cpsolver.server.chlust import advice_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import advice_from_wire, trick_record_to_wire
 
         check_chlust_advice(samples=samples, seed=seed, seat=seat, seats=seats)
         resolved = ChlustRules.resolve(rules, **overrides)
@@ -616,16 +607,13 @@ class RemoteSolver:
             raise InvalidInputError("trick", "a Chlust trick has a trump suit")
         held = parse_cards(hand, deck=resolved.card_deck, field="hand")
 
-        def record(t: Trick) -> Any:
-            return chlust_pb2.TrickRecord(leader=t.leader, cards=cards_to_wire(t.cards))
-
         request = chlust_pb2.AdvisePlayRequest(
             hand=cards_to_wire(held),
             trump=suit_to_wire(trick.trump),  # type: ignore[arg-type]
             seat=seat,
             seats=list(seats),
-            history=[record(t) for t in history],
-            trick=record(trick),
+            history=[trick_record_to_wire(t) for t in history],
+            trick=trick_record_to_wire(trick),
             samples=samples,
             seed=seed,
             rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
@@ -647,8 +635,8 @@ class RemoteSolver:
     ) -> ChlustDeal:
         """A seeded deal with ``DealHands`` (CH-2), as ``cpsolver.chlust.deal`` (the same seed
         gives the same deal in-process and on the server)."""
-        from cpsolver.server.chlust import deal_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import deal_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         n = players or resolved.players
@@ -672,8 +660,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> BiddingState:
         """Replay a bidding round with ``Bid`` (CH-6), as ``cpsolver.chlust.Bidding`` does."""
-        from cpsolver.server.chlust import bidding_from_wire
         from cpsolver.v1 import chlust_pb2
+        from cpsolver.wire.chlust import bidding_from_wire
 
         resolved = ChlustRules.resolve(rules, **overrides)
         table = Bidding(players, resolved, dealer=dealer)  # checks players and dealer
@@ -696,7 +684,7 @@ class RemoteSolver:
     def _chlust_call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
         """:meth:`_call`, with the wire's ``hands[i].cards[j]`` field paths named as the library
         names them (``hands[i][j]``), so errors read the same as in-process."""
-        from cpsolver.server.chlust import library_hand_paths
+        from cpsolver.wire.chlust import library_hand_paths
 
         try:
             return self._call(method, request, timeout)
@@ -720,8 +708,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> KhlyustValue:
         """Judge three cards with ``EvaluateKhlyust`` (TL-4), as ``evaluate_khlyust``."""
-        from cpsolver.server.three_leaves import khlyust_from_wire
         from cpsolver.v1 import three_leaves_pb2
+        from cpsolver.wire.three_leaves import khlyust_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         held = parse_cards(cards, deck=resolved.card_deck, count=3, field="cards")
@@ -744,8 +732,8 @@ class RemoteSolver:
         **overrides: Any,
     ) -> tuple[LegalPlay, ...]:
         """The legal plays with ``ListLegalLeafPlays`` (TL-5), as ``legal_on_trick``."""
-        from cpsolver.server.three_leaves import legal_from_wire
         from cpsolver.v1 import three_leaves_pb2
+        from cpsolver.wire.three_leaves import legal_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         held = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
@@ -769,8 +757,8 @@ class RemoteSolver:
         self, deal: LeavesDeal, *, timeout: float | None = None
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
         """The khlyust check with ``ResolveLeavesDeal`` (TL-4), as ``best_khlyust``."""
-        from cpsolver.server.three_leaves import claim_from_wire
         from cpsolver.v1 import three_leaves_pb2
+        from cpsolver.wire.three_leaves import claim_from_wire
 
         request = three_leaves_pb2.ResolveLeavesDealRequest(
             rules=rules_to_wire(deal.rules, three_leaves_pb2.ThreeLeavesRules),
@@ -796,8 +784,8 @@ class RemoteSolver:
 
         The plays must be listed (a play policy, a function, runs in-process only).
         """
-        from cpsolver.server.three_leaves import exchange_to_wire, leaves_result_from_wire
         from cpsolver.v1 import three_leaves_pb2 as tl
+        from cpsolver.wire.three_leaves import exchange_to_wire, leaves_result_from_wire
 
         ch = choices or Choices()
         check_play_request(deal, ch, carried_pot)  # the library's checks and errors
@@ -853,8 +841,8 @@ class RemoteSolver:
         """Odds and exchange advice with ``AdviseLeaves``, as ``advise_hand`` (the position,
         ``samples``, ``seed`` and ``carried_pot`` are checked here with the library's bounds,
         ``check_advice_limits``: the same errors as in-process)."""
-        from cpsolver.server.three_leaves import hand_advice_from_wire
         from cpsolver.v1 import three_leaves_pb2
+        from cpsolver.wire.three_leaves import hand_advice_from_wire
 
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         check_leaves_advice(

@@ -1,7 +1,7 @@
 """``cpsolver.v1.ChinesePokerService``: adapters from the wire to ``solver`` (no game logic).
 
-Every method converts the request with :mod:`.convert`, calls the library and converts
-the result back. Library exceptions propagate; :class:`.interceptors.ErrorInterceptor`
+Every method converts the request with :mod:`cpsolver.wire.chinese_poker`, calls the library
+and converts the result back. Library exceptions propagate; :class:`.interceptors.ErrorInterceptor`
 maps them to statuses (``BatchSolve`` maps them per item with the same function).
 """
 
@@ -18,30 +18,27 @@ from cpsolver.chinese.scoring import check_arrangement, score
 from cpsolver.errors import CpsolverError, FieldViolation, InvalidInputError
 from cpsolver.evaluator.poker import evaluate
 from cpsolver.rules import ChineseRules
-from cpsolver.server.convert import (
-    cards_from_wire,
+from cpsolver.server.interceptors import status_of
+from cpsolver.server.services import Service, ServiceLimits
+from cpsolver.v1 import chinese_poker_pb2 as pb
+from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
+from cpsolver.wire.cards import cards_from_wire
+from cpsolver.wire.chinese_poker import (
+    MAX_DEALS,
     constraints_from_wire,
     deal_to_wire,
     engine_from_wire,
-    enum_value_name,
     hand_to_wire,
     player_field_path,
     players_from_wire,
     rows_to_wire,
-    rules_from_wire,
     solution_to_wire,
     table_to_wire,
 )
-from cpsolver.server.errors import OK_STATUS, status_from_exception
-from cpsolver.server.services import Service, ServiceLimits
-from cpsolver.v1 import chinese_poker_pb2 as pb
-from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
+from cpsolver.wire.rules import enum_value_name, rules_from_wire
+from cpsolver.wire.status import OK_STATUS
 
-__all__ = ["MAX_DEALS", "SERVICE", "ChinesePokerServicer"]
-
-# Deals one DealTables request may ask for: ~50k cards, a few ms (the typed client asks in
-# chunks of this size, so a caller with more still gets them all).
-MAX_DEALS = 1_000
+__all__ = ["SERVICE", "ChinesePokerServicer"]
 
 _OBJECTIVE_FIELD = pb.SolveRequest.DESCRIPTOR.fields_by_name["objective"]
 
@@ -99,7 +96,7 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
                     index=index, status=OK_STATUS, response=self._solve(item, context)
                 )
             except CpsolverError as exc:
-                yield pb.BatchSolveResponse(index=index, status=status_from_exception(exc))
+                yield pb.BatchSolveResponse(index=index, status=status_of(exc))
 
     def ValidateArrangement(
         self, request: pb.ValidateArrangementRequest, context: grpc.ServicerContext

@@ -16,13 +16,31 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import grpc
+from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
-from cpsolver.server.errors import status_from_exception
+from cpsolver.wire.status import status_from_exception
 
-__all__ = ["AccessLogInterceptor", "ErrorInterceptor", "TokenAuthInterceptor", "wrap_handler"]
+__all__ = [
+    "AccessLogInterceptor",
+    "ErrorInterceptor",
+    "TokenAuthInterceptor",
+    "status_of",
+    "wrap_handler",
+]
 
 access_log = logging.getLogger("cpsolver.server.access")
+log = logging.getLogger("cpsolver.server")
+
+
+def status_of(exc: BaseException) -> status_pb2.Status:
+    """The status a caller gets for ``exc`` (:func:`cpsolver.wire.status.status_from_exception`);
+    an INTERNAL one is a bug, logged here with its traceback (the caller sees no details)."""
+    status = status_from_exception(exc)
+    if status.code == code_pb2.INTERNAL:
+        log.error("internal error", exc_info=exc)
+    return status
+
 
 Behavior = Callable[[Any, grpc.ServicerContext], Any]
 # around(behavior, response_streaming, method) -> wrapped behavior of the same shape
@@ -150,7 +168,7 @@ class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
 
 
 class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Turns exceptions raised by servicers into statuses (:mod:`cpsolver.server.errors`)."""
+    """Turns exceptions raised by servicers into statuses (:func:`status_of`)."""
 
     @staticmethod
     def _abort(context: grpc.ServicerContext, exc: Exception) -> None:
@@ -159,7 +177,7 @@ class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             raise exc  # the servicer already aborted with a status of its own
         if not context.is_active():
             raise exc  # cancelled or past its deadline: nobody is listening
-        context.abort_with_status(rpc_status.to_status(status_from_exception(exc)))
+        context.abort_with_status(rpc_status.to_status(status_of(exc)))
 
     def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
         abort = self._abort

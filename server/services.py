@@ -6,12 +6,14 @@ its full name and lists it for reflection. Pattern for a new service (e.g. Chlus
 
 1. ``protos/cpsolver/v1/chlust.proto``: ``service ChlustService`` with request/response pairs;
    ``make protos`` (commit the generated ``cpsolver/v1/chlust_pb2*.py``);
-2. ``server/chlust.py``: ``class ChlustServicer(chlust_pb2_grpc.ChlustServiceServicer)`` whose
-   methods convert with :mod:`cpsolver.server.convert`, call ``solver`` and raise library exceptions
-   (the error interceptor maps them), plus ``SERVICE = Service(...)`` like
-   :data:`cpsolver.server.chinese_poker.SERVICE`;
-3. add ``"cpsolver.server.chlust"`` to :data:`SERVICE_MODULES` below;
-4. tests in ``tests/test_server_chlust.py`` using the ``grpc_server`` fixture of
+2. ``wire/chlust.py`` (:mod:`cpsolver.wire.chlust`): the codecs of the game's messages, both
+   directions (the typed client reads the responses with the same module);
+3. ``server/chlust.py``: ``class ChlustServicer(chlust_pb2_grpc.ChlustServiceServicer)`` whose
+   methods convert with the wire codecs, call ``solver`` and raise library exceptions (the
+   error interceptor maps them, :mod:`cpsolver.wire.status`), plus ``SERVICE = Service(...)``
+   like :data:`cpsolver.server.chinese_poker.SERVICE`;
+4. add ``"cpsolver.server.chlust"`` to :data:`SERVICE_MODULES` below;
+5. tests in ``tests/test_server_chlust.py`` using the ``grpc_server`` fixture of
    ``tests/conftest.py``.
 """
 

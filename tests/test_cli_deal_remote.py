@@ -21,8 +21,8 @@ from cpsolver.cards import DECK_52, Card
 from cpsolver.client import LocalSolver, RemoteSolver
 from cpsolver.client.cli import main
 from cpsolver.client.remote import DEAL_CHUNK
-from cpsolver.server.chinese_poker import MAX_DEALS
 from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
+from cpsolver.wire.chinese_poker import MAX_DEALS
 
 SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 INT64_MAX = 2**63 - 1

@@ -23,9 +23,10 @@ def _module_names() -> list[str]:
     names = [cpsolver.__name__]
     for info in pkgutil.walk_packages(cpsolver.__path__, prefix="cpsolver."):
         names.append(info.name)
-    # Sub-packages mapped from other folders (client/, server/) are found through their parent's
-    # __path__ only in a wheel; walk them explicitly so an editable install sees the same list.
-    for package in ("cpsolver.client", "cpsolver.server"):
+    # Sub-packages mapped from other folders (client/, server/, wire/) are found through their
+    # parent's __path__ only in a wheel; walk them explicitly so an editable install sees the
+    # same list.
+    for package in ("cpsolver.client", "cpsolver.server", "cpsolver.wire"):
         module = importlib.import_module(package)
         names.append(package)
         names.extend(i.name for i in pkgutil.walk_packages(module.__path__, prefix=package + "."))

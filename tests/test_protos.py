@@ -10,8 +10,8 @@ import pytest
 
 from cpsolver.rules import ChineseRules
 from cpsolver.rules.base import Choice
-from cpsolver.server.convert import rules_from_wire
 from cpsolver.v1 import chinese_poker_pb2
+from cpsolver.wire.rules import rules_from_wire
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "protos" / "cpsolver" / "v1"

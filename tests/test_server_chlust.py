@@ -183,7 +183,7 @@ def test_chlust_rules_message_carries_every_option() -> None:
     """RULES §3: every ChlustRules option (and only those) has a wire field, plus `preset`, and
     each enum value selects the library value of the same name."""
     from cpsolver.rules import ChlustRules, Choice
-    from cpsolver.server.convert import rules_from_wire
+    from cpsolver.wire.rules import rules_from_wire
 
     fields = chlust_pb2.ChlustRules.DESCRIPTOR.fields_by_name
     assert set(fields) == {"preset", *ChlustRules.option_names()}

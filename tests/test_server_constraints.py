@@ -13,8 +13,8 @@ from grpc_status import rpc_status
 from cpsolver import Row, parse_cards, solve
 from cpsolver.cards import Card
 from cpsolver.client.remote import RemoteSolver
-from cpsolver.server.convert import card_from_wire, card_to_wire
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
+from cpsolver.wire.cards import card_from_wire, card_to_wire
 
 HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
 pb = chinese_poker_pb2

@@ -1,12 +1,14 @@
-"""Library exceptions -> gRPC status (``google.rpc.Status`` with ``google.rpc.BadRequest``).
+"""Library exceptions <-> gRPC status (``google.rpc.Status`` with ``google.rpc.BadRequest``).
 
-The mapping is written once, here, and used by :class:`.interceptors.ErrorInterceptor`
-for whole calls and by streaming servicers for per-item statuses (``BatchSolve``):
+The mapping is written once, here, both directions: the server's error interceptor
+(``cpsolver.server.interceptors``) and streaming servicers (per-item statuses of
+``BatchSolve``) call :func:`status_from_exception`; the typed client raises what
+:func:`exception_from_status` returns:
 
 * :class:`cpsolver.errors.InvalidInputError` (bad cards, counts, options, illegal plays) ->
   ``INVALID_ARGUMENT`` with one ``BadRequest.FieldViolation`` per library violation;
 * :class:`cpsolver.errors.InfeasibleError` -> ``FAILED_PRECONDITION``;
-* anything else is a bug -> ``INTERNAL`` (logged with its traceback; no details leak).
+* anything else is a bug -> ``INTERNAL`` (no details leak; the server logs the traceback).
 
 Field paths: the library numbers list items from 1, as people do (``cards[2]`` is the second
 card, and its messages say "card 2"); the wire follows google.rpc.BadRequest and protobuf field
@@ -16,7 +18,6 @@ library's exceptions (and build their own field paths in the library's conventio
 
 from __future__ import annotations
 
-import logging
 import re
 
 from google.protobuf import any_pb2
@@ -31,8 +32,6 @@ __all__ = [
     "status_from_exception",
     "wire_field_path",
 ]
-
-log = logging.getLogger("cpsolver.server")
 
 _INDEX = re.compile(r"\[(\d+)\]")
 
@@ -86,7 +85,6 @@ def status_from_exception(exc: BaseException, *, prefix: str = "") -> status_pb2
         return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
     if isinstance(exc, InfeasibleError):
         return status_pb2.Status(code=code_pb2.FAILED_PRECONDITION, message=str(exc))
-    log.error("internal error", exc_info=exc)
     return status_pb2.Status(
         code=code_pb2.INTERNAL, message=f"internal error ({type(exc).__name__})"
     )
@@ -98,7 +96,7 @@ def exception_from_status(status: status_pb2.Status) -> CpsolverError | None:
 
     ``INVALID_ARGUMENT`` -> :class:`InvalidInputError` with the BadRequest's field violations
     (field paths back in the library's 1-based convention); ``FAILED_PRECONDITION`` ->
-    :class:`InfeasibleError`. The typed client (``client.remote``) raises what this returns.
+    :class:`InfeasibleError`.
 
     >>> err = exception_from_status(status_from_exception(InvalidInputError("cards[5]", "dup")))
     >>> type(err).__name__, str(err)

@@ -1,160 +1,54 @@
-"""Wire <-> library conversions, one home for both directions: the servicers convert requests
-in and results out, the typed client (``client.remote``) converts results back (no game logic).
+"""Chinese poker: library values <-> ``cpsolver.v1`` Chinese poker messages, both directions.
 
-Inbound helpers raise the library's :class:`~cpsolver.errors.InvalidInputError` with field paths
-in the library convention (1-based list indexes, see :mod:`.errors`), so a servicer only
-converts, calls the library and converts back.
-
-Rule sets: a game's rules message has a ``preset`` string and one field per library option with
-the option's name; an enum field's unset (``*_UNSPECIFIED``) value and an unset ``optional``
-scalar keep the preset's value. :func:`rules_from_wire` therefore works for any game whose
-message follows that pattern (``ChineseRules``, and the Chlust / Three Leaves messages).
+The servicer (``cpsolver.server.chinese_poker``) converts requests in and results out; the
+typed client (``cpsolver.client.remote``) converts its requests out and the responses back.
+Inbound helpers raise the library's :class:`~cpsolver.errors.InvalidInputError` naming the
+request field.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, TypeVar
 
-from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from cpsolver.cards import Card, Rank, Suit
+from cpsolver.cards import Card
 from cpsolver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
 from cpsolver.chinese.deal import Deal
 from cpsolver.chinese.ev import RowOdds
 from cpsolver.chinese.naturals import Natural, NaturalKind
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, Solution
-from cpsolver.errors import FieldViolation, InvalidInputError
+from cpsolver.errors import InvalidInputError
 from cpsolver.evaluator.poker import Category, HandValue, evaluate
-from cpsolver.rules.base import RuleSet
 from cpsolver.rules.chinese import ChineseRules, Row
-from cpsolver.v1 import cards_pb2, chinese_poker_pb2
+from cpsolver.v1 import chinese_poker_pb2
+from cpsolver.wire.cards import card_from_wire, card_to_wire, cards_from_wire, cards_to_wire
 
 __all__ = [
-    "card_from_wire",
-    "card_to_wire",
-    "cards_from_wire",
-    "cards_to_wire",
+    "MAX_DEALS",
+    "constraints_from_wire",
+    "constraints_to_wire",
     "deal_from_wire",
     "deal_to_wire",
-    "enum_value_name",
+    "engine_from_wire",
     "hand_from_wire",
     "hand_to_wire",
     "natural_from_wire",
+    "player_field_path",
+    "players_from_wire",
     "rows_to_wire",
-    "rules_from_wire",
-    "rules_to_wire",
+    "seat_to_wire",
     "solution_from_wire",
     "solution_to_wire",
-    "suit_from_wire",
-    "suit_to_wire",
+    "table_from_wire",
+    "table_to_wire",
 ]
 
-R = TypeVar("R", bound=RuleSet)
-M = TypeVar("M", bound=Message)
-
-_SUIT_FROM_WIRE = {
-    cards_pb2.SUIT_CLUBS: Suit.CLUBS,
-    cards_pb2.SUIT_DIAMONDS: Suit.DIAMONDS,
-    cards_pb2.SUIT_HEARTS: Suit.HEARTS,
-    cards_pb2.SUIT_SPADES: Suit.SPADES,
-}
-_SUIT_TO_WIRE = {suit: wire for wire, suit in _SUIT_FROM_WIRE.items()}
-_RANKS = {r.value for r in Rank}
-# Card messages for the 52 cards, built once (responses copy them).
-_WIRE_CARDS = tuple(
-    cards_pb2.Card(rank=cards_pb2.Rank.Name(int(c.rank)), suit=_SUIT_TO_WIRE[c.suit])
-    for c in (Card.from_index(i) for i in range(52))
-)
-
-
-def cards_from_wire(cards: Iterable[cards_pb2.Card], field: str) -> tuple[Card, ...]:
-    """Typed library cards from Card messages; every missing or unknown rank/suit is reported.
-
-    Duplicates, counts and deck membership are left to the library's parser.
-    """
-    result: list[Card] = []
-    problems: list[FieldViolation] = []
-    for position, card in enumerate(cards, start=1):
-        where = f"{field}[{position}]"
-        rank_ok = card.rank in _RANKS
-        suit = _SUIT_FROM_WIRE.get(card.suit)
-        if not rank_ok:
-            reason = "is required" if card.rank == 0 else f"has unknown value {card.rank}"
-            problems.append(FieldViolation(f"{where}.rank", f"rank {reason}"))
-        if suit is None:
-            reason = "is required" if card.suit == 0 else f"has unknown value {card.suit}"
-            problems.append(FieldViolation(f"{where}.suit", f"suit {reason}"))
-        if rank_ok and suit is not None:
-            result.append(Card(Rank(card.rank), suit))
-    if problems:
-        raise InvalidInputError(violations=problems)
-    return tuple(result)
-
-
-def card_to_wire(card: Card) -> cards_pb2.Card:
-    """The Card message of a library card."""
-    return _WIRE_CARDS[card.index]
-
-
-def cards_to_wire(cards: Sequence[Card]) -> list[cards_pb2.Card]:
-    """Card messages of library cards, in order."""
-    return [_WIRE_CARDS[c.index] for c in cards]
-
-
-def enum_value_name(message: Message, field: FieldDescriptor, value: int) -> str | None:
-    """``ORDER_SECOND_HIGHEST`` -> ``"second_highest"``; None when unset (zero).
-
-    The prefix is the enum's name in UPPER_SNAKE_CASE (buf's ENUM_VALUE_PREFIX rule). An
-    unknown number (a newer client) is an input error naming the field.
-    """
-    if value == 0:
-        return None
-    enum_type = field.enum_type
-    entry = enum_type.values_by_number.get(value)
-    if entry is None:
-        raise InvalidInputError(field.name, f"unknown value {value}")
-    prefix = "".join(f"_{c}" if c.isupper() else c.upper() for c in enum_type.name)
-    name: str = entry.name
-    return name.removeprefix(prefix.lstrip("_") + "_").lower()
-
-
-def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
-    """A library rule set from a rules message (preset + the options that are set).
-
-    >>> from cpsolver.rules import ChineseRules
-    >>> wire = chinese_poker_pb2.ChineseRules(
-    ...     preset="two_four", order=chinese_poker_pb2.ChineseRules.ORDER_STRICT)
-    >>> rules = rules_from_wire(wire, ChineseRules)
-    >>> rules.players, rules.order.value, rules.scoring.value
-    (2, 'strict', 'two_four')
-    """
-    overrides: dict[str, Any] = {}
-    problems: list[FieldViolation] = []
-    for desc in message.DESCRIPTOR.fields:
-        if desc.name == "preset":
-            continue
-        value = getattr(message, desc.name)
-        if desc.enum_type is not None:
-            try:
-                name = enum_value_name(message, desc, value)
-            except InvalidInputError as exc:
-                problems.extend(exc.prefixed(field).violations)
-                continue
-            if name is not None:
-                overrides[desc.name] = name
-        elif desc.has_presence:
-            if message.HasField(desc.name):
-                overrides[desc.name] = value
-        elif value:
-            overrides[desc.name] = value
-    if problems:
-        raise InvalidInputError(violations=problems)
-    preset = getattr(message, "preset", "") or "standard"
-    return kind.preset(preset, **overrides)
+# Deals one DealTables request may ask for: ~50k cards, a few ms. The server refuses more and
+# the typed client asks in chunks of this size, so a caller with more still gets them all.
+MAX_DEALS = 1_000
 
 
 def hand_to_wire(hand: HandValue) -> chinese_poker_pb2.Hand:
@@ -361,34 +255,6 @@ _CATEGORY_FROM_WIRE = {
 }
 
 
-def rules_to_wire(rules: RuleSet, message_type: type[M]) -> M:
-    """The rules message of a library rule set, every option spelled out (no preset needed).
-
-    >>> from cpsolver.rules import ChineseRules
-    >>> wire = rules_to_wire(ChineseRules.preset("two_four"), chinese_poker_pb2.ChineseRules)
-    >>> rules_from_wire(wire, ChineseRules) == ChineseRules.preset("two_four")
-    True
-    """
-    message: M = message_type()
-    values = rules.to_dict()
-    for desc in message.DESCRIPTOR.fields:
-        if desc.name == "preset" or desc.name not in values:
-            continue
-        value = values[desc.name]
-        if desc.enum_type is not None:
-            prefix = "".join(f"_{c}" if c.isupper() else c.upper() for c in desc.enum_type.name)
-            name = f"{prefix.lstrip('_')}_{str(value).upper()}"
-            setattr(message, desc.name, desc.enum_type.values_by_name[name].number)
-        else:
-            setattr(message, desc.name, value)
-    return message
-
-
-def card_from_wire(card: cards_pb2.Card) -> Card:
-    """The library card of a Card message the server sent (trusted: no validation)."""
-    return Card(Rank(card.rank), _SUIT_FROM_WIRE[card.suit])
-
-
 def hand_from_wire(hand: chinese_poker_pb2.Hand) -> HandValue:
     """The library's :class:`HandValue` of a Hand message (inverse of :func:`hand_to_wire`).
 
@@ -515,20 +381,6 @@ def _interval_from_wire(message: Message, name: str) -> tuple[float, float] | No
 
 def _card_index(card: Card) -> int:
     return card.index
-
-
-def suit_from_wire(value: int, field: str) -> Suit:
-    """The library suit of a Suit enum value; unset or unknown is an input error on ``field``."""
-    suit: Suit | None = _SUIT_FROM_WIRE.get(value)  # type: ignore[call-overload]
-    if suit is None:
-        reason = "is required" if value == 0 else f"has unknown value {value}"
-        raise InvalidInputError(field, f"suit {reason}")
-    return suit
-
-
-def suit_to_wire(suit: Suit | None) -> int:
-    """The Suit enum value of a library suit (``SUIT_UNSPECIFIED`` for None)."""
-    return 0 if suit is None else _SUIT_TO_WIRE[suit]
 
 
 # -- table scoring (ScoreTable) ----------------------------------------------------------

@@ -1,0 +1,92 @@
+"""Cards and suits: library :class:`~cpsolver.cards.Card` / :class:`~cpsolver.cards.Suit` <->
+``cpsolver.v1.Card`` messages and ``Suit`` values.
+
+Inbound (``*_from_wire`` with a ``field``) checks what only the wire can get wrong (an unset or
+unknown rank or suit) and raises the library's :class:`~cpsolver.errors.InvalidInputError`
+naming the request field; duplicates, counts and deck membership are the library's parser's.
+:func:`card_from_wire` reads a card the server sent (trusted, unchecked).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from cpsolver.cards import Card, Rank, Suit
+from cpsolver.errors import FieldViolation, InvalidInputError
+from cpsolver.v1 import cards_pb2
+
+__all__ = [
+    "card_from_wire",
+    "card_to_wire",
+    "cards_from_wire",
+    "cards_to_wire",
+    "suit_from_wire",
+    "suit_to_wire",
+]
+
+_SUIT_FROM_WIRE = {
+    cards_pb2.SUIT_CLUBS: Suit.CLUBS,
+    cards_pb2.SUIT_DIAMONDS: Suit.DIAMONDS,
+    cards_pb2.SUIT_HEARTS: Suit.HEARTS,
+    cards_pb2.SUIT_SPADES: Suit.SPADES,
+}
+_SUIT_TO_WIRE = {suit: wire for wire, suit in _SUIT_FROM_WIRE.items()}
+_RANKS = {r.value for r in Rank}
+# Card messages for the 52 cards, built once (responses copy them).
+_WIRE_CARDS = tuple(
+    cards_pb2.Card(rank=cards_pb2.Rank.Name(int(c.rank)), suit=_SUIT_TO_WIRE[c.suit])
+    for c in (Card.from_index(i) for i in range(52))
+)
+
+
+def cards_from_wire(cards: Iterable[cards_pb2.Card], field: str) -> tuple[Card, ...]:
+    """Typed library cards from Card messages; every missing or unknown rank/suit is reported.
+
+    Duplicates, counts and deck membership are left to the library's parser.
+    """
+    result: list[Card] = []
+    problems: list[FieldViolation] = []
+    for position, card in enumerate(cards, start=1):
+        where = f"{field}[{position}]"
+        rank_ok = card.rank in _RANKS
+        suit = _SUIT_FROM_WIRE.get(card.suit)
+        if not rank_ok:
+            reason = "is required" if card.rank == 0 else f"has unknown value {card.rank}"
+            problems.append(FieldViolation(f"{where}.rank", f"rank {reason}"))
+        if suit is None:
+            reason = "is required" if card.suit == 0 else f"has unknown value {card.suit}"
+            problems.append(FieldViolation(f"{where}.suit", f"suit {reason}"))
+        if rank_ok and suit is not None:
+            result.append(Card(Rank(card.rank), suit))
+    if problems:
+        raise InvalidInputError(violations=problems)
+    return tuple(result)
+
+
+def card_to_wire(card: Card) -> cards_pb2.Card:
+    """The Card message of a library card."""
+    return _WIRE_CARDS[card.index]
+
+
+def cards_to_wire(cards: Sequence[Card]) -> list[cards_pb2.Card]:
+    """Card messages of library cards, in order."""
+    return [_WIRE_CARDS[c.index] for c in cards]
+
+
+def card_from_wire(card: cards_pb2.Card) -> Card:
+    """The library card of a Card message the server sent (trusted: no validation)."""
+    return Card(Rank(card.rank), _SUIT_FROM_WIRE[card.suit])
+
+
+def suit_from_wire(value: int, field: str) -> Suit:
+    """The library suit of a Suit enum value; unset or unknown is an input error on ``field``."""
+    suit: Suit | None = _SUIT_FROM_WIRE.get(value)  # type: ignore[call-overload]
+    if suit is None:
+        reason = "is required" if value == 0 else f"has unknown value {value}"
+        raise InvalidInputError(field, f"suit {reason}")
+    return suit
+
+
+def suit_to_wire(suit: Suit | None) -> int:
+    """The Suit enum value of a library suit (``SUIT_UNSPECIFIED`` for None)."""
+    return 0 if suit is None else _SUIT_TO_WIRE[suit]
