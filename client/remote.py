@@ -327,7 +327,7 @@ class RemoteSolver:
         request.rollouts = rollouts
         request.seed = seed
         if constraints is not None:
-            request.constraints.CopyFrom(constraints_to_wire(as_constraints(constraints)))
+            request.constraints.CopyFrom(constraints_to_wire(as_constraints(constraints), resolved))
         request.engine = pb.Engine.Value(f"ENGINE_{engine.upper()}")
         return solution_from_wire(self._call(self._chinese.Solve, request, timeout), resolved)
 

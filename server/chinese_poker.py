@@ -25,13 +25,13 @@ from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from cpsolver.wire.cards import cards_from_wire
 from cpsolver.wire.chinese_poker import (
     MAX_DEALS,
+    arrangement_check_to_wire,
     constraints_from_wire,
     deal_to_wire,
     engine_from_wire,
     hand_to_wire,
     player_field_path,
     players_from_wire,
-    rows_to_wire,
     solution_to_wire,
     table_to_wire,
 )
@@ -111,17 +111,7 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             seat = check_arrangement(rows["back"], rows["middle"], rows["front"], rules)
         except InvalidInputError as exc:
             raise exc.prefixed("arrangement") from exc
-        assert seat.hands is not None
-        royalties = {
-            row: rules.royalty(row, hand.category, royal=hand.is_royal)
-            for row, hand in seat.hands.items()
-        }
-        return pb.ValidateArrangementResponse(
-            valid=not seat.fouled,
-            foul_reason=seat.foul_reason,
-            rows=rows_to_wire(seat.hands, royalties),
-            royalties=0 if seat.fouled else sum(royalties.values()),
-        )
+        return arrangement_check_to_wire(seat)
 
     def ScoreTable(
         self, request: pb.ScoreTableRequest, context: grpc.ServicerContext

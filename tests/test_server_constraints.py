@@ -10,7 +10,7 @@ import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from cpsolver import Row, parse_cards, solve
+from cpsolver import InfeasibleError, Row, parse_cards, solve
 from cpsolver.cards import Card
 from cpsolver.client.remote import RemoteSolver
 from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chinese_poker_pb2_grpc
@@ -141,3 +141,20 @@ def test_typed_client_sends_constraints_and_engine(grpc_server) -> None:  # type
     assert remote.discarded == local.discarded
     assert Card.of("Ac") in remote.front and Card.of("3s") not in remote.discarded
     assert remote.hands[Row.FRONT].category >= local.hands[Row.FRONT].category
+
+
+def test_a_hand_minimum_travels_as_its_strength_under_the_rules_wheel(remote) -> None:  # type: ignore[no-untyped-def]
+    """The wire has no hand bound: the typed client sends the hand's strength class, which the
+    library computes under the solve's wheel. With ``wheel=second_highest`` the wheel straight
+    ranks above the six-high one, so these cards cannot meet ``middle>=5s4h3d2cAh``; under the
+    default wheel the six-high straight can (a bound computed with the default wheel would
+    make the remote solve feasible where the local one is not)."""
+    cards = "As Ks Qs 9s 7s 2c 3d 4h 5d 6c Kd Qd Jh"
+    bound = "middle>=5s4h3d2cAh"
+    local = solve(cards, objective="strength", constraints=bound)
+    assert remote.solve(cards, objective="strength", constraints=bound) == local
+    with pytest.raises(InfeasibleError) as here:
+        solve(cards, objective="strength", wheel="second_highest", constraints=bound)
+    with pytest.raises(InfeasibleError) as there:
+        remote.solve(cards, objective="strength", wheel="second_highest", constraints=bound)
+    assert str(there.value) == str(here.value)

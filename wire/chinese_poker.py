@@ -21,7 +21,7 @@ from cpsolver.chinese.naturals import Natural, NaturalKind
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, Solution
 from cpsolver.errors import InvalidInputError
-from cpsolver.evaluator.poker import Category, HandValue, evaluate
+from cpsolver.evaluator.poker import Category, HandValue
 from cpsolver.rules.chinese import ChineseRules, Row
 from cpsolver.v1 import chinese_poker_pb2
 from cpsolver.wire.cards import card_from_wire, card_to_wire, cards_from_wire, cards_to_wire
@@ -85,6 +85,18 @@ def rows_to_wire(
         )
         for row in (Row.FRONT, Row.MIDDLE, Row.BACK)
     ]
+
+
+def arrangement_check_to_wire(seat: Seat) -> chinese_poker_pb2.ValidateArrangementResponse:
+    """The ValidateArrangementResponse of an arrangement the library checked
+    (:func:`cpsolver.chinese.scoring.check_arrangement`: hands, royalties, foul)."""
+    assert seat.hands is not None and seat.royalties is not None, "rows, not a natural"
+    return chinese_poker_pb2.ValidateArrangementResponse(
+        valid=not seat.fouled,
+        foul_reason=seat.foul_reason,
+        rows=rows_to_wire(seat.hands, seat.royalties),
+        royalties=seat.royalty_total,
+    )
 
 
 def _rows_to_wire(arrangement: Arrangement) -> list[chinese_poker_pb2.RowResult]:
@@ -170,8 +182,11 @@ def engine_from_wire(engine: int) -> str:
     return name
 
 
-def constraints_to_wire(constraints: Constraints) -> chinese_poker_pb2.SolveConstraints:
-    """The SolveConstraints message of library constraints (the typed client sends it)."""
+def constraints_to_wire(
+    constraints: Constraints, rules: ChineseRules
+) -> chinese_poker_pb2.SolveConstraints:
+    """The SolveConstraints message of library constraints for a solve under ``rules`` (the
+    typed client sends it; a hand bound goes as its strength class under the rules' wheel)."""
     message = chinese_poker_pb2.SolveConstraints(
         pins=[
             chinese_poker_pb2.CardPlace(card=card_to_wire(p.card), place=f"PLACE_{p.place.name}")
@@ -183,17 +198,16 @@ def constraints_to_wire(constraints: Constraints) -> chinese_poker_pb2.SolveCons
         ],
         natural=f"NATURAL_POLICY_{constraints.natural.name}",
     )
-    for m in constraints.minimums:
+    for given in constraints.minimums:
+        m = given.with_strength(wheel_second_highest=rules.wheel_second_highest)
         entry = message.minimums.add(row=f"ROW_{m.row.name}")
         if m.category is not None:
             entry.category = chinese_poker_pb2.HandCategory.Value(
                 f"HAND_CATEGORY_{m.category.name}"
             )
-        elif m.strength is not None:
-            entry.strength = m.strength
         else:
-            assert m.hand is not None
-            entry.strength = evaluate(m.hand).strength
+            assert m.strength is not None
+            entry.strength = m.strength
     return message
 
 
@@ -206,7 +220,7 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
     response = chinese_poker_pb2.SolveResponse(
         arrangement=_arrangement_to_wire(best),
         rows=_rows_to_wire(best),
-        royalties=sum(best.royalties.values()),
+        royalties=best.royalty_total,
         objective=objective,
         value=best.value,
         natural=_natural_to_wire(solution.natural) if solution.natural else None,
@@ -273,38 +287,20 @@ def hand_from_wire(hand: chinese_poker_pb2.Hand) -> HandValue:
     )
 
 
-def _row_cards(arrangement: chinese_poker_pb2.Arrangement, row: Row) -> tuple[Card, ...]:
-    wire = getattr(arrangement, row.label)
-    return tuple(card_from_wire(c) for c in wire)
-
-
 def _library_arrangement(
     arrangement: chinese_poker_pb2.Arrangement,
     hands: Mapping[Row, HandValue] | None,
     value: float,
     rules: ChineseRules,
 ) -> Arrangement:
-    """An :class:`Arrangement` from wire rows; hands the server did not send are evaluated."""
-    if hands is None:
-        wheel = rules.wheel_second_highest
-        hands = {
-            row: evaluate(_row_cards(arrangement, row), wheel_second_highest=wheel) for row in Row
-        }
-    royalties = {
-        row: rules.royalty(row, hands[row].category, royal=hands[row].is_royal) for row in Row
-    }
-    row_values = {
-        row: rules.row_value(row, hands[row].category, royal=hands[row].is_royal) for row in Row
-    }
-    return Arrangement(
-        _row_cards(arrangement, Row.BACK),
-        _row_cards(arrangement, Row.MIDDLE),
-        _row_cards(arrangement, Row.FRONT),
-        MappingProxyType({row: hands[row] for row in _DISPLAY_ROWS}),
-        MappingProxyType({row: royalties[row] for row in _DISPLAY_ROWS}),
-        MappingProxyType({row: row_values[row] for row in _DISPLAY_ROWS}),
-        value,
+    """An :class:`Arrangement` from wire rows; the library gives royalties and row values, and
+    evaluates the hands the server did not send (an alternative's)."""
+    if hands is not None:
+        return Arrangement.of(hands, value, rules)
+    back, middle, front = (
+        tuple(card_from_wire(c) for c in getattr(arrangement, row.label)) for row in _DISPLAY_ROWS
     )
+    return Arrangement.of_rows(back, middle, front, value, rules)
 
 
 _DISPLAY_ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
@@ -322,8 +318,9 @@ def natural_from_wire(natural: chinese_poker_pb2.Natural) -> Natural:
 def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: ChineseRules) -> Solution:
     """The library's :class:`Solution` of a SolveResponse to a request made with ``rules``.
 
-    Royalties and row values follow from ``rules`` and the rows' hands (the library's own
-    functions); an alternative's hands, which the wire does not carry, are evaluated.
+    Royalties and row values follow from ``rules`` and the rows' hands
+    (:meth:`Arrangement.of`); an alternative's hands, which the wire does not carry, are
+    evaluated by the library (:meth:`Arrangement.of_rows`).
     """
     hands = {
         Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: hand_from_wire(r.hand)

@@ -92,7 +92,7 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
     out.append(
         Text(
             f"value {number(solution.value)} (objective: {solution.objective}); "
-            f"royalty units {sum(solution.royalties.values())}"
+            f"royalty units {solution.arrangement.royalty_total}"
         )
     )
     if solution.analysis is not None:

@@ -174,6 +174,22 @@ class MinHand:
         ok = (poker.category >= int(self.category)) & (poker.is_front == front)
         return int(np.flatnonzero(ok)[0])
 
+    def with_strength(self, *, wheel_second_highest: bool = False) -> MinHand:
+        """The same bound with a hand given as the strength class it is under the rules'
+        ``wheel`` (what :meth:`threshold` compares against); other bounds are returned as they
+        are. A wire message has no hand bound, so the typed client sends this.
+
+        >>> bound = MinHand(Row.MIDDLE, hand=parse_cards("5s 4h 3d 2c Ah"))
+        >>> wheel_low = bound.with_strength().strength
+        >>> wheel_high = bound.with_strength(wheel_second_highest=True).strength
+        >>> wheel_low < wheel_high
+        True
+        """
+        if self.hand is None:
+            return self
+        value = evaluate(self.hand, wheel_second_highest=wheel_second_highest)
+        return MinHand(self.row, strength=value.strength)
+
     def __str__(self) -> str:
         if self.category is not None:
             bound = self.category.label

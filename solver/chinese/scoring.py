@@ -221,7 +221,9 @@ class Seat:
 
     ``available_natural`` is the highest natural the 13 cards qualify for when the player did
     not declare one (declaring is the player's choice, CP-11; None under ``naturals=off``).
-    ``foul_reason`` says which comparison of CP-6 failed (empty when valid).
+    ``foul_reason`` says which comparison of CP-6 failed (empty when valid). ``royalties`` is
+    the royalty (CP-8) each row earns if it wins, under the rules the seat was read with (None
+    for a declared natural).
     """
 
     name: str
@@ -232,6 +234,21 @@ class Seat:
     foul_reason: str
     natural: Natural | None
     available_natural: Natural | None
+    royalties: Mapping[Row, int] | None = None
+
+    @property
+    def royalty_total(self) -> int:
+        """The royalty units the rows earn together if each wins: 0 for a fouled arrangement
+        (its rows earn no royalties, CP-6) and for a declared natural (no rows, CP-11).
+
+        >>> check_arrangement("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d 3s").royalty_total
+        7
+        >>> check_arrangement("9h 9d 9c 2h 2d", "As Ks Qs Js Ts", "7c 5d 3s").royalty_total
+        0
+        """
+        if self.fouled or self.royalties is None:
+            return 0
+        return sum(self.royalties.values())
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form: rows with hand names (or null), fouled, the natural and its availability."""
@@ -542,6 +559,9 @@ def _arranged(
     available = None
     if rules.naturals and len(set(all_cards)) == 13:
         available = detect_natural(all_cards)
+    royalties = {
+        row: rules.royalty(row, hand.category, royal=hand.is_royal) for row, hand in hands.items()
+    }
     seat = Seat(
         name,
         all_cards,
@@ -551,6 +571,7 @@ def _arranged(
         reason,
         None,
         available,
+        MappingProxyType(royalties),
     )
     return seat, fields
 

@@ -101,6 +101,44 @@ class Arrangement:
     row_values: Mapping[Row, int]
     value: float
 
+    @classmethod
+    def of(
+        cls,
+        hands: Mapping[Row, HandValue],
+        value: float,
+        rules: ChineseRules,
+    ) -> Arrangement:
+        """The arrangement of the evaluated rows ``hands`` worth ``value``, with each row's
+        royalty and row value under ``rules`` (the rows' cards as the hands order them).
+
+        >>> rows = {Row.BACK: evaluate("As Ks Qs Js Ts"), Row.MIDDLE: evaluate("9h 9d 9c 2h 2d"),
+        ...         Row.FRONT: evaluate("7c 5d 3s")}
+        >>> arr = Arrangement.of(rows, 0.0, ChineseRules())
+        >>> arr.royalties[Row.BACK], arr.royalties[Row.MIDDLE], arr.royalty_total
+        (5, 2, 7)
+        """
+        return _scored({row: hands[row] for row in _ROWS}, value, rules)
+
+    @classmethod
+    def of_rows(
+        cls,
+        back: Iterable[Card],
+        middle: Iterable[Card],
+        front: Iterable[Card],
+        value: float,
+        rules: ChineseRules,
+    ) -> Arrangement:
+        """:meth:`of` the rows' cards, evaluated under ``rules`` (its ``wheel``)."""
+        wheel = rules.wheel_second_highest
+        cards = {Row.BACK: back, Row.MIDDLE: middle, Row.FRONT: front}
+        hands = {row: evaluate(tuple(cards[row]), wheel_second_highest=wheel) for row in _ROWS}
+        return _scored(hands, value, rules)
+
+    @property
+    def royalty_total(self) -> int:
+        """The royalty units (CP-8) the three rows earn together if each of them wins."""
+        return sum(self.royalties.values())
+
     def row(self, row: Row) -> tuple[Card, ...]:
         """The cards of ``row``."""
         return self.front if row is Row.FRONT else self.middle if row is Row.MIDDLE else self.back
