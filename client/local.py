@@ -618,11 +618,11 @@ class LocalSolver:
     ) -> BiddingState:
         """A ``cpsolver.chlust.Bidding`` round after ``actions`` (CH-6), as a snapshot."""
         bidding = Bidding(players, ChlustRules.resolve(rules, **overrides), dealer=dealer)
-        for i, action in enumerate(actions, start=1):
+        for i, action in enumerate(actions):
             try:
                 bidding.act(action)
             except InvalidInputError as exc:
-                raise exc.prefixed(f"actions[{i}]") from None
+                raise exc.prefixed(("actions", i)) from None
         return bidding.state()
 
     def leaves_evaluate(

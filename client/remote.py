@@ -3,10 +3,12 @@
 :class:`RemoteSolver` has the methods of :class:`cpsolver.client.local.LocalSolver` and returns the
 same types (:class:`solver.Solution`, :class:`solver.HandValue`...), so a bot switches between
 an embedded solver and a server with one line (``client.connect(None)`` or
-``client.connect("host:50051")``). Library errors come back as the library's exceptions:
-``INVALID_ARGUMENT`` is an :class:`~cpsolver.errors.InvalidInputError` with the same field
-violations (field paths numbered from 1, as the library numbers them), ``FAILED_PRECONDITION``
-an :class:`~cpsolver.errors.InfeasibleError`; an unreachable server is a
+``client.connect("host:50051")``). Library errors come back as the library's exceptions, of
+the same class with the same attributes and field violations (:mod:`cpsolver.wire.status`
+reads the status's BadRequest, ErrorInfo and QuotaFailure details): ``INVALID_ARGUMENT`` is an
+:class:`~cpsolver.errors.InvalidInputError` or its subclass (``CardError`` with its ``token``,
+``IllegalPlayError`` with its ``rule``...), with the paths the library gives its own arguments,
+``FAILED_PRECONDITION`` an :class:`~cpsolver.errors.InfeasibleError`; an unreachable server is a
 :class:`~client.errors.ServerUnavailableError`, a missed deadline a
 :class:`~client.errors.DeadlineExceededError`, anything else a
 :class:`~client.errors.RemoteError`.
@@ -21,7 +23,6 @@ Every call has a deadline (``timeout`` seconds, per client, overridable per call
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +54,7 @@ from cpsolver.chlust.bidding import parse_bid_action
 from cpsolver.chlust.deal import Showdown, one_card
 from cpsolver.chlust.deal import check_deal_request as check_chlust_deal
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
-from cpsolver.errors import CpsolverError, InvalidInputError
+from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
@@ -74,18 +75,25 @@ from cpsolver.three_leaves.game import check_play_request
 from cpsolver.tricks import Trick
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
-from cpsolver.wire.cards import card_from_wire, card_to_wire, cards_to_wire, suit_to_wire
+from cpsolver.wire.cards import (
+    card_from_wire,
+    card_to_wire,
+    cards_to_wire,
+    hand_paths_from_wire,
+    suit_to_wire,
+)
 from cpsolver.wire.chinese_poker import (
     MAX_DEALS,
     constraints_to_wire,
     deal_from_wire,
     hand_from_wire,
+    player_paths_from_wire,
     seat_to_wire,
     solution_from_wire,
     table_from_wire,
 )
 from cpsolver.wire.rules import rules_to_wire
-from cpsolver.wire.status import exception_from_status
+from cpsolver.wire.status import RequestTooLargeError, exception_from_status
 
 __all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
 
@@ -236,12 +244,24 @@ class RemoteSolver:
 
     # -- calls -------------------------------------------------------------------------
 
-    def _call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
+    def _call(
+        self,
+        method: Callable[..., T],
+        request: Any,
+        timeout: float | None,
+        paths: Callable[[FieldPath], FieldPath] | None = None,
+    ) -> T:
+        """Call ``method``; a failure raises what :meth:`_error` says. ``paths`` names the
+        request's fields as the library names its arguments (the inverse of the servicer's
+        move, e.g. ``hands[i].cards[j]`` -> ``hands[i][j]``), so an error reads as in-process."""
         deadline = self.timeout if timeout is None else timeout
         try:
             return method(request, timeout=deadline, metadata=self._metadata)
         except grpc.RpcError as exc:
-            raise self._error(exc) from None
+            error = self._error(exc)
+            if paths is not None and isinstance(error, InvalidInputError):
+                error = error.with_paths(paths)
+            raise error from None
 
     def _error(self, exc: grpc.RpcError) -> CpsolverError:
         """The exception a failed call raises (see the module docstring)."""
@@ -288,7 +308,7 @@ class RemoteSolver:
         rules: ChineseRules,
         objective: str | None,
         alternatives: int,
-        field: str = "cards",
+        field: Field = "cards",
     ) -> pb.SolveRequest:
         request = pb.SolveRequest(
             cards=cards_to_wire(parse_cards(cards, field=field)),
@@ -380,7 +400,13 @@ class RemoteSolver:
             players=[seat_to_wire(seat) for seat in seats.values()],
             rules=rules_to_wire(resolved, pb.ChineseRules),
         )
-        response = self._call(self._chinese.ScoreTable, request, timeout)
+        names = list(seats)
+        response = self._call(
+            self._chinese.ScoreTable,
+            request,
+            timeout,
+            lambda path: player_paths_from_wire(path, names),
+        )
         return table_from_wire(response, resolved, seats, players)
 
     def deal(
@@ -451,8 +477,8 @@ class RemoteSolver:
         suit = parse_suit(trump) if isinstance(trump, str) else trump
         request = chlust_pb2.ShowdownRequest(
             hands=[
-                chlust_pb2.ChlustHand(cards=cards_to_wire(parse_cards(h, field=f"hands[{i}]")))
-                for i, h in enumerate(hands, start=1)
+                chlust_pb2.ChlustHand(cards=cards_to_wire(parse_cards(h, field=("hands", i))))
+                for i, h in enumerate(hands)
             ],
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
             rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
@@ -666,11 +692,11 @@ class RemoteSolver:
         resolved = ChlustRules.resolve(rules, **overrides)
         table = Bidding(players, resolved, dealer=dealer)  # checks players and dealer
         wire = []
-        for i, action in enumerate(actions, start=1):
+        for i, action in enumerate(actions):
             try:
                 name = parse_bid_action(action).name
             except InvalidInputError as exc:
-                raise exc.prefixed(f"actions[{i}]") from None
+                raise exc.prefixed(("actions", i)) from None
             wire.append(chlust_pb2.BidAction.Value(f"BID_ACTION_{name}"))
         request = chlust_pb2.BidRequest(
             players=table.players,
@@ -684,12 +710,7 @@ class RemoteSolver:
     def _chlust_call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
         """:meth:`_call`, with the wire's ``hands[i].cards[j]`` field paths named as the library
         names them (``hands[i][j]``), so errors read the same as in-process."""
-        from cpsolver.wire.chlust import library_hand_paths
-
-        try:
-            return self._call(method, request, timeout)
-        except InvalidInputError as exc:
-            raise library_hand_paths(exc) from None
+        return self._call(method, request, timeout, hand_paths_from_wire)
 
     def _chlust(self) -> Any:
         from cpsolver.v1 import chlust_pb2_grpc
@@ -767,7 +788,9 @@ class RemoteSolver:
             stock=cards_to_wire(deal.stock),
             dealer=deal.dealer,
         )
-        response = self._call(self._leaves().ResolveLeavesDeal, request, timeout)
+        response = self._call(
+            self._leaves().ResolveLeavesDeal, request, timeout, hand_paths_from_wire
+        )
         found = tuple(claim_from_wire(c, deal.trump) for c in response.khlyusts)
         winner = response.winner if response.HasField("winner") else None
         return next((c for c in found if c.seat == winner), None), found
@@ -785,7 +808,11 @@ class RemoteSolver:
         The plays must be listed (a play policy, a function, runs in-process only).
         """
         from cpsolver.v1 import three_leaves_pb2 as tl
-        from cpsolver.wire.three_leaves import exchange_to_wire, leaves_result_from_wire
+        from cpsolver.wire.three_leaves import (
+            exchange_paths_from_wire,
+            exchange_to_wire,
+            leaves_result_from_wire,
+        )
 
         ch = choices or Choices()
         check_play_request(deal, ch, carried_pot)  # the library's checks and errors
@@ -804,7 +831,12 @@ class RemoteSolver:
             carried_pot=carried_pot,
             seed=ch.seed,
         )
-        response = self._call(self._leaves().PlayLeavesDeal, request, timeout)
+        seats = list(ch.exchanges)  # the request's exchanges, in order
+
+        def paths(path: FieldPath) -> FieldPath:
+            return exchange_paths_from_wire(hand_paths_from_wire(path), seats)
+
+        response = self._call(self._leaves().PlayLeavesDeal, request, timeout, paths)
         return leaves_result_from_wire(response, deal, carried_pot)
 
     def leaves_session(
@@ -911,28 +943,18 @@ class RemoteSolver:
             part = sent[start : start + self._batch_size]
             try:
                 self._batch_call(part, pending, results, rules, timeout)
-            except InvalidInputError as exc:
+            except RequestTooLargeError as exc:
                 # A server started with a smaller --max-batch refuses the whole call before
-                # solving anything: ask again in calls it accepts (in-process has no such cap).
-                smaller = _smaller_batch(exc, len(part))
-                if smaller is None:
+                # solving anything, saying its limit (a QuotaFailure): ask again in calls it
+                # accepts (in-process has no such cap).
+                if len(part) <= 1:
                     raise
-                self._batch_size = smaller
+                self._batch_size = max(1, min(exc.limit, len(part) - 1))
                 continue
             start += len(part)
         for result in results:
             assert not isinstance(result, pb.SolveRequest), "the server skipped a hand"
             yield result
-
-
-def _smaller_batch(exc: InvalidInputError, size: int) -> int | None:
-    """The batch size to retry with when ``exc`` is the server's refusal of ``size`` hands per
-    ``BatchSolve`` (``requests: at most N hands per batch``), else None."""
-    if size <= 1 or [v.field for v in exc.violations] != ["requests"]:
-        return None
-    found = re.search(r"at most ([\d,]+) hands", exc.violations[0].description)
-    cap = int(found.group(1).replace(",", "")) if found else size // 2
-    return max(1, min(cap, size - 1))
 
 
 def _plain_status(code: grpc.StatusCode, details: str) -> Any:

@@ -15,7 +15,7 @@ from cpsolver.chinese import solve
 from cpsolver.chinese.deal import check_deal_request, deals
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
 from cpsolver.chinese.scoring import check_arrangement, score
-from cpsolver.errors import CpsolverError, FieldViolation, InvalidInputError
+from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import evaluate
 from cpsolver.rules import ChineseRules
 from cpsolver.server.interceptors import status_of
@@ -30,13 +30,13 @@ from cpsolver.wire.chinese_poker import (
     deal_to_wire,
     engine_from_wire,
     hand_to_wire,
-    player_field_path,
+    player_paths_to_wire,
     players_from_wire,
     solution_to_wire,
     table_to_wire,
 )
 from cpsolver.wire.rules import enum_value_name, rules_from_wire
-from cpsolver.wire.status import OK_STATUS
+from cpsolver.wire.status import OK_STATUS, RequestTooLargeError, paths_moved
 
 __all__ = ["SERVICE", "ChinesePokerServicer"]
 
@@ -84,9 +84,10 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         self, request: pb.BatchSolveRequest, context: grpc.ServicerContext
     ) -> Iterator[pb.BatchSolveResponse]:
         count = len(request.requests)
-        if count > self._limits.max_batch:
-            raise InvalidInputError(
-                "requests", f"at most {self._limits.max_batch} hands per batch, got {count}"
+        cap = self._limits.max_batch
+        if count > cap:
+            raise RequestTooLargeError(
+                "requests", f"at most {cap} hands per batch, got {count}", limit=cap
             )
         for index, item in enumerate(request.requests):
             if not context.is_active():
@@ -117,14 +118,9 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         self, request: pb.ScoreTableRequest, context: grpc.ServicerContext
     ) -> pb.ScoreTableResponse:
         rules = rules_from_wire(request.rules, ChineseRules)
-        try:
+        seats = [p.seat for p in request.players]
+        with paths_moved(lambda path: player_paths_to_wire(path, seats)):
             table = score(players_from_wire(request.players), rules)
-        except InvalidInputError as exc:
-            moved = [
-                FieldViolation(player_field_path(v.field, request.players), v.description)
-                for v in exc.violations
-            ]
-            raise InvalidInputError(violations=moved) from exc
         return table_to_wire(table)
 
     def EvaluateHand(
@@ -142,8 +138,8 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         count = request.count or 1
         check_deal_request(request.seed, players, count)
         if count > MAX_DEALS:
-            raise InvalidInputError(
-                "count", f"at most {MAX_DEALS:,} deals per request, got {count:,}"
+            raise RequestTooLargeError(
+                "count", f"at most {MAX_DEALS:,} deals per request, got {count:,}", limit=MAX_DEALS
             )
         dealt = deals(request.seed, players, count)
         return pb.DealTablesResponse(tables=[deal_to_wire(d) for d in dealt])

@@ -30,14 +30,20 @@ from cpsolver.chlust.advice import (
     DEFAULT_ODDS_SAMPLES,
     check_advice_limits,
 )
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import FieldPath, InvalidInputError
 from cpsolver.evaluator.chlust import evaluate_set
 from cpsolver.rules import ChlustRules
 from cpsolver.server.services import Service, ServiceLimits
 from cpsolver.tricks import Trick
 from cpsolver.v1 import chlust_pb2 as pb
 from cpsolver.v1 import chlust_pb2_grpc as pb_grpc
-from cpsolver.wire.cards import card_to_wire, cards_from_wire, cards_to_wire, suit_from_wire
+from cpsolver.wire.cards import (
+    card_to_wire,
+    cards_from_wire,
+    cards_to_wire,
+    hand_paths_to_wire,
+    suit_from_wire,
+)
 from cpsolver.wire.chlust import (
     advice_to_wire,
     bidding_to_wire,
@@ -48,9 +54,9 @@ from cpsolver.wire.chlust import (
     set_to_wire,
     showdown_to_wire,
     turned_from_wire,
-    wire_hand_paths,
 )
 from cpsolver.wire.rules import rules_from_wire
+from cpsolver.wire.status import paths_moved
 
 __all__ = ["SERVICE", "ChlustServicer"]
 
@@ -77,7 +83,8 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         hands = hands_from_wire(request.hands)
         trump = suit_from_wire(request.trump, "trump")
         turned = turned_from_wire(request)
-        result = wire_hand_paths(lambda: showdown(hands, trump, rules, turned=turned))
+        with paths_moved(hand_paths_to_wire):
+            result = showdown(hands, trump, rules, turned=turned)
         return showdown_to_wire(result)
 
     def LegalPlays(
@@ -103,11 +110,10 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         plays = cards_from_wire(request.plays, "plays")
         trump = suit_from_wire(request.trump, "trump")
         turned = turned_from_wire(request)
-        result = wire_hand_paths(
-            lambda: play_deal(
+        with paths_moved(hand_paths_to_wire):
+            result = play_deal(
                 hands, trump, plays, rules, dealer=request.dealer, folded=folded, turned=turned
             )
-        )
         return deal_result_to_wire(result)
 
     def ShowdownOdds(
@@ -142,7 +148,8 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         if not request.HasField("turned"):
             raise InvalidInputError("turned", "the turned card is required")
         turned = cards_from_wire([request.turned], "turned")[0]
-        parsed = wire_hand_paths(lambda: parse_hands(given, rules, exclude=(turned,)))
+        with paths_moved(hand_paths_to_wire):
+            parsed = parse_hands(given, rules, exclude=(turned,))
         seat = exchange_seat(parsed, turned, rules)
         dealt = Deal(parsed, turned, 0, ())
         after = dealt if seat is None else dealt.exchange(seat, rules)
@@ -155,14 +162,14 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
     def Bid(self, request: pb.BidRequest, context: grpc.ServicerContext) -> pb.BidResponse:
         rules = rules_from_wire(request.rules, ChlustRules)
         bidding = Bidding(request.players or None, rules, dealer=request.dealer)
-        for i, action in enumerate(request.actions, start=1):
+        for i, action in enumerate(request.actions):
             name = pb.BidAction.Name(action) if action in pb.BidAction.values() else None
             if action == 0 or name is None:
-                raise InvalidInputError(f"actions[{i}]", f"unknown or unset action {action}")
+                raise InvalidInputError(("actions", i), f"unknown or unset action {action}")
             try:
                 bidding.act(name.removeprefix("BID_ACTION_").lower())
             except InvalidInputError as exc:
-                raise exc.prefixed(f"actions[{i}]") from None
+                raise exc.prefixed(("actions", i)) from None
         return bidding_to_wire(bidding.state())
 
     def AdvisePlay(
@@ -177,19 +184,19 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         # before the tricks are read, as in-process
         check_advice_limits(samples=samples, seed=seed, seat=request.seat, seats=seats)
 
-        def trick_of(record: pb.TrickRecord, field: str) -> Trick:
-            cards = cards_from_wire(record.cards, f"{field}.cards")
+        def trick_of(record: pb.TrickRecord, field: FieldPath) -> Trick:
+            cards = cards_from_wire(record.cards, (*field, "cards"))
             if record.leader not in seats:
-                raise InvalidInputError(f"{field}.leader", f"expected one of the seats {seats}")
+                raise InvalidInputError((*field, "leader"), f"expected one of the seats {seats}")
             start = seats.index(record.leader)
             order = seats[start:] + seats[:start]
             if len(cards) > len(order):
-                raise InvalidInputError(f"{field}.cards", "more cards than seats")
+                raise InvalidInputError((*field, "cards"), "more cards than seats")
             return Trick.of(trump, record.leader, cards, seats=order[: len(cards)])
 
-        history = [trick_of(t, f"history[{i}]") for i, t in enumerate(request.history, start=1)]
+        history = [trick_of(t, ("history", i)) for i, t in enumerate(request.history)]
         if request.HasField("trick"):
-            trick = trick_of(request.trick, "trick")
+            trick = trick_of(request.trick, ("trick",))
         else:
             trick = Trick(trump, history[-1].winner if history else request.seat)
         advice = advise_play(

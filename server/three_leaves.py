@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import grpc
 
-from cpsolver.cards import parse_cards
 from cpsolver.errors import InvalidInputError
 from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.server.services import Service, ServiceLimits
@@ -21,18 +20,20 @@ from cpsolver.three_leaves import (
     ExchangeAction,
     advise_hand,
     best_khlyust,
+    leaf_trick,
     legal_on_trick,
     play_deal,
 )
 from cpsolver.three_leaves.advice import DEFAULT_SAMPLES  # an unset AdviseLeavesRequest.samples
-from cpsolver.tricks import Trick
 from cpsolver.v1 import three_leaves_pb2 as pb
 from cpsolver.v1 import three_leaves_pb2_grpc as pb_grpc
-from cpsolver.wire.cards import cards_from_wire, suit_from_wire
+from cpsolver.wire.cards import cards_from_wire, hand_paths_to_wire, suit_from_wire
+from cpsolver.wire.status import paths_moved
 from cpsolver.wire.three_leaves import (
     claim_to_wire,
     deal_from_request,
     exchange_action_from_wire,
+    exchange_paths_to_wire,
     hand_advice_to_wire,
     khlyust_to_wire,
     leaves_result_to_wire,
@@ -67,56 +68,53 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
         self, request: pb.ListLegalLeafPlaysRequest, context: grpc.ServicerContext
     ) -> pb.ListLegalLeafPlaysResponse:
         rules = rules_of(request)
-        hand = parse_cards(
-            cards_from_wire(request.hand, "hand"),
-            deck=rules.card_deck,
-            count=(1, 2, 3),
-            field="hand",
-        )
         trump = suit_from_wire(request.trump, "trump")
-        trick = Trick(trump, 0)
-        for i, p in enumerate(request.trick, start=1):
-            card = required_card_from_wire(p.card, f"trick[{i}].card", p.HasField("card"))
-            if card in hand:
-                raise InvalidInputError(f"trick[{i}].card", f"{card} is in the hand too")
-            trick = trick.play(i - 1, card, face_down=p.face_down)
+        plays = [
+            (required_card_from_wire(p.card, ("trick", i, "card"), p.HasField("card")), p.face_down)
+            for i, p in enumerate(request.trick)
+        ]
+        # The library checks the hand and the trick (no card in both), as in-process.
+        hand, trick = leaf_trick(cards_from_wire(request.hand, "hand"), trump, plays, rules=rules)
         return legal_to_wire(legal_on_trick(hand, trick, rules=rules))
 
     def PlayLeavesDeal(
         self, request: pb.PlayLeavesDealRequest, context: grpc.ServicerContext
     ) -> pb.PlayLeavesDealResponse:
-        deal = deal_from_request(request)
+        with paths_moved(hand_paths_to_wire):
+            deal = deal_from_request(request)
         exchanges: dict[int, Exchange] = {}
-        for i, ex in enumerate(request.exchanges, start=1):
+        for i, ex in enumerate(request.exchanges):
             action = exchange_action_from_wire(ex.action)
             if action is None:
-                raise InvalidInputError(f"exchanges[{i}].action", f"unknown value {ex.action}")
-            discard = cards_from_wire(ex.discard, f"exchanges[{i}].discard")
+                raise InvalidInputError(("exchanges", i, "action"), f"unknown value {ex.action}")
+            discard = cards_from_wire(ex.discard, ("exchanges", i, "discard"))
             if (action is ExchangeAction.DRAW) != bool(discard):
                 raise InvalidInputError(
-                    f"exchanges[{i}].discard", "list 1 to 3 cards exactly when drawing"
+                    ("exchanges", i, "discard"), "list 1 to 3 cards exactly when drawing"
                 )
             exchanges[ex.seat] = Exchange(action, discard)
         plays = []
-        for i, p in enumerate(request.plays, start=1):
+        for i, p in enumerate(request.plays):
             plays.append(
                 (
-                    required_card_from_wire(p.card, f"plays[{i}].card", p.HasField("card")),
+                    required_card_from_wire(p.card, ("plays", i, "card"), p.HasField("card")),
                     p.face_down,
                 )
             )
         picks = cards_from_wire(request.picks, "picks") or None
-        result = play_deal(
-            deal,
-            Choices(
-                exchanges=exchanges,
-                demand_playout=request.demand_playout,
-                picks=picks,
-                plays=tuple(plays),
-                seed=request.seed,
-            ),
-            carried_pot=request.carried_pot,
-        )
+        seats = [ex.seat for ex in request.exchanges]
+        with paths_moved(lambda path: exchange_paths_to_wire(path, seats)):
+            result = play_deal(
+                deal,
+                Choices(
+                    exchanges=exchanges,
+                    demand_playout=request.demand_playout,
+                    picks=picks,
+                    plays=tuple(plays),
+                    seed=request.seed,
+                ),
+                carried_pot=request.carried_pot,
+            )
         return leaves_result_to_wire(result)
 
     def AdviseLeaves(
@@ -145,7 +143,8 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
     def ResolveLeavesDeal(
         self, request: pb.ResolveLeavesDealRequest, context: grpc.ServicerContext
     ) -> pb.ResolveLeavesDealResponse:
-        deal = deal_from_request(request)
+        with paths_moved(hand_paths_to_wire):
+            deal = deal_from_request(request)
         best, found = best_khlyust(
             dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
         )

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from cpsolver.errors import CardError
+from cpsolver.errors import CardError, Field, field_path
 
 __all__ = [
     "DECKS",
@@ -249,7 +249,7 @@ CardsLike = str | Iterable["Card | str"]
 """What the parsers accept: one string of cards, or a sequence of cards or card strings."""
 
 
-def parse_card(text: str, *, deck: Deck = DECK_52, field: str = "card") -> Card:
+def parse_card(text: str, *, deck: Deck = DECK_52, field: Field = "card") -> Card:
     """Parse exactly one card (``"As"``, ``"10♥"``); raises :class:`CardError`.
 
     >>> parse_card("10♥")
@@ -268,14 +268,14 @@ def parse_cards(
     *,
     deck: Deck = DECK_52,
     count: int | Sequence[int] | None = None,
-    field: str = "cards",
+    field: Field = "cards",
 ) -> tuple[Card, ...]:
     """Parse cards from text or a sequence of card strings/cards, checking the deck and count.
 
     Separators may be spaces, commas or nothing at all (``AsKsQs``); ranks and suits are
     case-insensitive; ``10`` is ``T``; suit symbols are accepted. ``count`` is the number of
-    cards required (or the allowed numbers). Errors name the field, the card's 1-based
-    position, the token and the reason.
+    cards required (or the allowed numbers). Errors name the field (``field`` with the card's
+    index, ``cards[2]`` for the second card), the token and the reason.
 
     >>> parse_cards(["As", "Kd"])
     (Card('As'), Card('Kd'))
@@ -284,24 +284,26 @@ def parse_cards(
     ...
     cpsolver.errors.CardError: cards: expected 3 cards, got 2
     """
+    base = field_path(field)
     if isinstance(cards, str):
-        tokens = _tokenize(cards, field)
+        tokens = _tokenize(cards, base)
     else:
         tokens = []
         for item in cards:
             if isinstance(item, Card):
                 tokens.append((str(item), item))
                 continue
+            where = (*base, len(tokens))
             if not isinstance(item, str):
                 raise CardError(
-                    f"{field}[{len(tokens) + 1}]",
+                    where,
                     f"expected a card string, got {type(item).__name__}",
                     position=len(tokens) + 1,
                 )
-            found = _tokenize(item, f"{field}[{len(tokens) + 1}]", start=len(tokens), indexed=False)
+            found = _tokenize(item, where, start=len(tokens), indexed=False)
             if len(found) != 1:
                 raise CardError(
-                    f"{field}[{len(tokens) + 1}]",
+                    where,
                     f"expected one card, got {item!r}",
                     token=item,
                     position=len(tokens) + 1,
@@ -309,10 +311,10 @@ def parse_cards(
             tokens.extend(found)
     seen: dict[Card, int] = {}
     for position, (token, card) in enumerate(tokens, start=1):
-        _check_deck(card, token, deck, f"{field}[{position}]", position)
+        _check_deck(card, token, deck, (*base, position - 1), position)
         if card in seen:
             raise CardError(
-                f"{field}[{position}]",
+                (*base, position - 1),
                 f"duplicate card {token!r} (also card {seen[card]})",
                 token=token,
                 position=position,
@@ -330,7 +332,7 @@ _SUIT_NAMES = {"clubs": Suit.CLUBS, "diamonds": Suit.DIAMONDS, "hearts": Suit.HE
                "spades": Suit.SPADES}  # fmt: skip
 
 
-def parse_suit(text: str | Suit, *, field: str = "suit") -> Suit:
+def parse_suit(text: str | Suit, *, field: Field = "suit") -> Suit:
     """One suit from a letter, a symbol or an English name (``s``, ``♠``, ``Spades``).
 
     >>> parse_suit("♦"), parse_suit("Hearts")
@@ -354,7 +356,7 @@ def format_cards(cards: Iterable[Card], *, pretty: bool = False, sep: str = " ")
     return sep.join(c.pretty if pretty else str(c) for c in cards)
 
 
-def _check_deck(card: Card, token: str, deck: Deck, field: str, position: int = 1) -> None:
+def _check_deck(card: Card, token: str, deck: Deck, field: Field, position: int = 1) -> None:
     if card not in deck:
         raise CardError(
             field,
@@ -365,7 +367,7 @@ def _check_deck(card: Card, token: str, deck: Deck, field: str, position: int = 
 
 
 def _tokenize(
-    text: str, field: str, start: int = 0, *, indexed: bool = True
+    text: str, field: Field, start: int = 0, *, indexed: bool = True
 ) -> list[tuple[str, Card]]:
     """Split text into (token, card) pairs; raise CardError on the first bad token."""
     text = text.translate(_IGNORED)
@@ -378,7 +380,7 @@ def _tokenize(
             i = gap.end()
             continue
         position = start + len(found) + 1
-        where = f"{field}[{position}]" if indexed else field
+        where = (*field_path(field), position - 1) if indexed else field
         rank_text = text[i : i + 2] if text.startswith("10", i) else text[i].upper()
         rank = _RANK_BY_TEXT.get(rank_text)
         if rank is None:

@@ -5,50 +5,122 @@ Every error caused by a caller's input is an :class:`InvalidInputError` carrying
 CLI and ``INVALID_ARGUMENT`` with ``google.rpc.BadRequest`` field violations over gRPC, so the
 message a user sees is written once, here in the library.
 
+Field paths have one convention. A violation's :attr:`~FieldViolation.path` is a tuple of
+field names (``str``: a field, or a mapping's key such as a seat name) and list indexes
+(``int``, **0-based**: the position in the list the caller gave, as Python and protobuf index).
+People read a path with list positions counted from 1, as the messages count cards ("card 2"):
+that is :attr:`FieldViolation.field` and the text of the error. The gRPC layer shows the same
+path with the 0-based indexes (google.rpc.BadRequest's convention), converting in one place
+(``cpsolver.wire.status``). A field given as a string is names separated by dots, never an
+index: a path with an index is a tuple. A description that points at another place says it in
+words ("also card 1", "also in hand 2"), so it reads the same however the path is shown.
+
 >>> err = InvalidInputError("rules.players", "must be 2, 3 or 4, got 5")
 >>> str(err)
 'rules.players: must be 2, 3 or 4, got 5'
->>> err.violations[0].field
-'rules.players'
+>>> err.violations[0].path
+('rules', 'players')
+>>> dup = InvalidInputError(("hands", 1, 0), "card As is dealt twice")
+>>> dup.field, format_field(dup.path, first=0)
+('hands[2][1]', 'hands[1][0]')
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, Self
 
 __all__ = [
     "CardError",
     "CpsolverError",
+    "Field",
+    "FieldPath",
     "FieldViolation",
     "IllegalPlayError",
     "InfeasibleError",
     "InvalidInputError",
     "RuleError",
+    "field_path",
+    "format_field",
 ]
+
+FieldPath = tuple[str | int, ...]
+"""A structured field path: names and 0-based list indexes (the module docstring)."""
+
+Field = str | FieldPath
+"""What the constructors take as a field: a :data:`FieldPath` or dotted names (``rules.order``)."""
+
+
+def field_path(field: Field) -> FieldPath:
+    """The structured path of ``field``: a tuple as it is, a string split at its dots.
+
+    >>> field_path("rules.players"), field_path(("cards", 4)), field_path("")
+    (('rules', 'players'), ('cards', 4), ())
+    >>> field_path("cards[5]")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'cards[5]': a field path with an index is a tuple, e.g. ('cards', 4)
+    """
+    if isinstance(field, tuple):
+        return field
+    if "[" in field or "]" in field:
+        raise ValueError(f"{field!r}: a field path with an index is a tuple, e.g. ('cards', 4)")
+    return tuple(field.split(".")) if field else ()
+
+
+def format_field(path: FieldPath, *, first: int = 1) -> str:
+    """``path`` as text: names joined by dots, each index in brackets counted from ``first``
+    (1 for people, the library's messages; 0 for the wire).
+
+    >>> format_field(("players", "N", "back", 1)), format_field(("cards", 4), first=0)
+    ('players.N.back[2]', 'cards[4]')
+    """
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part + first}]"
+        else:
+            text += f".{part}" if text else part
+    return text
 
 
 class CpsolverError(Exception):
     """Base class of every exception raised on purpose by the library."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class FieldViolation:
-    """One reason a request is invalid: the field path and a human-readable description."""
+    """One reason a request is invalid: the field's path and a human-readable description.
 
-    field: str
+    >>> FieldViolation(("cards", 1), "duplicate card 'As' (also card 1)")
+    FieldViolation(path=('cards', 1), description="duplicate card 'As' (also card 1)")
+    """
+
+    path: FieldPath
     description: str
 
+    def __init__(self, field: Field, description: str) -> None:
+        object.__setattr__(self, "path", field_path(field))
+        object.__setattr__(self, "description", description)
+
+    @property
+    def field(self) -> str:
+        """The path as people read it (list positions from 1): ``cards[2]``, ``rules.order``."""
+        return format_field(self.path)
+
     def __str__(self) -> str:
-        return f"{self.field}: {self.description}" if self.field else self.description
+        return f"{self.field}: {self.description}" if self.path else self.description
 
 
 class InvalidInputError(CpsolverError, ValueError):
     """The caller's input is invalid; ``violations`` says where and why."""
 
+    violations: tuple[FieldViolation, ...]
+
     def __init__(
         self,
-        field: str = "",
+        field: Field = "",
         description: str = "",
         *,
         violations: Iterable[FieldViolation] = (),
@@ -56,42 +128,75 @@ class InvalidInputError(CpsolverError, ValueError):
         found = list(violations)
         if description:
             found.insert(0, FieldViolation(field, description))
+        self._set_violations(found)
+
+    def _set_violations(self, violations: Iterable[FieldViolation]) -> None:
+        found = tuple(violations)
         if not found:
-            raise TypeError("InvalidInputError needs at least one violation")
-        self.violations: tuple[FieldViolation, ...] = tuple(found)
-        super().__init__("; ".join(str(v) for v in self.violations))
+            raise TypeError(f"{type(self).__name__} needs at least one violation")
+        self.violations = found
+        Exception.__init__(self, "; ".join(str(v) for v in found))
 
     @property
     def field(self) -> str:
-        """The field of the first violation."""
+        """The field of the first violation, as people read it."""
         return self.violations[0].field
+
+    @property
+    def path(self) -> FieldPath:
+        """The structured path of the first violation."""
+        return self.violations[0].path
 
     @property
     def description(self) -> str:
         """The description of the first violation."""
         return self.violations[0].description
 
-    def prefixed(self, prefix: str) -> InvalidInputError:
-        """The same error with every field path placed under ``prefix`` (``prefix.field``)."""
-        moved = [
-            FieldViolation(f"{prefix}.{v.field}" if v.field else prefix, v.description)
-            for v in self.violations
-        ]
+    @classmethod
+    def of_violations(cls, violations: Iterable[FieldViolation], **attributes: Any) -> Self:
+        """An error of this class with exactly ``violations`` and the attributes given (such as
+        a :class:`CardError`'s ``token``), the descriptions as they are: how an adapter rebuilds
+        an error it received (an :class:`IllegalPlayError`'s descriptions already name the rule).
+
+        >>> err = CardError.of_violations(
+        ...     [FieldViolation(("cards", 1), "duplicate card 'As'")], token="As", position=2)
+        >>> type(err).__name__, str(err), err.token, err.position
+        ('CardError', "cards[2]: duplicate card 'As'", 'As', 2)
+        """
+        error = cls.__new__(cls)
+        error.__dict__.update(attributes)
+        error._set_violations(violations)
+        return error
+
+    def with_paths(self, move: Callable[[FieldPath], FieldPath]) -> Self:
+        """The same error (class, attributes, descriptions) with every path replaced by
+        ``move(path)``: how an adapter names the fields of its own request."""
         clone = type(self).__new__(type(self))
         clone.__dict__.update(self.__dict__)
-        clone.violations = tuple(moved)
-        Exception.__init__(clone, "; ".join(str(v) for v in moved))
+        clone._set_violations(FieldViolation(move(v.path), v.description) for v in self.violations)
         return clone
+
+    def prefixed(self, prefix: Field) -> Self:
+        """The same error with every field path placed under ``prefix``.
+
+        >>> str(InvalidInputError(("cards", 0), "bad").prefixed(("hands", 2)))
+        'hands[3].cards[1]: bad'
+        """
+        head = field_path(prefix)
+        return self.with_paths(lambda path: head + path)
 
 
 class CardError(InvalidInputError):
     """A card token could not be read, is repeated, is outside the deck, or the count is wrong.
 
-    ``token`` is the offending text (empty for a count error) and ``position`` its 1-based
-    place among the cards (0 when the whole list is at fault).
+    ``token`` is the offending text (empty for a count error) and ``position`` its place among
+    the cards counted from 1, as the field shows it (0 when the whole list is at fault).
     """
 
-    def __init__(self, field: str, description: str, *, token: str = "", position: int = 0):
+    token: str
+    position: int
+
+    def __init__(self, field: Field, description: str, *, token: str = "", position: int = 0):
         super().__init__(field, description)
         self.token = token
         self.position = position
@@ -104,7 +209,9 @@ class RuleError(InvalidInputError):
 class IllegalPlayError(InvalidInputError):
     """A play or action that the game's rules forbid; ``rule`` names the rule (e.g. ``CH-8``)."""
 
-    def __init__(self, field: str, description: str, *, rule: str) -> None:
+    rule: str
+
+    def __init__(self, field: Field, description: str, *, rule: str) -> None:
         super().__init__(field, f"{description} ({rule})")
         self.rule = rule
 

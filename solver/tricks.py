@@ -83,7 +83,7 @@ def trick_winner(
     if len(down) != len(cards):
         raise InvalidInputError("trick.face_down", f"expected {len(cards)} flags, got {len(down)}")
     if down[0]:
-        raise InvalidInputError("trick.plays[1]", "the lead cannot be played face down")
+        raise InvalidInputError(("trick", "plays", 0), "the lead cannot be played face down")
     led = cards[0].suit
     best = 0
     for i in range(1, len(cards)):
@@ -107,7 +107,7 @@ class Trick:
     def __post_init__(self) -> None:
         if self.plays and self.plays[0].seat != self.leader:
             raise InvalidInputError(
-                "trick.plays[1]",
+                ("trick", "plays", 0),
                 f"the first play must be the leader's (seat {self.leader}), "
                 f"got seat {self.plays[0].seat}",
             )
@@ -115,11 +115,11 @@ class Trick:
             trick_winner(self.cards, self.trump, face_down=[p.face_down for p in self.plays])
         seen_cards: set[Card] = set()
         seen_seats: set[int] = set()
-        for i, p in enumerate(self.plays, start=1):
+        for i, p in enumerate(self.plays):
             if p.card in seen_cards:
-                raise InvalidInputError(f"trick.plays[{i}]", f"card {p.card} is already played")
+                raise InvalidInputError(("trick", "plays", i), f"card {p.card} is already played")
             if p.seat in seen_seats:
-                raise InvalidInputError(f"trick.plays[{i}]", f"seat {p.seat} has already played")
+                raise InvalidInputError(("trick", "plays", i), f"seat {p.seat} has already played")
             seen_cards.add(p.card)
             seen_seats.add(p.seat)
 

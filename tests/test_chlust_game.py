@@ -188,8 +188,8 @@ def test_illegal_plays_name_ch8_and_the_play(plays: str, position: int, text: st
     game = TrickGame(CH_E11_HANDS, "s")
     parsed = cards(plays)
     with pytest.raises(IllegalPlayError) as err:
-        for k, card in enumerate(parsed, start=1):
-            game.play(card, field=f"plays[{k}]")
+        for k, card in enumerate(parsed):
+            game.play(card, field=("plays", k))
     assert err.value.rule == "CH-8"
     assert err.value.field == f"plays[{position}]"
     assert text in str(err.value)

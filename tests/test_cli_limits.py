@@ -228,7 +228,7 @@ def test_typed_client_refuses_past_the_caps_like_the_library(remote: RemoteSolve
             Deal.of(TL_E6["hands"], "9d"), carried_pot=MAX_CARRIED_POT + 1)),
         ("seed", lambda s: s.leaves_play(
             Deal.of(TL_E6["hands"], "9d"), Choices(seed=LEAVES_MAX_SEED + 1))),
-        (f"exchanges[{2**40}]", lambda s: s.leaves_play(  # TL-1: seats 0 to 3
+        (f"exchanges.{2**40}", lambda s: s.leaves_play(  # TL-1: seats 0 to 3
             Deal.of(TL_E6["hands"], "9d"), Choices.of(exchanges={2**40: "pass"}))),
     ]  # fmt: skip
     for field, call in cases:
@@ -238,11 +238,12 @@ def test_typed_client_refuses_past_the_caps_like_the_library(remote: RemoteSolve
 
 def test_cli_leaves_play_exchange_of_no_seat_fails_the_same_remote(server: str) -> None:
     """TL-1 (seats 0 to 3): an exchange for a seat number the wire cannot even carry is the
-    library's error either way (it was a protobuf traceback with --server)."""
+    library's error either way (it was a protobuf traceback with --server). ``exchanges`` is a
+    mapping by seat, so the path names the key (exchanges.N), not a list position."""
     deal = json.dumps(dict(TL_E6, stock="Js 9s Tc", exchanges={str(2**40): "pass"}))
     code, out, err = both_ways(server, ["leaves", "play", deal])
     assert code == 2 and out == ""
-    assert err == f"error: exchanges[{2**40}]: no such seat (0 to 3)\n"
+    assert err == f"error: exchanges.{2**40}: no such seat (0 to 3)\n"
 
 
 def test_server_refuses_one_past_each_cap_naming_the_field(grpc_channel: grpc.Channel) -> None:

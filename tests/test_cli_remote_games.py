@@ -154,7 +154,7 @@ def test_chlust_advise_deal_bid_same_remote(server: str) -> None:
         (("legal", "Ah Kh", "--trick", "Ah", "-t", "h"), None, "hand: card Ah is already"),
         (("legal", "Ah 9h", "--trick", "Kh", "-t", "h"), None, "hand[2]: card '9h'"),
         (("play", "-"), None, "plays[5]: seat 1 may not play Ad"),
-        (("play", "-"), "dup", "hands[3][3]: card Ah is also hands[1]"),
+        (("play", "-"), "dup", "hands[3][3]: card Ah is also in hand 1"),
         (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
         (("odds", "Ad Kd Qd", "-t", "d", "--turned", "Ad"), None, "turned: card Ad"),
         (("advise", "-"), "advise", "hand: card Kd is both held and seen"),

@@ -115,7 +115,7 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
         ),
         (
             {"players": {"N": E5["N"], "E": {**E5["E"], "front": ["Qs", "Kd", "3c"]}}},
-            "players.E.front[1]: duplicate card 'Qs' (also players.N.front[1])",
+            "players.E.front[1]: duplicate card 'Qs' (also N's front card 1)",
         ),
         (
             {"players": {"N": {**E5["N"], "front": "Qs Qd"}, "E": E5["E"]}},

@@ -102,8 +102,8 @@ def _library_error(hand: str) -> InvalidInputError:
 
 
 def test_invalid_argument_is_the_library_error(remote: RemoteSolver) -> None:
-    """INVALID_ARGUMENT + BadRequest -> InvalidInputError with the library's violations, field
-    paths numbered from 1 as the library numbers them (the wire numbers from 0)."""
+    """INVALID_ARGUMENT + BadRequest -> InvalidInputError with the library's violations: the
+    same structured paths (the wire shows cards[12], the library's text cards[13])."""
     short = HANDS[0].rsplit(" ", 1)[0]
     with pytest.raises(InvalidInputError) as caught:
         remote.solve(short)
@@ -120,6 +120,7 @@ def test_invalid_argument_is_the_library_error(remote: RemoteSolver) -> None:
         remote._call(remote._chinese.Solve, request, None)
     assert caught.value.violations == _library_error(duplicate).violations
     assert caught.value.violations[0].field == "cards[13]"
+    assert caught.value.violations[0].path == ("cards", 12)
 
 
 def test_deadline_exceeded_on_a_long_batch(remote: RemoteSolver) -> None:

@@ -153,10 +153,13 @@ def test_batch_solve_streams_in_order_with_per_item_status(stub) -> None:
     assert bad.code == grpc.StatusCode.INVALID_ARGUMENT
     details = {}
     for item in (replies[2], replies[4]):
+        request_errors = []
         for any_detail in item.status.details:
             request_error = error_details_pb2.BadRequest()
-            assert any_detail.Unpack(request_error)
-            details.update({v.field: v.description for v in request_error.field_violations})
+            if any_detail.Unpack(request_error):  # beside it: the ErrorInfo naming the class
+                request_errors.append(request_error)
+        assert len(request_errors) == 1, item.status
+        details.update({v.field: v.description for v in request_errors[0].field_violations})
     assert "expected 13 cards, got 12" in details["cards"]
     assert "duplicate" in details["cards[3]"]
 

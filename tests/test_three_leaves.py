@@ -387,12 +387,19 @@ def test_tl4_khlyust_after_exchange_counts_a_drawn_khlyust() -> None:
 
 
 def test_deal_input_errors_are_specific() -> None:
-    """Bad deals name the field: a card twice, wrong count, card outside the deck."""
-    with pytest.raises(InvalidInputError, match=r"hands\[1\].*dealt twice"):
+    """Bad deals name the field: a card twice (and in words where else it is), wrong count,
+    card outside the deck. Hands count from 1 like cards: hands[2] is the second hand (seat 1);
+    these paths were 0-based (hands[1], "also in hands[0]") while stock[1] was 1-based."""
+    with pytest.raises(InvalidInputError) as twice:
         Deal.of(["As Kh 8d", "As 9h Jc"], trump_card="9d")
-    with pytest.raises(InvalidInputError, match=r"trump_card.*dealt twice"):
+    assert str(twice.value) == "hands[2]: card As is dealt twice (also in hand 1)"
+    assert twice.value.path == ("hands", 1)
+    with pytest.raises(InvalidInputError, match=r"trump_card: card 8d is dealt twice \(also in"):
         Deal.of(["As Kh 8d", "Ks 9h Jc"], trump_card="8d")
-    with pytest.raises(CardError, match=r"hands\[0\]: expected 3 cards"):
+    with pytest.raises(InvalidInputError) as stock:
+        Deal.of(["As Kh 8d", "Ks 9h Jc"], trump_card="9d", stock="Qd Ks")
+    assert str(stock.value) == "stock[2]: card Ks is dealt twice (also in hand 2)"
+    with pytest.raises(CardError, match=r"hands\[1\]: expected 3 cards"):
         Deal.of(["As Kh", "Ks 9h Jc"], trump_card="9d")
     with pytest.raises(CardError, match="not in the 28-card deck"):
         Deal.of(["As Kh 7d", "Ks 9h Jc"], trump_card="9d")

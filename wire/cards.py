@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from cpsolver.cards import Card, Rank, Suit
-from cpsolver.errors import FieldViolation, InvalidInputError
+from cpsolver.errors import Field, FieldPath, FieldViolation, InvalidInputError, field_path
 from cpsolver.v1 import cards_pb2
 
 __all__ = [
@@ -20,6 +20,8 @@ __all__ = [
     "card_to_wire",
     "cards_from_wire",
     "cards_to_wire",
+    "hand_paths_from_wire",
+    "hand_paths_to_wire",
     "suit_from_wire",
     "suit_to_wire",
 ]
@@ -39,23 +41,25 @@ _WIRE_CARDS = tuple(
 )
 
 
-def cards_from_wire(cards: Iterable[cards_pb2.Card], field: str) -> tuple[Card, ...]:
-    """Typed library cards from Card messages; every missing or unknown rank/suit is reported.
+def cards_from_wire(cards: Iterable[cards_pb2.Card], field: Field) -> tuple[Card, ...]:
+    """Typed library cards from Card messages; every missing or unknown rank/suit is reported
+    (``cards[0].suit`` for the first card's, as a path ``("cards", 0, "suit")``).
 
     Duplicates, counts and deck membership are left to the library's parser.
     """
     result: list[Card] = []
     problems: list[FieldViolation] = []
-    for position, card in enumerate(cards, start=1):
-        where = f"{field}[{position}]"
+    base = field_path(field)
+    for position, card in enumerate(cards):
+        where = (*base, position)
         rank_ok = card.rank in _RANKS
         suit = _SUIT_FROM_WIRE.get(card.suit)
         if not rank_ok:
             reason = "is required" if card.rank == 0 else f"has unknown value {card.rank}"
-            problems.append(FieldViolation(f"{where}.rank", f"rank {reason}"))
+            problems.append(FieldViolation((*where, "rank"), f"rank {reason}"))
         if suit is None:
             reason = "is required" if card.suit == 0 else f"has unknown value {card.suit}"
-            problems.append(FieldViolation(f"{where}.suit", f"suit {reason}"))
+            problems.append(FieldViolation((*where, "suit"), f"suit {reason}"))
         if rank_ok and suit is not None:
             result.append(Card(Rank(card.rank), suit))
     if problems:
@@ -78,7 +82,7 @@ def card_from_wire(card: cards_pb2.Card) -> Card:
     return Card(Rank(card.rank), _SUIT_FROM_WIRE[card.suit])
 
 
-def suit_from_wire(value: int, field: str) -> Suit:
+def suit_from_wire(value: int, field: Field) -> Suit:
     """The library suit of a Suit enum value; unset or unknown is an input error on ``field``."""
     suit: Suit | None = _SUIT_FROM_WIRE.get(value)  # type: ignore[call-overload]
     if suit is None:
@@ -90,3 +94,27 @@ def suit_from_wire(value: int, field: str) -> Suit:
 def suit_to_wire(suit: Suit | None) -> int:
     """The Suit enum value of a library suit (``SUIT_UNSPECIFIED`` for None)."""
     return 0 if suit is None else _SUIT_TO_WIRE[suit]
+
+
+def hand_paths_to_wire(path: FieldPath, field: str = "hands") -> FieldPath:
+    """A library path into a list of hands as the wire names it: the library's card ``j`` of
+    hand ``i`` (``hands[i][j]``) is the ``cards`` field of the i-th hand message on the wire
+    (ChlustHand, LeavesHand). Other paths are the same.
+
+    >>> hand_paths_to_wire(("hands", 1, 2)), hand_paths_to_wire(("hands", 1))
+    (('hands', 1, 'cards', 2), ('hands', 1))
+    """
+    if len(path) > 2 and path[0] == field and isinstance(path[1], int):
+        return (*path[:2], "cards", *path[2:]) if isinstance(path[2], int) else path
+    return path
+
+
+def hand_paths_from_wire(path: FieldPath, field: str = "hands") -> FieldPath:
+    """The inverse of :func:`hand_paths_to_wire`.
+
+    >>> hand_paths_from_wire(("hands", 1, "cards", 2, "rank"))
+    ('hands', 1, 2, 'rank')
+    """
+    if len(path) > 3 and path[0] == field and isinstance(path[1], int) and path[2] == "cards":
+        return (*path[:2], *path[3:])
+    return path

@@ -20,7 +20,7 @@ from cpsolver.chinese.ev import RowOdds
 from cpsolver.chinese.naturals import Natural, NaturalKind
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, Solution
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, FieldPath, InvalidInputError, field_path
 from cpsolver.evaluator.poker import Category, HandValue
 from cpsolver.rules.chinese import ChineseRules, Row
 from cpsolver.v1 import chinese_poker_pb2
@@ -36,7 +36,8 @@ __all__ = [
     "hand_from_wire",
     "hand_to_wire",
     "natural_from_wire",
-    "player_field_path",
+    "player_paths_from_wire",
+    "player_paths_to_wire",
     "players_from_wire",
     "rows_to_wire",
     "seat_to_wire",
@@ -127,50 +128,50 @@ _ENGINE_FROM_WIRE = {
 }
 
 
-def _card_place_from_wire(message: chinese_poker_pb2.CardPlace, field: str) -> Pin:
-    card = cards_from_wire([message.card], f"{field}.card")[0]
+def _card_place_from_wire(message: chinese_poker_pb2.CardPlace, field: FieldPath) -> Pin:
+    card = cards_from_wire([message.card], (*field, "card"))[0]
     place = _PLACE_FROM_WIRE.get(message.place)
     if place is None:
         reason = "is required" if message.place == 0 else f"has unknown value {message.place}"
-        raise InvalidInputError(f"{field}.place", f"place {reason}")
+        raise InvalidInputError((*field, "place"), f"place {reason}")
     return Pin(card, place)
 
 
-def _minimum_from_wire(message: chinese_poker_pb2.RowMinimum, field: str) -> MinHand:
+def _minimum_from_wire(message: chinese_poker_pb2.RowMinimum, field: FieldPath) -> MinHand:
     if message.row not in (1, 2, 3):
-        raise InvalidInputError(f"{field}.row", "row is required (ROW_FRONT, ROW_MIDDLE, ROW_BACK)")
+        raise InvalidInputError(
+            (*field, "row"), "row is required (ROW_FRONT, ROW_MIDDLE, ROW_BACK)"
+        )
     row = Row[chinese_poker_pb2.Row.Name(message.row).removeprefix("ROW_")]
     bound = message.WhichOneof("bound")
+    if bound is None:
+        raise InvalidInputError((*field, "bound"), "set category or strength")
+    if bound == "category" and message.category not in _CATEGORY_FROM_WIRE:
+        raise InvalidInputError((*field, "category"), "category is required")
     try:
         if bound == "category":
-            category = _CATEGORY_FROM_WIRE.get(message.category)
-            if category is None:
-                raise InvalidInputError(f"{field}.category", "category is required")
-            return MinHand(row, category=category)
-        if bound == "strength":
-            return MinHand(row, strength=message.strength)
-    except InvalidInputError as exc:
-        if exc.field.startswith(field):
-            raise
-        raise InvalidInputError(f"{field}.{bound}", exc.description) from None
-    raise InvalidInputError(f"{field}.bound", "set category or strength")
+            return MinHand(row, category=_CATEGORY_FROM_WIRE[message.category])
+        return MinHand(row, strength=message.strength)
+    except InvalidInputError as exc:  # the library names its "minimum"; the wire the bound
+        raise InvalidInputError((*field, bound), exc.description) from None
 
 
 def constraints_from_wire(
-    message: chinese_poker_pb2.SolveConstraints, field: str = "constraints"
+    message: chinese_poker_pb2.SolveConstraints, field: Field = "constraints"
 ) -> Constraints:
     """The library's :class:`Constraints` of a SolveConstraints message (field paths name the
-    offending entry, e.g. ``constraints.pins[1].place``; indices from 0 as on the wire)."""
-    pins = [_card_place_from_wire(p, f"{field}.pins[{i}]") for i, p in enumerate(message.pins)]
+    offending entry, e.g. ``constraints.pins[1].place`` on the wire for the second pin)."""
+    base = field_path(field)
+    pins = [_card_place_from_wire(p, (*base, "pins", i)) for i, p in enumerate(message.pins)]
     forbids = [
-        _card_place_from_wire(p, f"{field}.forbids[{i}]") for i, p in enumerate(message.forbids)
+        _card_place_from_wire(p, (*base, "forbids", i)) for i, p in enumerate(message.forbids)
     ]
     minimums = [
-        _minimum_from_wire(m, f"{field}.minimums[{i}]") for i, m in enumerate(message.minimums)
+        _minimum_from_wire(m, (*base, "minimums", i)) for i, m in enumerate(message.minimums)
     ]
     natural = _POLICY_FROM_WIRE.get(message.natural)
     if natural is None:
-        raise InvalidInputError(f"{field}.natural", f"has unknown value {message.natural}")
+        raise InvalidInputError((*base, "natural"), f"has unknown value {message.natural}")
     return Constraints(tuple(pins), tuple(forbids), tuple(minimums), natural)
 
 
@@ -383,28 +384,27 @@ def _card_index(card: Card) -> int:
 # -- table scoring (ScoreTable) ----------------------------------------------------------
 
 
-def players_from_wire(
-    players: Iterable[chinese_poker_pb2.TablePlayer], field: str = "players"
-) -> dict[str, object]:
-    """The library's ``players`` mapping of :func:`solver.score` from TablePlayer messages."""
+def players_from_wire(players: Iterable[chinese_poker_pb2.TablePlayer]) -> dict[str, object]:
+    """The library's ``players`` mapping of :func:`cpsolver.score` from TablePlayer messages
+    (what only the wire can get wrong is checked here, naming ``players[i]``)."""
     result: dict[str, object] = {}
-    for position, player in enumerate(players, start=1):
-        where = f"{field}[{position}]"
+    for position, player in enumerate(players):
+        where: FieldPath = ("players", position)
         if not player.seat:
-            raise InvalidInputError(f"{where}.seat", "a seat name is required")
+            raise InvalidInputError((*where, "seat"), "a seat name is required")
         if player.seat in result:
-            raise InvalidInputError(f"{where}.seat", f"seat {player.seat!r} appears twice")
+            raise InvalidInputError((*where, "seat"), f"seat {player.seat!r} appears twice")
         play = player.WhichOneof("play")
         if play == "natural":
             result[player.seat] = {
-                "cards": cards_from_wire(player.natural.cards, f"{where}.natural.cards"),
+                "cards": cards_from_wire(player.natural.cards, (*where, "natural", "cards")),
                 "natural": True,
             }
         elif play == "arrangement":
             rows = player.arrangement
             result[player.seat] = {
                 row.label: cards_from_wire(
-                    getattr(rows, row.label), f"{where}.arrangement.{row.label}"
+                    getattr(rows, row.label), (*where, "arrangement", row.label)
                 )
                 for row in _DISPLAY_ROWS
             }
@@ -413,35 +413,52 @@ def players_from_wire(
     return result
 
 
-# The library names a player's fields by seat (players.N.back[2]); the wire by position.
-_PLAYER_FIELDS = {
-    "back": "arrangement.back",
-    "middle": "arrangement.middle",
-    "front": "arrangement.front",
-    "cards": "natural.cards",
-    "natural": "natural",
+# The library names a player's fields by seat (players.N.back[2]), with the fields of the
+# mapping :func:`cpsolver.score` takes; the wire by position, with TablePlayer's fields.
+_PLAYER_FIELDS: dict[str, tuple[str, ...]] = {
+    "back": ("arrangement", "back"),
+    "middle": ("arrangement", "middle"),
+    "front": ("arrangement", "front"),
+    "cards": ("natural", "cards"),
+    "natural": ("natural",),
 }
+_WIRE_PLAYER_FIELDS = {wire: name for name, wire in _PLAYER_FIELDS.items()}
 
 
-def player_field_path(
-    field: str, players: Sequence[chinese_poker_pb2.TablePlayer], prefix: str = "players"
-) -> str:
-    """A library field path of :func:`solver.score` (``players.N.back[2]``) as the request's
-    path (``players[1].arrangement.back[2]``, library convention: 1-based).
+def player_paths_to_wire(path: FieldPath, seats: Sequence[str]) -> FieldPath:
+    """A path of :func:`cpsolver.score`'s players (``players.E.back[2]``) as the path in a
+    ScoreTableRequest whose players sit in ``seats`` order (``players[1].arrangement.back[1]``
+    on the wire).
 
-    >>> wire = [chinese_poker_pb2.TablePlayer(seat="N"), chinese_poker_pb2.TablePlayer(seat="E")]
-    >>> player_field_path("players.E.back[2]", wire), player_field_path("players.N", wire)
-    ('players[2].arrangement.back[2]', 'players[1]')
+    >>> player_paths_to_wire(("players", "E", "back", 1), ["N", "E"])
+    ('players', 1, 'arrangement', 'back', 1)
     """
-    seats = {p.seat: i for i, p in enumerate(players, start=1) if p.seat}
-    for seat in sorted(seats, key=len, reverse=True):
-        head = f"{prefix}.{seat}"
-        rest = field[len(head) :]
-        if field.startswith(head) and (not rest or rest[0] in ".["):
-            name, bracket, tail = rest.lstrip(".").partition("[")
-            mapped = _PLAYER_FIELDS.get(name, name)
-            return f"{prefix}[{seats[seat]}]" + (f".{mapped}" if mapped else "") + bracket + tail
-    return field
+    if len(path) < 2 or path[0] != "players" or path[1] not in seats:
+        return path
+    head: FieldPath = ("players", list(seats).index(str(path[1])))
+    rest = path[2:]
+    if rest and isinstance(rest[0], str) and rest[0] in _PLAYER_FIELDS:
+        return (*head, *_PLAYER_FIELDS[rest[0]], *rest[1:])
+    return (*head, *rest)
+
+
+def player_paths_from_wire(path: FieldPath, seats: Sequence[str]) -> FieldPath:
+    """The inverse of :func:`player_paths_to_wire`.
+
+    >>> player_paths_from_wire(("players", 1, "natural", "cards", 3), ["N", "E"])
+    ('players', 'E', 'cards', 3)
+    """
+    if len(path) < 2 or path[0] != "players" or not isinstance(path[1], int):
+        return path
+    if not 0 <= path[1] < len(seats):
+        return path
+    head: FieldPath = ("players", seats[path[1]])
+    rest = path[2:]
+    for size in (2, 1):
+        name = _WIRE_PLAYER_FIELDS.get(tuple(str(p) for p in rest[:size]))
+        if name is not None and len(rest) >= size:
+            return (*head, name, *rest[size:])
+    return (*head, *rest)
 
 
 def seat_to_wire(seat: Seat) -> chinese_poker_pb2.TablePlayer:

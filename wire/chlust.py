@@ -6,10 +6,8 @@ typed client (``cpsolver.client.remote``) reads the responses back into the libr
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from fractions import Fraction
-from typing import TypeVar
 
 from cpsolver.cards import Card, Rank, Suit
 from cpsolver.chlust import (
@@ -22,7 +20,6 @@ from cpsolver.chlust import (
     Showdown,
     ShowdownOdds,
 )
-from cpsolver.errors import FieldViolation, InvalidInputError
 from cpsolver.evaluator.chlust import SetCategory, SetValue, WildRole
 from cpsolver.tricks import Play, Trick
 from cpsolver.v1 import chinese_poker_pb2
@@ -47,7 +44,6 @@ __all__ = [
     "deal_result_to_wire",
     "deal_to_wire",
     "hands_from_wire",
-    "library_hand_paths",
     "odds_from_wire",
     "odds_to_wire",
     "set_from_wire",
@@ -56,47 +52,14 @@ __all__ = [
     "showdown_to_wire",
     "trick_record_to_wire",
     "turned_from_wire",
-    "wire_hand_paths",
 ]
-
-# The library names a hand's card hands[i][j]; on the wire it is hands[i].cards[j].
-_HAND_CARD = re.compile(r"^hands\[(\d+)\]\[(\d+)\]")
-_WIRE_HAND_CARD = re.compile(r"^hands\[(\d+)\]\.cards\[(\d+)\]")
-
-T = TypeVar("T")
-
-
-def wire_hand_paths(call: Callable[[], T]) -> T:
-    """Run ``call``, renaming library field paths of hands to their wire paths."""
-    try:
-        return call()
-    except InvalidInputError as exc:
-        moved = [
-            FieldViolation(_HAND_CARD.sub(r"hands[\1].cards[\2]", v.field), v.description)
-            for v in exc.violations
-        ]
-        clone = type(exc).__new__(type(exc))
-        clone.__dict__.update(exc.__dict__)
-        clone.violations = tuple(moved)
-        Exception.__init__(clone, "; ".join(str(v) for v in moved))
-        raise clone from None
-
-
-def library_hand_paths(exc: InvalidInputError) -> InvalidInputError:
-    """``exc`` with the wire's ``hands[i].cards[j]`` paths back as the library's
-    ``hands[i][j]`` (the inverse of :func:`wire_hand_paths`; used by the remote client)."""
-    moved = [
-        FieldViolation(_WIRE_HAND_CARD.sub(r"hands[\1][\2]", v.field), v.description)
-        for v in exc.violations
-    ]
-    if moved == list(exc.violations):
-        return exc
-    return InvalidInputError(violations=moved)
 
 
 def hands_from_wire(hands: Iterable[pb.ChlustHand]) -> list[tuple[Card, ...]]:
-    """The cards of ChlustHand messages (unchecked beyond rank and suit: the library's)."""
-    return [cards_from_wire(h.cards, f"hands[{i}].cards") for i, h in enumerate(hands, start=1)]
+    """The cards of ChlustHand messages (unchecked beyond rank and suit: the library's; its
+    errors name ``hands[i][j]``, which :func:`~cpsolver.wire.cards.hand_paths_to_wire` moves
+    to the request's ``hands[i].cards[j]``)."""
+    return [cards_from_wire(h.cards, ("hands", i, "cards")) for i, h in enumerate(hands)]
 
 
 def turned_from_wire(request: object, field: str = "turned") -> Card | None:

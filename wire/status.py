@@ -1,119 +1,255 @@
-"""Library exceptions <-> gRPC status (``google.rpc.Status`` with ``google.rpc.BadRequest``).
+"""Library exceptions <-> gRPC status (``google.rpc.Status`` and its standard details).
 
 The mapping is written once, here, both directions: the server's error interceptor
 (``cpsolver.server.interceptors``) and streaming servicers (per-item statuses of
 ``BatchSolve``) call :func:`status_from_exception`; the typed client raises what
-:func:`exception_from_status` returns:
+:func:`exception_from_status` returns, so a remote caller gets the class and the attributes an
+in-process caller gets.
 
-* :class:`cpsolver.errors.InvalidInputError` (bad cards, counts, options, illegal plays) ->
-  ``INVALID_ARGUMENT`` with one ``BadRequest.FieldViolation`` per library violation;
-* :class:`cpsolver.errors.InfeasibleError` -> ``FAILED_PRECONDITION``;
+* :class:`~cpsolver.errors.InvalidInputError` and its subclasses (bad cards, counts, options,
+  illegal plays) -> ``INVALID_ARGUMENT`` with a ``google.rpc.BadRequest`` (one field violation
+  per library violation) and a ``google.rpc.ErrorInfo``: ``reason`` names the exception class
+  (:data:`REASONS`), ``domain`` is :data:`ERROR_DOMAIN` and ``metadata`` holds its attributes
+  (``token`` and ``position`` of a :class:`~cpsolver.errors.CardError`, ``rule`` of an
+  :class:`~cpsolver.errors.IllegalPlayError`), as text;
+* :class:`RequestTooLargeError` (more items than the server takes in one call) -> the same,
+  plus a ``google.rpc.QuotaFailure`` whose ``quota_value`` is the limit, so a client can ask
+  again in smaller calls without reading the message;
+* :class:`~cpsolver.errors.InfeasibleError` -> ``FAILED_PRECONDITION`` with an ErrorInfo;
 * anything else is a bug -> ``INTERNAL`` (no details leak; the server logs the traceback).
 
-Field paths: the library numbers list items from 1, as people do (``cards[2]`` is the second
-card, and its messages say "card 2"); the wire follows google.rpc.BadRequest and protobuf field
-paths, which index from 0. :func:`wire_field_path` converts once, here, so adapters raise the
-library's exceptions (and build their own field paths in the library's convention).
+Field paths: the library's paths are structured, with 0-based list indexes
+(:mod:`cpsolver.errors`); the wire shows them as google.rpc.BadRequest does, indexes from 0
+(``cards[4]``, ``hands[1].cards[0]``). :func:`wire_path` and :func:`parse_wire_path` are the
+two directions of that one conversion. Where a request is shaped differently from the
+library's arguments (a Chlust hand is a message with a ``cards`` field; a table's players are
+a list, not a mapping by seat), the game's codec moves the path first (``cpsolver.wire.cards.
+hand_paths_to_wire``, ``cpsolver.wire.chinese_poker.player_paths_to_wire``...).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from google.protobuf import any_pb2
+from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from cpsolver.errors import CpsolverError, FieldViolation, InfeasibleError, InvalidInputError
+from cpsolver.chinese.ev_model import MissingTablesError
+from cpsolver.errors import (
+    CardError,
+    CpsolverError,
+    FieldPath,
+    FieldViolation,
+    IllegalPlayError,
+    InfeasibleError,
+    InvalidInputError,
+    RuleError,
+    format_field,
+)
 
 __all__ = [
+    "ERROR_DOMAIN",
     "OK_STATUS",
+    "REASONS",
+    "RequestTooLargeError",
     "exception_from_status",
-    "library_field_path",
+    "parse_wire_path",
+    "paths_moved",
     "status_from_exception",
-    "wire_field_path",
+    "wire_path",
 ]
 
-_INDEX = re.compile(r"\[(\d+)\]")
+ERROR_DOMAIN = "cpsolver"
+"""``google.rpc.ErrorInfo.domain`` of every error the server reports."""
 
 OK_STATUS = status_pb2.Status(code=code_pb2.OK)
 
 
-def wire_field_path(path: str) -> str:
-    """A library field path (1-based indexes) as a wire field path (0-based).
+class RequestTooLargeError(InvalidInputError):
+    """A request holds more items than the server takes in one call (``BatchSolve`` hands
+    beyond ``--max-batch``, ``DealTables`` deals beyond :data:`~cpsolver.wire.chinese_poker.
+    MAX_DEALS`); ``limit`` is the most it takes. In-process calls have no such limit."""
 
-    >>> wire_field_path("players[2].back[5]")
-    'players[1].back[4]'
-    >>> wire_field_path("rules.order")
-    'rules.order'
+    limit: int
+
+    def __init__(self, field: str, description: str, *, limit: int) -> None:
+        super().__init__(field, description)
+        self.limit = limit
+
+
+def _reason(kind: type[CpsolverError]) -> str:
+    """``IllegalPlayError`` -> ``ILLEGAL_PLAY_ERROR`` (ErrorInfo's UPPER_SNAKE_CASE)."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", kind.__name__).upper()
+
+
+# The classes a status can stand for, each with the attributes ErrorInfo.metadata carries and
+# their types. A subclass that is not listed travels as its nearest listed base class.
+_ATTRIBUTES: dict[type[CpsolverError], dict[str, type[str] | type[int]]] = {
+    InvalidInputError: {},
+    CardError: {"token": str, "position": int},
+    RuleError: {},
+    IllegalPlayError: {"rule": str},
+    MissingTablesError: {},
+    RequestTooLargeError: {},  # the limit is the QuotaFailure's quota_value
+    InfeasibleError: {},
+}
+REASONS: Mapping[str, type[CpsolverError]] = {_reason(k): k for k in _ATTRIBUTES}
+"""ErrorInfo reason -> library exception class (``CARD_ERROR`` -> CardError...)."""
+
+_WIRE_PATH = re.compile(r"[^.\[\]]+(?:\.[^.\[\]]+|\[\d+\])*")
+_WIRE_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def wire_path(path: FieldPath) -> str:
+    """A library field path as the wire shows it (list indexes from 0).
+
+    >>> wire_path(("players", 1, "arrangement", "back", 4)), wire_path(("rules", "order"))
+    ('players[1].arrangement.back[4]', 'rules.order')
     """
-    return _INDEX.sub(lambda m: f"[{max(int(m.group(1)) - 1, 0)}]", path)
+    return format_field(path, first=0)
 
 
-def library_field_path(path: str) -> str:
-    """A wire field path (0-based indexes) as a library field path (1-based); the inverse of
-    :func:`wire_field_path` for the paths the server sends.
+def parse_wire_path(text: str) -> FieldPath:
+    """The structured path of a wire field path (the inverse of :func:`wire_path`); text that
+    is not a field path (``name``, then ``.name`` or ``[index]`` parts) stays one name.
 
-    >>> library_field_path("players[1].back[4]")
-    'players[2].back[5]'
+    >>> parse_wire_path("hands[1].cards[0]"), parse_wire_path(""), parse_wire_path("a..b")
+    (('hands', 1, 'cards', 0), (), ('a..b',))
     """
-    return _INDEX.sub(lambda m: f"[{int(m.group(1)) + 1}]", path)
+    if not text:
+        return ()
+    if not _WIRE_PATH.fullmatch(text):
+        return (text,)
+    return tuple(name or int(index) for name, index in _WIRE_PART.findall(text))
 
 
-def status_from_exception(exc: BaseException, *, prefix: str = "") -> status_pb2.Status:
-    """The ``google.rpc.Status`` a caller gets for ``exc`` (see the module docstring).
+@contextmanager
+def paths_moved(move: Callable[[FieldPath], FieldPath]) -> Iterator[None]:
+    """Inside the block, an :class:`~cpsolver.errors.InvalidInputError` is raised again with
+    every path replaced by ``move(path)`` (class, attributes and descriptions kept): a servicer
+    names its request's fields for the library's arguments, the typed client the other way.
 
-    ``prefix`` places every field path under a request field (``requests[3]``), in the library
-    convention (1-based).
+    >>> from cpsolver.wire.cards import hand_paths_to_wire
+    >>> try:
+    ...     with paths_moved(hand_paths_to_wire):
+    ...         raise InvalidInputError(("hands", 1, 0), "card Ah is also in hand 1")
+    ... except InvalidInputError as exc:
+    ...     wire_path(exc.path)
+    'hands[1].cards[0]'
     """
+    try:
+        yield
+    except InvalidInputError as exc:
+        raise exc.with_paths(move) from None
+
+
+def _packed(message: Message) -> any_pb2.Any:
+    detail = any_pb2.Any()
+    detail.Pack(message)
+    return detail
+
+
+def _kind_of(exc: CpsolverError) -> type[CpsolverError]:
+    return next(k for k in type(exc).__mro__ if k in _ATTRIBUTES)
+
+
+def _error_info(exc: CpsolverError) -> any_pb2.Any:
+    kind = _kind_of(exc)
+    metadata = {name: str(getattr(exc, name)) for name in _ATTRIBUTES[kind]}
+    info = error_details_pb2.ErrorInfo(reason=_reason(kind), domain=ERROR_DOMAIN, metadata=metadata)
+    return _packed(info)
+
+
+def status_from_exception(exc: BaseException) -> status_pb2.Status:
+    """The ``google.rpc.Status`` a caller gets for ``exc`` (see the module docstring); field
+    paths are rendered with :func:`wire_path`, as the request's fields."""
     if isinstance(exc, InvalidInputError):
-        if prefix:
-            exc = exc.prefixed(prefix)
+        violations = [(wire_path(v.path), v.description) for v in exc.violations]
         bad_request = error_details_pb2.BadRequest(
             field_violations=[
-                error_details_pb2.BadRequest.FieldViolation(
-                    field=wire_field_path(v.field), description=v.description
-                )
-                for v in exc.violations
+                error_details_pb2.BadRequest.FieldViolation(field=field, description=text)
+                for field, text in violations
             ]
         )
-        detail = any_pb2.Any()
-        detail.Pack(bad_request)
-        message = "; ".join(
-            f"{wire_field_path(v.field)}: {v.description}" if v.field else v.description
-            for v in exc.violations
-        )
-        return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=[detail])
+        details = [_packed(bad_request), _error_info(exc)]
+        if isinstance(exc, RequestTooLargeError):
+            quota = error_details_pb2.QuotaFailure.Violation(
+                subject=wire_path(exc.path),
+                description=exc.description,
+                quota_id="items-per-request",
+                quota_value=exc.limit,
+            )
+            details.append(_packed(error_details_pb2.QuotaFailure(violations=[quota])))
+        message = "; ".join(f"{field}: {text}" if field else text for field, text in violations)
+        return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=details)
     if isinstance(exc, InfeasibleError):
-        return status_pb2.Status(code=code_pb2.FAILED_PRECONDITION, message=str(exc))
+        return status_pb2.Status(
+            code=code_pb2.FAILED_PRECONDITION, message=str(exc), details=[_error_info(exc)]
+        )
     return status_pb2.Status(
         code=code_pb2.INTERNAL, message=f"internal error ({type(exc).__name__})"
     )
+
+
+def _attributes(info: error_details_pb2.ErrorInfo, kind: type[CpsolverError]) -> dict[str, object]:
+    """The attributes ErrorInfo.metadata carries for ``kind``, as their types (a value that does
+    not read as its type is dropped: the error still has its class and violations)."""
+    found: dict[str, object] = {}
+    for name, of_type in _ATTRIBUTES[kind].items():
+        if name in info.metadata:
+            try:
+                found[name] = of_type(info.metadata[name])
+            except ValueError:
+                continue
+    return found
 
 
 def exception_from_status(status: status_pb2.Status) -> CpsolverError | None:
     """The library exception a ``google.rpc.Status`` stands for (the inverse of
     :func:`status_from_exception`), or None when the code is not a library error.
 
-    ``INVALID_ARGUMENT`` -> :class:`InvalidInputError` with the BadRequest's field violations
-    (field paths back in the library's 1-based convention); ``FAILED_PRECONDITION`` ->
-    :class:`InfeasibleError`.
+    ``INVALID_ARGUMENT`` -> the class ErrorInfo names (:class:`InvalidInputError` without one)
+    with the BadRequest's violations, their paths read back with :func:`parse_wire_path`, and
+    the attributes ErrorInfo carries; ``FAILED_PRECONDITION`` -> :class:`InfeasibleError`.
 
-    >>> err = exception_from_status(status_from_exception(InvalidInputError("cards[5]", "dup")))
-    >>> type(err).__name__, str(err)
-    ('InvalidInputError', 'cards[5]: dup')
+    >>> sent = CardError(("cards", 4), "duplicate card 'As' (also card 1)", token="As", position=5)
+    >>> back = exception_from_status(status_from_exception(sent))
+    >>> type(back).__name__, str(back), back.token, back.position
+    ('CardError', "cards[5]: duplicate card 'As' (also card 1)", 'As', 5)
     """
+    violations: list[FieldViolation] = []
+    info: error_details_pb2.ErrorInfo | None = None
+    limit: int | None = None
+    for detail in status.details:
+        bad_request = error_details_pb2.BadRequest()
+        error_info = error_details_pb2.ErrorInfo()
+        quota = error_details_pb2.QuotaFailure()
+        if detail.Unpack(bad_request):
+            violations.extend(
+                FieldViolation(parse_wire_path(v.field), v.description)
+                for v in bad_request.field_violations
+            )
+        elif detail.Unpack(error_info) and error_info.domain == ERROR_DOMAIN:
+            info = error_info
+        elif detail.Unpack(quota) and quota.violations:
+            limit = quota.violations[0].quota_value
     if status.code == code_pb2.INVALID_ARGUMENT:
-        found: list[FieldViolation] = []
-        for detail in status.details:
-            bad_request = error_details_pb2.BadRequest()
-            if detail.Unpack(bad_request):
-                found.extend(
-                    FieldViolation(library_field_path(v.field), v.description)
-                    for v in bad_request.field_violations
-                )
-        if not found:
-            found.append(FieldViolation("", status.message or "invalid argument"))
-        return InvalidInputError(violations=found)
+        kind: type[InvalidInputError] = InvalidInputError
+        named = REASONS.get(info.reason) if info is not None else None
+        if named is not None and issubclass(named, InvalidInputError):
+            kind = named
+        attributes = _attributes(info, kind) if info is not None else {}
+        if issubclass(kind, RequestTooLargeError):
+            if limit is None:  # no QuotaFailure: the limit is unknown
+                kind = InvalidInputError
+            else:
+                attributes["limit"] = limit
+        if not violations:
+            violations.append(FieldViolation("", status.message or "invalid argument"))
+        return kind.of_violations(violations, **attributes)
     if status.code == code_pb2.FAILED_PRECONDITION:
         return InfeasibleError(status.message)
     return None

@@ -6,8 +6,10 @@ the typed client (``cpsolver.client.remote``) reads the responses back into the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from cpsolver.cards import Card, Rank, Suit
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.khlyust import KhlyustClass, KhlyustValue
 from cpsolver.rules import ThreeLeavesRules
 from cpsolver.three_leaves import (
@@ -36,6 +38,8 @@ __all__ = [
     "claim_to_wire",
     "deal_from_request",
     "exchange_action_from_wire",
+    "exchange_paths_from_wire",
+    "exchange_paths_to_wire",
     "exchange_to_wire",
     "hand_advice_from_wire",
     "hand_advice_to_wire",
@@ -75,7 +79,7 @@ _WIRE_ACTIONS = {
 }
 
 
-def required_card_from_wire(card: cards_pb2.Card, field: str, present: bool) -> Card:
+def required_card_from_wire(card: cards_pb2.Card, field: Field, present: bool) -> Card:
     """A card field that must be set (``present``: the request's ``HasField``)."""
     if not present:
         raise InvalidInputError(field, "is required")
@@ -89,12 +93,14 @@ def rules_of(request: object) -> ThreeLeavesRules:
 
 def deal_from_request(request: pb.PlayLeavesDealRequest | pb.ResolveLeavesDealRequest) -> Deal:
     """The deal a PlayLeavesDeal or ResolveLeavesDeal request describes (players: the number
-    of hands unless the rules set it), checked by the library's :meth:`Deal.of`."""
+    of hands unless the rules set it), checked by the library's :meth:`Deal.of` (whose errors
+    name ``hands[i][j]``: :func:`~cpsolver.wire.cards.hand_paths_to_wire` moves them to the
+    request's ``hands[i].cards[j]``)."""
     players_set = request.rules.HasField("players")
     rules = rules_of(request)
     if not players_set:
         rules = rules.replace(players=len(request.hands))
-    hands = [cards_from_wire(h.cards, f"hands[{i}]") for i, h in enumerate(request.hands, 1)]
+    hands = [cards_from_wire(h.cards, ("hands", i, "cards")) for i, h in enumerate(request.hands)]
     return Deal.of(
         hands,
         required_card_from_wire(request.trump_card, "trump_card", request.HasField("trump_card")),
@@ -107,6 +113,34 @@ def deal_from_request(request: pb.PlayLeavesDealRequest | pb.ResolveLeavesDealRe
 def exchange_action_from_wire(value: int) -> ExchangeAction | None:
     """The library action of a LeavesExchange action (None: an unknown value)."""
     return _ACTIONS.get(value)
+
+
+def exchange_paths_to_wire(path: FieldPath, seats: Sequence[int]) -> FieldPath:
+    """A library path of a seat's exchange (``exchanges.2``: ``Choices.exchanges`` is a mapping
+    by seat) as the request's path: the position of that seat's LeavesExchange in the
+    request's list, ``seats`` in request order (``exchanges[0]`` on the wire).
+
+    >>> exchange_paths_to_wire(("exchanges", "2"), [2, 1]), exchange_paths_to_wire(("plays", 0), [])
+    (('exchanges', 0), ('plays', 0))
+    """
+    if len(path) >= 2 and path[0] == "exchanges" and isinstance(path[1], str):
+        known = [str(seat) for seat in seats]
+        if path[1] in known:
+            return ("exchanges", known.index(path[1]), *path[2:])
+    return path
+
+
+def exchange_paths_from_wire(path: FieldPath, seats: Sequence[int]) -> FieldPath:
+    """The inverse of :func:`exchange_paths_to_wire`.
+
+    >>> exchange_paths_from_wire(("exchanges", 1, "discard", 0), [2, 1])
+    ('exchanges', '1', 'discard', 0)
+    """
+    if len(path) < 2 or path[0] != "exchanges" or not isinstance(path[1], int):
+        return path
+    if not 0 <= path[1] < len(seats):
+        return path
+    return ("exchanges", str(seats[path[1]]), *path[2:])
 
 
 def khlyust_to_wire(value: KhlyustValue, position: int = 0) -> pb.Khlyust:

@@ -26,7 +26,7 @@ from cpsolver.chlust.advice import (
 from cpsolver.chlust.deal import MAX_SEED, one_card
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
 from cpsolver.client.local import Solver
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.rules import ChlustRules, parse_assignments
 from cpsolver.tricks import Trick
 
@@ -286,18 +286,22 @@ def advise_cmd(
     suit = parse_suit(_require(spec, "trump", str), field="trump")
     seats = _require(spec, "seats", list)
 
-    def trick_of(entry: Any, field: str) -> Trick:
+    def trick_of(entry: Any, field: Field) -> Trick:
         if not isinstance(entry, dict):
             raise InvalidInputError(field, "expected an object with leader and cards")
-        cards = parse_cards(entry.get("cards", ""), deck=rules.card_deck, field=f"{field}.cards")
+        cards = parse_cards(
+            entry.get("cards", ""), deck=rules.card_deck, field=(*field_path(field), "cards")
+        )
         leader = entry.get("leader")
         if not isinstance(leader, int) or leader not in seats:
-            raise InvalidInputError(f"{field}.leader", f"expected one of the seats {seats}")
+            raise InvalidInputError(
+                (*field_path(field), "leader"), f"expected one of the seats {seats}"
+            )
         order = seats[seats.index(leader) :] + seats[: seats.index(leader)]
         return Trick.of(suit, leader, cards, seats=order[: len(cards)])
 
     past = _optional(spec, "history", list, [])
-    history = [trick_of(t, f"history[{i}]") for i, t in enumerate(past, start=1)]
+    history = [trick_of(t, ("history", i)) for i, t in enumerate(past)]
     trick = trick_of(spec.get("trick", {"leader": seats[0] if seats else 0}), "trick")
     advice = solver.chlust_advise(
         _require(spec, "hand", (str, list)),

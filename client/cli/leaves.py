@@ -29,7 +29,7 @@ import click
 from cpsolver.cards import format_cards, parse_card, parse_suit
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
 from cpsolver.client.local import Solver
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.rules import ThreeLeavesRules, parse_assignments
 from cpsolver.three_leaves import Choices, Deal, DealResult, leaf_trick
@@ -143,26 +143,28 @@ def _load(source: str) -> Any:
         raise InvalidInputError("deal", f"invalid JSON: {exc}") from None
 
 
-def _whole(value: Any, field: str) -> int:
+def _whole(value: Any, field: Field) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidInputError(field, f"expected a whole number, got {value!r}")
     return value
 
 
 def _deal(
-    data: Any, preset: str, assignments: Sequence[str], field: str = "deal"
+    data: Any, preset: str, assignments: Sequence[str], field: Field = "deal"
 ) -> tuple[Deal, Choices, int]:
     if not isinstance(data, Mapping):
         raise InvalidInputError(field, "expected a JSON object with hands and trump_card")
     for key in ("hands", "trump_card"):
         if key not in data:
-            raise InvalidInputError(f"{field}.{key}", "is required")
+            raise InvalidInputError((*field_path(field), key), "is required")
     hands = data["hands"]
     if not isinstance(hands, list):
-        raise InvalidInputError(f"{field}.hands", "expected a list of 3-card hands")
+        raise InvalidInputError((*field_path(field), "hands"), "expected a list of 3-card hands")
     extra = data.get("rules", {})
     if not isinstance(extra, Mapping):
-        raise InvalidInputError(f"{field}.rules", "expected an object of OPTION: VALUE")
+        raise InvalidInputError(
+            (*field_path(field), "rules"), "expected an object of OPTION: VALUE"
+        )
     defaults: dict[str, object] = {"players": len(hands), **extra}
     rules = _rules(preset, assignments, **defaults)
     try:
@@ -192,7 +194,9 @@ def _deal(
         raise exc.prefixed(field) from None
     carried = data.get("carried_pot", 0)
     if not isinstance(carried, int) or carried < 0:
-        raise InvalidInputError(f"{field}.carried_pot", "expected a whole number 0 or more")
+        raise InvalidInputError(
+            (*field_path(field), "carried_pot"), "expected a whole number 0 or more"
+        )
     return deal, choices, carried
 
 
@@ -269,7 +273,7 @@ def play(
         items = data["deals"]
         if not isinstance(items, list) or not items:
             raise InvalidInputError("deals", "expected a non-empty list of deals")
-        parsed = [_deal(d, preset, assignments, f"deals[{i}]") for i, d in enumerate(items)]
+        parsed = [_deal(d, preset, assignments, ("deals", i)) for i, d in enumerate(items)]
         session = solver.leaves_session([(d, c) for d, c, _ in parsed], carried_pot=parsed[0][2])
         if as_json:
             emit_json(session.to_dict())

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from cpsolver.cards import Card, parse_card, parse_cards
-from cpsolver.errors import InfeasibleError, InvalidInputError
+from cpsolver.errors import Field, InfeasibleError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, PokerTables, evaluate
 from cpsolver.rules import Row
 
@@ -80,7 +80,7 @@ class Place(enum.Enum):
         return Row[self.name]
 
     @classmethod
-    def of(cls, value: str | Row | Place, *, field: str = "place") -> Place:
+    def of(cls, value: str | Row | Place, *, field: Field = "place") -> Place:
         """A place from its name or a :class:`Row`; unknown names list the valid ones."""
         if isinstance(value, Place):
             return value
@@ -108,7 +108,7 @@ class NaturalPolicy(enum.Enum):
     """Never declare; play rows."""
 
     @classmethod
-    def of(cls, value: str | NaturalPolicy, *, field: str = "natural") -> NaturalPolicy:
+    def of(cls, value: str | NaturalPolicy, *, field: Field = "natural") -> NaturalPolicy:
         """A policy from its name; unknown names list the valid ones."""
         if isinstance(value, NaturalPolicy):
             return value
@@ -259,8 +259,8 @@ class Constraints:
         forbids: list[Pin] = []
         minimums: list[MinHand] = []
         natural = NaturalPolicy.AUTO
-        for i, item in enumerate(items, start=1):
-            where = f"constraints[{i}]"
+        for i, item in enumerate(items):
+            where = ("constraints", i)
             if item.lower().startswith("natural="):
                 natural = NaturalPolicy.of(item.split("=", 1)[1], field=where)
             elif ">=" in item:
@@ -275,16 +275,16 @@ class Constraints:
                     f"cannot read {item!r}: use CARD=PLACE, CARD!=PLACE, ROW>=HAND "
                     "or natural=force|forbid|auto",
                 )
-        for i, pin in enumerate(parts.pop("pins", ()) or (), start=1):
-            pins.append(_pin_part(pin, "=", f"pins[{i}]"))
-        for i, pin in enumerate(parts.pop("forbids", ()) or (), start=1):
-            forbids.append(_pin_part(pin, "!=", f"forbids[{i}]"))
-        for i, item in enumerate(parts.pop("minimums", ()) or (), start=1):
+        for i, pin in enumerate(parts.pop("pins", ()) or ()):
+            pins.append(_pin_part(pin, "=", ("pins", i)))
+        for i, pin in enumerate(parts.pop("forbids", ()) or ()):
+            forbids.append(_pin_part(pin, "!=", ("forbids", i)))
+        for i, item in enumerate(parts.pop("minimums", ()) or ()):
             if isinstance(item, MinHand):
                 minimums.append(item)
             else:
                 text_item = item if ">=" in item else item.replace("=", ">=", 1)
-                minimums.append(_parse_min(text_item, f"minimums[{i}]"))
+                minimums.append(_parse_min(text_item, ("minimums", i)))
         if (policy := parts.pop("natural", None)) is not None:
             natural = NaturalPolicy.of(policy)
         if parts:
@@ -394,7 +394,7 @@ def _split(text: str) -> list[str]:
     return [t for t in re.split(r"[,\s]+", text) if t]
 
 
-def _parse_pin(item: str, op: str, where: str) -> Pin:
+def _parse_pin(item: str, op: str, where: Field) -> Pin:
     card_text, _, place_text = item.partition(op)
     card = parse_card(card_text, field=where)
     try:
@@ -407,7 +407,7 @@ def _parse_pin(item: str, op: str, where: str) -> Pin:
     return Pin(card, place)
 
 
-def _pin_part(value: object, op: str, where: str) -> Pin:
+def _pin_part(value: object, op: str, where: Field) -> Pin:
     if isinstance(value, Pin):
         return value
     if isinstance(value, str):
@@ -418,7 +418,7 @@ def _pin_part(value: object, op: str, where: str) -> Pin:
     raise InvalidInputError(where, f"expected CARD{op}PLACE or (card, place), got {value!r}")
 
 
-def _parse_min(item: str, where: str) -> MinHand:
+def _parse_min(item: str, where: Field) -> MinHand:
     row_text, _, bound = item.partition(">=")
     try:
         row = Row[row_text.strip().upper()]
@@ -451,7 +451,7 @@ def _min_hand(
     category: Category | None,
     strength: int | None,
     hand: tuple[Card, ...] | None,
-    where: str,
+    where: Field,
 ) -> MinHand:
     try:
         return MinHand(row, category, strength, hand)

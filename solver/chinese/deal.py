@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass
 
 from cpsolver.cards import DECK_52, Card
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, InvalidInputError
 
 __all__ = ["MAX_SEED", "SEATS", "Deal", "check_deal_request", "deal", "deals"]
 
@@ -56,7 +56,7 @@ class Deal:
         }
 
 
-def _whole(value: object, field: str) -> int:
+def _whole(value: object, field: Field) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidInputError(field, f"expected a whole number, got {value!r}")
     return value

@@ -38,7 +38,7 @@ from typing import Any
 
 from cpsolver.cards import Card, parse_cards
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
-from cpsolver.errors import CardError, InvalidInputError
+from cpsolver.errors import CardError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring
 
@@ -367,8 +367,10 @@ def score(
       name, which the cards must qualify for), or a :class:`Natural`. The hand plays as the
       highest natural it qualifies for (CP-11).
 
-    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[2]`` (1-based card
-    positions, as in every cpsolver message): a bad or repeated card (across all seats), a row
+    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[2]`` (cards counted
+    from 1, as in every cpsolver message; the path is ``("players", "N", "back", 1)``): a bad or
+    repeated card (across all seats; the other place is named in words, "also N's front card
+    1"), a row
     of the wrong size, a declared natural the cards do not make or under ``naturals=off``, fewer
     than 2 or more than 4 seats, unknown option names or values.
     """
@@ -410,13 +412,13 @@ def read_seats(players: Mapping[str, object], rules: ChineseRules) -> dict[str, 
     for name, spec in players.items():
         if not isinstance(name, str) or not name:
             raise InvalidInputError("players", f"seat names must be non-empty text, got {name!r}")
-        seat, fields = _read_seat(name, spec, rules)
-        for card, where in zip(seat.cards, fields, strict=True):
+        seat, places = _read_seat(name, spec, rules)
+        for card, (where, words) in zip(seat.cards, places, strict=True):
             if card in seen:
                 raise CardError(
                     where, f"duplicate card '{card}' (also {seen[card]})", token=str(card)
                 )
-            seen[card] = where
+            seen[card] = words
         seats[name] = seat
     return seats
 
@@ -442,48 +444,55 @@ def check_arrangement(
     'the front (pair of nines, K kicker) beats the middle (pair of nines, Q-J-T kickers)'
     """
     ruleset = ChineseRules.resolve(rules, **overrides)
-    seat, fields = _arranged("", back, middle, front, ruleset, base="")
+    seat, places = _arranged("", back, middle, front, ruleset, base=())
     seen: dict[Card, str] = {}
-    for card, where in zip(seat.cards, fields, strict=True):
+    for card, (where, words) in zip(seat.cards, places, strict=True):
         if card in seen:
             raise CardError(where, f"duplicate card '{card}' (also {seen[card]})", token=str(card))
-        seen[card] = where
+        seen[card] = words
     return seat
 
 
-def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, list[str]]:
-    """Parse one player's input into a Seat and the field path of each of its cards."""
-    base = f"players.{name}"
+# Where each of a seat's cards came from: its path, and the place in words (another card's
+# duplicate message names it so: "also N's front card 1").
+_Places = list[tuple[FieldPath, str]]
+
+
+def _places(path: FieldPath, words: str, count: int) -> _Places:
+    return [((*path, i), f"{words} card {i + 1}") for i in range(count)]
+
+
+def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, _Places]:
+    """Parse one player's input into a Seat and the place of each of its cards."""
+    base: FieldPath = ("players", name)
     if isinstance(spec, Natural):
-        return _declared(name, spec.cards, True, rules, f"{base}.cards")
+        return _declared(name, spec.cards, True, rules)
     if isinstance(spec, Mapping):
         keys = set(spec)
         if keys & {"cards", "natural"}:
             extra = keys - {"cards", "natural"}
             if extra:
                 raise InvalidInputError(
-                    f"{base}.{sorted(map(str, extra))[0]}",
+                    (*base, sorted(map(str, extra))[0]),
                     "unknown field beside a declared natural; valid fields: cards, natural",
                 )
             if "cards" not in spec:
-                raise InvalidInputError(f"{base}.cards", "a declared natural needs its 13 cards")
-            return _declared(
-                name, spec["cards"], spec.get("natural", False), rules, base + ".cards"
-            )
+                raise InvalidInputError((*base, "cards"), "a declared natural needs its 13 cards")
+            return _declared(name, spec["cards"], spec.get("natural", False), rules)
         unknown = keys - {"back", "middle", "front"}
         if unknown:
             raise InvalidInputError(
-                f"{base}.{sorted(map(str, unknown))[0]}",
+                (*base, sorted(map(str, unknown))[0]),
                 "unknown field; valid fields: back, middle, front (rows) or cards, natural",
             )
         missing = [r.label for r in _ROWS if r.label not in spec]
         if missing:
-            raise InvalidInputError(f"{base}.{missing[0]}", "missing row")
+            raise InvalidInputError((*base, missing[0]), "missing row")
         return _arranged(name, spec["back"], spec["middle"], spec["front"], rules)
     if all(hasattr(spec, a) for a in ("back", "middle", "front")):
         natural = getattr(spec, "natural", None)
         if isinstance(natural, Natural):
-            return _declared(name, natural.cards, True, rules, f"{base}.cards")
+            return _declared(name, natural.cards, True, rules)
         return _arranged(name, spec.back, spec.middle, spec.front, rules)  # type: ignore[attr-defined]
     if isinstance(spec, Sequence) and not isinstance(spec, str) and len(spec) == 3:
         return _arranged(name, spec[0], spec[1], spec[2], rules)
@@ -492,28 +501,26 @@ def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, list
     )
 
 
-def _declared(
-    name: str, cards_in: Any, flag: object, rules: ChineseRules, field: str
-) -> tuple[Seat, list[str]]:
-    base = f"players.{name}"
+def _declared(name: str, cards_in: Any, flag: object, rules: ChineseRules) -> tuple[Seat, _Places]:
+    base: FieldPath = ("players", name)
     if flag is False or flag is None:
         raise InvalidInputError(
-            f"{base}.natural",
+            (*base, "natural"),
             'give rows (back, middle, front), or declare a natural with "natural": true',
         )
     if not (flag is True or isinstance(flag, str)):
         raise InvalidInputError(
-            f"{base}.natural", f"expected true or a natural's name, got {flag!r}"
+            (*base, "natural"), f"expected true or a natural's name, got {flag!r}"
         )
     if not rules.naturals:
         raise InvalidInputError(
-            f"{base}.natural", "naturals are off in this rule set (naturals=off): give rows"
+            (*base, "natural"), "naturals are off in this rule set (naturals=off): give rows"
         )
-    cards = _parse(cards_in, 13, field)
+    cards = _parse(cards_in, 13, (*base, "cards"))
     found = detect_naturals(cards)
     if not found:
         raise InvalidInputError(
-            f"{base}.natural",
+            (*base, "natural"),
             "declared a natural, but the 13 cards are none of dragon, three flushes, "
             "three straights, six pairs (CP-11)",
         )
@@ -522,10 +529,10 @@ def _declared(
         if not named:
             qualifies = ", ".join(n.name for n in found)
             raise InvalidInputError(
-                f"{base}.natural", f"the cards are not {flag!r}; they qualify as {qualifies}"
+                (*base, "natural"), f"the cards are not {flag!r}; they qualify as {qualifies}"
             )
-    fields = [f"{field}[{i}]" for i in range(1, 14)]
-    return Seat(name, cards, None, None, False, "", found[0], None), fields
+    places = _places((*base, "cards"), f"{name}'s", 13)
+    return Seat(name, cards, None, None, False, "", found[0], None), places
 
 
 def _arranged(
@@ -534,19 +541,21 @@ def _arranged(
     middle_in: Any,
     front_in: Any,
     rules: ChineseRules,
-    base: str | None = None,
-) -> tuple[Seat, list[str]]:
-    base = f"players.{name}" if base is None else base
+    base: FieldPath | None = None,
+) -> tuple[Seat, _Places]:
+    """The seat of three rows; ``base`` is the rows' path (a table's ``players.NAME``, or
+    nothing for one arrangement), which also says how to name a row in words."""
+    base = ("players", name) if base is None else base
     wheel = rules.wheel_second_highest
     rows: dict[Row, tuple[Card, ...]] = {}
     hands: dict[Row, HandValue] = {}
-    fields: list[str] = []
+    places: _Places = []
     for row, raw in ((Row.BACK, back_in), (Row.MIDDLE, middle_in), (Row.FRONT, front_in)):
-        field = f"{base}.{row.label}" if base else row.label
+        field = (*base, row.label)
         cards = _parse(raw, row.size, field)
         rows[row] = cards
         hands[row] = evaluate(cards, wheel_second_highest=wheel)
-        fields.extend(f"{field}[{i}]" for i in range(1, row.size + 1))
+        places += _places(field, f"{name}'s {row.label}" if base else row.label, row.size)
     back, middle, front = hands[Row.BACK], hands[Row.MIDDLE], hands[Row.FRONT]
     reason = ""
     if middle.strength < front.strength:
@@ -573,10 +582,10 @@ def _arranged(
         available,
         MappingProxyType(royalties),
     )
-    return seat, fields
+    return seat, places
 
 
-def _parse(raw: object, count: int, field: str) -> tuple[Card, ...]:
+def _parse(raw: object, count: int, field: Field) -> tuple[Card, ...]:
     """parse_cards for untrusted values: text or a list of cards, nothing else."""
     if isinstance(raw, str) or (isinstance(raw, Sequence) and not isinstance(raw, bytes)):
         return parse_cards(raw, count=count, field=field)

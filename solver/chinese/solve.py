@@ -39,7 +39,7 @@ from cpsolver.chinese.naturals import Natural, detect_natural
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import COMB3_LISTS, COMB5_LISTS, F_ADD, search, search_batch
-from cpsolver.errors import CardError, InvalidInputError
+from cpsolver.errors import CardError, Field, InvalidInputError
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
 from cpsolver.rules import ChineseRules, Row
 from cpsolver.rules.chinese import Scoring
@@ -520,7 +520,7 @@ def _arrangement_of(
 _BY_INDEX = tuple(Card.from_index(i) for i in range(52))
 
 
-def _indices13(cards: CardsLike, field: str) -> list[int]:
+def _indices13(cards: CardsLike, field: Field) -> list[int]:
     """Sorted card indices of ``parse_cards(cards, count=13)``; fast for 13 :class:`Card` s."""
     if (
         isinstance(cards, (list, tuple))
@@ -533,7 +533,7 @@ def _indices13(cards: CardsLike, field: str) -> list[int]:
     return sorted(c.index for c in parse_cards(cards, count=13, field=field))
 
 
-def _indices_n(cards: CardsLike, field: str) -> list[int]:
+def _indices_n(cards: CardsLike, field: Field) -> list[int]:
     """Sorted card indices of 13 cards (fast path) or of 14 to 17 cards (13 of N)."""
     if isinstance(cards, (list, tuple)) and len(cards) == 13:
         return _indices13(cards, field)
@@ -642,7 +642,7 @@ def solve_many(
     """
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    indices = [_indices13(h, f"hands[{i}]") for i, h in enumerate(hands)]
+    indices = [_indices13(h, ("hands", i)) for i, h in enumerate(hands)]
     if isinstance(obj, EvObjective):
         if resolved.scoring is Scoring.PER_ROW:
             return _solve_ev_batch(indices, resolved, obj)

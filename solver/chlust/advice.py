@@ -350,7 +350,7 @@ def advise_play(
         raise InvalidInputError("history", "three tricks are already complete")
     for i, t in enumerate(history):
         if len(t) != len(order) or set(t.seats) != set(order):
-            raise InvalidInputError(f"history[{i + 1}]", "a complete trick has one card per seat")
+            raise InvalidInputError(("history", i), "a complete trick has one card per seat")
     if set(trick.seats) - set(order) or seat in trick.seats:
         raise InvalidInputError("trick", f"seat {seat} is not to play to this trick")
     expected_leader = history[-1].winner if history else None

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.errors import Field, IllegalPlayError, InvalidInputError
 from cpsolver.rules.base import Choice
 from cpsolver.rules.chlust import ChlustRules
 
@@ -48,12 +48,12 @@ class BidRecord:
     paid: int
 
 
-def parse_bid_action(action: BidAction | str, field: str = "action") -> BidAction:
+def parse_bid_action(action: BidAction | str, field: Field = "action") -> BidAction:
     """A :class:`BidAction` from its name (any case, spaces ignored).
 
     >>> parse_bid_action(" Raise")
     <BidAction.RAISE: 'raise'>
-    >>> parse_bid_action("bet", field="actions[1]")  # doctest: +ELLIPSIS
+    >>> parse_bid_action("bet", field=("actions", 0))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     cpsolver.errors.InvalidInputError: actions[1]: unknown action 'bet'; valid actions: fold, ...

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
-from cpsolver.errors import CardError, IllegalPlayError, InvalidInputError
+from cpsolver.errors import CardError, Field, IllegalPlayError, InvalidInputError, field_path
 from cpsolver.evaluator.chlust import SetValue, _evaluate
 from cpsolver.rules.chlust import ChlustRules
 
@@ -38,7 +38,7 @@ MAX_SEED = 2**63 - 1
 negative seed's absolute value again; Chlust seeds are int64 on the wire)."""
 
 
-def check_seed(seed: int, field: str = "seed") -> None:
+def check_seed(seed: int, field: Field = "seed") -> None:
     """Raise :class:`InvalidInputError` naming ``field`` unless ``seed`` is 0 to
     :data:`MAX_SEED`.
 
@@ -52,7 +52,7 @@ def check_seed(seed: int, field: str = "seed") -> None:
         raise InvalidInputError(field, f"must be 0 to {MAX_SEED}, got {seed}")
 
 
-def one_card(value: Card | str, rules: ChlustRules, field: str) -> Card:
+def one_card(value: Card | str, rules: ChlustRules, field: Field) -> Card:
     """One card (a :class:`Card` or its notation) from the rules' deck; raises ``CardError``."""
     if isinstance(value, Card):
         if value not in rules.card_deck:
@@ -65,14 +65,15 @@ def parse_hands(
     hands: Sequence[CardsLike | None],
     rules: ChlustRules,
     *,
-    field: str = "hands",
+    field: Field = "hands",
     sizes: int | Sequence[int] = 3,
     players: bool = True,
     exclude: Sequence[Card] = (),
 ) -> tuple[tuple[Card, ...], ...]:
     """Parse 2-4 hands (``players``) of ``sizes`` cards from the rules' deck, all disjoint.
 
-    Errors name the hand and card, 1-based (``hands[2][1]`` is the second hand's first card);
+    Errors name the hand and card (``hands[2][1]`` is the second hand's first card, path
+    ``("hands", 1, 0)``); a card in two hands names the other one in words ("also in hand 1");
     ``exclude`` lists cards that may be in no hand (such as the turned card). A ``None`` entry
     (a seat that folded) is skipped and comes back as an empty hand.
     """
@@ -83,15 +84,15 @@ def parse_hands(
     parsed: list[tuple[Card, ...]] = []
     owner: dict[Card, str] = {c: "the turned card" for c in exclude}
     for i, hand in enumerate(hands):
-        where = f"{field}[{i + 1}]"
+        where = (*field_path(field), i)
         if hand is None:
             parsed.append(())
             continue
         cards = parse_cards(hand, deck=rules.card_deck, count=sizes, field=where)
-        for j, card in enumerate(cards, start=1):
+        for j, card in enumerate(cards):
             if card in owner:
-                raise InvalidInputError(f"{where}[{j}]", f"card {card} is also {owner[card]}")
-            owner[card] = where
+                raise InvalidInputError((*where, j), f"card {card} is also {owner[card]}")
+            owner[card] = f"in hand {i + 1}"
         parsed.append(cards)
     return tuple(parsed)
 

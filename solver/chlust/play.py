@@ -25,7 +25,7 @@ from fractions import Fraction
 
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from cpsolver.chlust.deal import one_card, parse_hands
-from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.errors import Field, IllegalPlayError, InvalidInputError
 from cpsolver.rules.chlust import ChlustRules, TrickTie, Underruff
 from cpsolver.tricks import Trick
 
@@ -264,7 +264,7 @@ class TrickGame:
         assert isinstance(self.rules, ChlustRules)
         return self.rules
 
-    def play(self, card: Card | str, *, seat: int | None = None, field: str = "card") -> None:
+    def play(self, card: Card | str, *, seat: int | None = None, field: Field = "card") -> None:
         """Play ``card`` for the player to play (``seat``, when given, must be that player).
 
         Raises :class:`IllegalPlayError` naming CH-8 for a card not held, out of turn or
@@ -351,8 +351,8 @@ def play_deal(
             "plays",
             f"expected {needed} cards (3 tricks of {len(game.seats)} players), got {len(cards)}",
         )
-    for k, card in enumerate(cards, start=1):
-        game.play(card, field=f"plays[{k}]")
+    for k, card in enumerate(cards):
+        game.play(card, field=("plays", k))
     return game.result()
 
 

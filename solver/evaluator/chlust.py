@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from functools import total_ordering
 
 from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_cards, parse_suit
+from cpsolver.errors import Field
 from cpsolver.rules.chlust import ChlustRules, Purity
 
 __all__ = ["SetCategory", "SetValue", "WildRole", "evaluate_set", "set_key"]
@@ -185,7 +186,7 @@ def evaluate_set(
     rules: ChlustRules | str | None = None,
     *,
     turned: Card | None = None,
-    field: str = "cards",
+    field: Field = "cards",
 ) -> SetValue:
     """Evaluate a 3-card Chlust hand under ``trump`` (CH-3..CH-5); raises ``CardError``.
 

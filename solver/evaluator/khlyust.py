@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cpsolver.cards import DECK_28, Card, CardsLike, Deck, Rank, Suit, parse_cards, parse_suit
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, InvalidInputError
 
 __all__ = [
     "DEFAULT_CLASS_RANKING",
@@ -157,7 +157,7 @@ def evaluate_khlyust(
     *,
     deck: Deck = DECK_28,
     class_ranking: Sequence[KhlyustClass] = DEFAULT_CLASS_RANKING,
-    field: str = "cards",
+    field: Field = "cards",
 ) -> KhlyustValue:
     """Judge three cards under ``trump`` (TL-4); raises :class:`~cpsolver.errors.CardError`.
 

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, ClassVar, Self
 
-from cpsolver.errors import FieldViolation, RuleError
+from cpsolver.errors import Field, FieldViolation, RuleError, field_path
 
 __all__ = ["Choice", "RuleSet", "int_option", "parse_assignments"]
 
@@ -36,7 +36,7 @@ def int_option(
     return dataclasses.field(default=default, metadata=meta)
 
 
-def parse_assignments(items: Iterable[str], field: str = "set") -> dict[str, str]:
+def parse_assignments(items: Iterable[str], field: Field = "set") -> dict[str, str]:
     """``["order=strict", "players=2"]`` -> ``{"order": "strict", "players": "2"}``.
 
     >>> parse_assignments(["order=strict", " players = 2 "])
@@ -46,7 +46,7 @@ def parse_assignments(items: Iterable[str], field: str = "set") -> dict[str, str
     for i, item in enumerate(items):
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise RuleError(f"{field}[{i + 1}]", f"expected OPTION=VALUE, got {item!r}")
+            raise RuleError((*field_path(field), i), f"expected OPTION=VALUE, got {item!r}")
         result[name.strip()] = value.strip()
     return result
 

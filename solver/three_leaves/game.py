@@ -39,7 +39,7 @@ from cpsolver.cards import (
     parse_cards,
     parse_suit,
 )
-from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.errors import Field, IllegalPlayError, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import (
     KhlyustClass,
     KhlyustValue,
@@ -137,7 +137,7 @@ def parse_play(
     text: str | Play | tuple[Card | str, bool],
     *,
     deck_rules: ThreeLeavesRules | None = None,
-    field: str = "play",
+    field: Field = "play",
 ) -> tuple[Card, bool]:
     """A play as ``(card, face_down)``; a leading ``~`` marks a face-down card ("v okhlupku").
 
@@ -163,7 +163,7 @@ def parse_plays(
     plays: str | Iterable[str | Play | tuple[Card | str, bool]],
     *,
     rules: ThreeLeavesRules | None = None,
-    field: str = "plays",
+    field: Field = "plays",
 ) -> tuple[tuple[Card, bool], ...]:
     """Plays in order from text (``"As Ks ~8c"``) or a sequence of plays.
 
@@ -171,9 +171,9 @@ def parse_plays(
     ((Card('As'), False), (Card('8c'), True))
     """
     items = plays.replace(",", " ").split() if isinstance(plays, str) else list(plays)
+    base = field_path(field)
     return tuple(
-        parse_play(item, deck_rules=rules, field=f"{field}[{i}]")
-        for i, item in enumerate(items, start=1)
+        parse_play(item, deck_rules=rules, field=(*base, i)) for i, item in enumerate(items)
     )
 
 
@@ -238,7 +238,7 @@ def leaf_trick(
     trick = Trick(suit, 0)
     for seat, (card, down) in enumerate(parse_plays(plays, rules=r, field="trick")):
         if card in cards:
-            raise InvalidInputError(f"trick[{seat + 1}]", f"{card} is in the hand too")
+            raise InvalidInputError(("trick", seat), f"{card} is in the hand too")
         trick = trick.play(seat, card, face_down=down)
     return cards, trick
 
@@ -270,7 +270,7 @@ def check_play(
     face_down: bool,
     *,
     rules: ThreeLeavesRules | None = None,
-    field: str = "play",
+    field: Field = "play",
     who: str = "the player",
 ) -> None:
     """Raise :class:`IllegalPlayError` (rule TL-5) saying why a play is illegal, else return.
@@ -387,7 +387,7 @@ class Exchange:
     discard: tuple[Card, ...] = ()
 
     @classmethod
-    def parse(cls, value: object, *, rules: ThreeLeavesRules, field: str) -> Exchange:
+    def parse(cls, value: object, *, rules: ThreeLeavesRules, field: Field) -> Exchange:
         """``"play"``, ``"pass"``, or the cards to discard (``"8c 9d"`` / a list).
 
         >>> Exchange.parse("8c 9d", rules=ThreeLeavesRules(), field="x").discard
@@ -468,7 +468,7 @@ class Deal:
             )
         deck = resolved.card_deck
         parsed = tuple(
-            parse_cards(h, deck=deck, count=3, field=f"hands[{i}]") for i, h in enumerate(hands)
+            parse_cards(h, deck=deck, count=3, field=("hands", i)) for i, h in enumerate(hands)
         )
         turned = (
             trump_card
@@ -478,13 +478,17 @@ class Deal:
         if turned not in deck:
             raise InvalidInputError("trump_card", f"card {turned} is not in the {deck.describe()}")
         rest = parse_cards(stock, deck=deck, field="stock")
+        # (path, the place in words for the other card's message, card)
         seen: dict[Card, str] = {}
-        places = [(f"hands[{i}]", c) for i, h in enumerate(parsed) for c in h]
-        places += [("trump_card", turned)] + [(f"stock[{i + 1}]", c) for i, c in enumerate(rest)]
-        for where, card in places:
+        places: list[tuple[Field, str, Card]] = [
+            (("hands", i), f"in hand {i + 1}", c) for i, h in enumerate(parsed) for c in h
+        ]
+        places.append(("trump_card", "the trump card", turned))
+        places += [(("stock", i), f"stock card {i + 1}", c) for i, c in enumerate(rest)]
+        for where, words, card in places:
             if card in seen:
-                raise InvalidInputError(where, f"card {card} is dealt twice (also in {seen[card]})")
-            seen[card] = where
+                raise InvalidInputError(where, f"card {card} is dealt twice (also {seen[card]})")
+            seen[card] = words
         seat = resolved.players - 1 if dealer is None else dealer
         if not 0 <= seat < resolved.players:
             raise InvalidInputError(
@@ -526,7 +530,7 @@ class Choices:
         """Parse choices from text or values (cards in the rule set's deck)."""
         r = rules or ThreeLeavesRules(deck=32)
         ex = {
-            int(seat): Exchange.parse(v, rules=r, field=f"exchanges[{seat}]")
+            int(seat): Exchange.parse(v, rules=r, field=("exchanges", str(seat)))
             for seat, v in (exchanges or {}).items()
         }
         parsed_picks = (
@@ -606,7 +610,7 @@ def best_khlyust(
             trump,
             deck=r.card_deck,
             class_ranking=r.class_ranking,
-            field=f"hands[{seat}]",
+            field=("hands", seat),
         )
         if value.is_khlyust:
             claims.append(KhlyustClaim(seat, value, pos))
@@ -723,13 +727,13 @@ def check_play_request(deal: Deal, choices: Choices, carried_pot: int = 0) -> No
     >>> check_play_request(two, Choices.of(exchanges={2: "pass"}))
     Traceback (most recent call last):
     ...
-    cpsolver.errors.InvalidInputError: exchanges[2]: no such seat (0 to 1)
+    cpsolver.errors.InvalidInputError: exchanges.2: no such seat (0 to 1)
     """
     check_play_limits(seed=choices.seed, carried_pot=carried_pot)
     n = deal.players
     for seat in choices.exchanges:
         if not 0 <= seat < n:
-            raise InvalidInputError(f"exchanges[{seat}]", f"no such seat (0 to {n - 1})")
+            raise InvalidInputError(("exchanges", str(seat)), f"no such seat (0 to {n - 1})")
 
 
 def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 0) -> DealResult:
@@ -813,7 +817,7 @@ def _exchange(
     forced = {deal.dealer, deal.assistant}
     for seat in deal.order:
         choice = ch.exchanges.get(seat, Exchange())
-        where = f"exchanges[{seat}]"
+        where = ("exchanges", str(seat))
         if seat in forced:
             if choice.action is not ExchangeAction.PLAY:
                 role = "dealer" if seat == deal.dealer else "assistant"
@@ -872,12 +876,12 @@ def _payment_round(
                 raise IllegalPlayError(
                     "picks", f"{len(payers)} opponents pick, got {len(picks)} picks", rule="TL-4"
                 )
-            for i, card in enumerate(picks, start=1):
-                if card not in held or card in picks[: i - 1]:
+            for i, card in enumerate(picks):
+                if card not in held or card in picks[:i]:
                     raise IllegalPlayError(
-                        f"picks[{i}]",
+                        ("picks", i),
                         f"{card} is not one of the holder's remaining cards "
-                        f"({format_cards(c for c in held if c not in picks[: i - 1])})",
+                        f"({format_cards(c for c in held if c not in picks[:i])})",
                         rule="TL-4",
                     )
             cards = picks
@@ -939,7 +943,7 @@ def play_tricks(
                 card,
                 down,
                 rules=rules,
-                field=f"plays[{index}]",
+                field=("plays", index - 1),
                 who=f"seat {seat}",
             )
             trick = trick.play(seat, card, face_down=down)
@@ -1038,7 +1042,7 @@ def play_session(
     for i, (deal, choices) in enumerate(deals):
         if totals and len(totals) != deal.players:
             raise InvalidInputError(
-                f"deals[{i}]", f"has {deal.players} players, the session {len(totals)}"
+                ("deals", i), f"has {deal.players} players, the session {len(totals)}"
             )
         totals = totals or [0] * deal.players
         try:
@@ -1047,7 +1051,7 @@ def play_session(
             else:
                 result = play(deal, choices, pot)
         except InvalidInputError as exc:
-            raise exc.prefixed(f"deals[{i}]") from None
+            raise exc.prefixed(("deals", i)) from None
         results.append(result)
         totals = [t + d for t, d in zip(totals, result.net, strict=True)]
         pot = result.pot_after
