@@ -520,3 +520,20 @@ def test_remote_paths_are_the_librarys() -> None:
     assert str(exchange) == (
         "exchanges.3: seat 3 is the dealer and must play the cards dealt (TL-3)"
     )
+
+
+def test_constraint_paths_name_the_entry_from_zero(stubs: dict[str, Any]) -> None:
+    """A wire-only error (a pin without its place) names the entry as the request lists it:
+    the second pin is pins[1] (it was shifted to pins[0], built 0-based and then converted)."""
+    pins = [
+        chinese_poker_pb2.CardPlace(card=wire("As")[0], place=chinese_poker_pb2.PLACE_BACK),
+        chinese_poker_pb2.CardPlace(card=wire("Ks")[0]),
+    ]
+    request = chinese_poker_pb2.SolveRequest(
+        cards=wire(HAND), constraints=chinese_poker_pb2.SolveConstraints(pins=pins)
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stubs["chinese"].Solve(request, timeout=60)
+    fields, info = _details(caught.value)
+    assert fields == [("constraints.pins[1].place", "place is required")]
+    assert info.reason == "INVALID_INPUT_ERROR"
