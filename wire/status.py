@@ -41,6 +41,7 @@ from cpsolver.chinese.ev_model import MissingTablesError
 from cpsolver.errors import (
     CardError,
     CpsolverError,
+    Field,
     FieldPath,
     FieldViolation,
     IllegalPlayError,
@@ -75,7 +76,7 @@ class RequestTooLargeError(InvalidInputError):
 
     limit: int
 
-    def __init__(self, field: str, description: str, *, limit: int) -> None:
+    def __init__(self, field: Field, description: str, *, limit: int) -> None:
         super().__init__(field, description)
         self.limit = limit
 
