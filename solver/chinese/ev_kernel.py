@@ -15,7 +15,6 @@ per hand would be too slow. Tests compare both with the plain modules.
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 import numpy.typing as npt
 
@@ -32,6 +31,7 @@ from cpsolver.chinese.search import (
     PAIR_TWO_FOUR,
 )
 from cpsolver.evaluator.poker import NUM_CLASSES
+from cpsolver.jit import njit
 
 __all__ = [
     "F_ADD",
@@ -58,7 +58,7 @@ MODE_SCOOP = PAIR_SCOOP
 NATURAL_UNITS = np.array([0.0, 13.0, 3.0, 3.0, 3.0])
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def natural_code(hand: npt.NDArray[np.int8]) -> int:
     """CP-11 natural of 13 cards: 0 none, 1 dragon, 2 three flushes, 3 three straights,
     4 six pairs (a hand qualifying twice gets the highest, i.e. the smallest code)."""
@@ -126,7 +126,7 @@ def natural_code(hand: npt.NDArray[np.int8]) -> int:
     return 0
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def settle_pair(
     rows_a: npt.NDArray[np.int64],
     rows_b: npt.NDArray[np.int64],
@@ -176,7 +176,7 @@ def settle_pair(
     return net
 
 
-@nb.njit(cache=True)
+@njit(cache=True)
 def settle_candidates(
     cand_rows: npt.NDArray[np.int64],
     cand_nat: npt.NDArray[np.int64],

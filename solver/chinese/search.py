@@ -35,9 +35,10 @@ Extension points (kept as plain arrays so compiled code can take them):
   checked in the scan next to the foul test; 13-of-N selection can call
   :func:`subset_classes` per chosen 13.
 
-The compiled kernels use numba (``cache=True``); :func:`warm_up` loads or compiles them so the
-JIT never runs on a first request. ``*_reference`` functions are plain numpy/Python versions
-that the tests compare the compiled ones against.
+The compiled kernels use numba (``cache=True``), imported with the kernels on the first call of
+one (:mod:`cpsolver.jit`: ``import cpsolver`` does not load numba); :func:`warm_up` loads or
+compiles them all so the JIT never runs on a first request. ``*_reference`` functions are plain
+numpy/Python versions that the tests compare the compiled ones against.
 
 >>> from cpsolver.cards import parse_cards
 >>> from cpsolver.chinese.objectives import get_objective
@@ -59,12 +60,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
 from cpsolver.cards import Card
 from cpsolver.evaluator.poker import MULTISET_WEIGHTS, PokerTables, poker_tables
+from cpsolver.jit import dispatcher, njit, prange
 
 if TYPE_CHECKING:
     from cpsolver.chinese.objectives import RowTables
@@ -200,7 +201,7 @@ def sorted_indices(cards: Sequence[Card]) -> IntArray:
 # Compiled kernels.
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _subset_classes(
     idx: IntArray,
     nonflush5: npt.NDArray[np.int16],
@@ -232,7 +233,7 @@ def _subset_classes(
         cls3[i] = front3[mset]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _keep_best(
     out_split: IntArray, out_value: FloatArray, found: int, top_k: int, s: int, v: float
 ) -> int:  # pragma: no cover - compiled
@@ -257,7 +258,7 @@ def _keep_best(
     return found + 1 if found < top_k else found
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _search(
     cls5: IntArray,
     cls3: IntArray,
@@ -311,7 +312,7 @@ def _search(
     return found
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _valid(
     cls5: IntArray,
     cls3: IntArray,
@@ -338,7 +339,7 @@ def _valid(
     return n
 
 
-@numba.njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True)
 def _batch(
     hands: IntArray,
     nonflush5: npt.NDArray[np.int16],
@@ -359,7 +360,7 @@ def _batch(
     out_rows: IntArray,
     out_cls: IntArray,
 ) -> None:  # pragma: no cover - compiled
-    for h in numba.prange(hands.shape[0]):
+    for h in prange(hands.shape[0]):
         cls5 = np.empty(comb5.shape[0], dtype=np.int64)
         cls3 = np.empty(comb3.shape[0], dtype=np.int64)
         one_split = np.empty(1, dtype=np.int64)
@@ -604,7 +605,7 @@ the additive value, P(win), P(tie), units collected when winning, expected units
 NUM_FIELDS = 5
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _gather(
     tables: FloatArray, row: int, cls: IntArray, nfields: int, out: FloatArray
 ) -> None:  # pragma: no cover - compiled
@@ -613,7 +614,7 @@ def _gather(
             out[k, i] = tables[row, k, cls[i]]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _pair_value(
     mode: int, jf: int, im: int, ib: int, g3: FloatArray, gm: FloatArray, gb: FloatArray
 ) -> float:  # pragma: no cover - compiled
@@ -643,7 +644,7 @@ def _pair_value(
     return float(rows + ours - theirs)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _search_pairing(
     cls5: IntArray,
     cls3: IntArray,
@@ -690,7 +691,7 @@ def _search_pairing(
     return found
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _batch_pairing(
     hands: IntArray,
     nonflush5: npt.NDArray[np.int16],
@@ -809,7 +810,9 @@ def warm_up(*, parallel: bool = True) -> float:
         # Load the batch kernel for the exact argument types search_batch passes, without
         # running it.
         args = _batch_args(idx.reshape(1, 13), tables, False)
-        _batch.compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
+        import numba  # loaded by the kernels above
+
+        dispatcher(_batch).compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
     assert found.splits
     from cpsolver.chinese.select import warm_up as warm_up_select  # constraints and 13 of N
 

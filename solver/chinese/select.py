@@ -42,7 +42,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -52,6 +51,7 @@ from cpsolver.chinese.objectives import RowTables
 from cpsolver.chinese.search import _WEIGHTS, _subset_classes
 from cpsolver.errors import InfeasibleError
 from cpsolver.evaluator.poker import PokerTables
+from cpsolver.jit import njit
 
 __all__ = [
     "MAX_CARDS",
@@ -150,7 +150,7 @@ class Selection:
 # Compiled kernel.
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _allowed(
     masks: IntArray,
     cls: IntArray,
@@ -168,7 +168,7 @@ def _allowed(
     return out[:n]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _prefix_best(idx: IntArray, cls: IntArray, values: FloatArray, size: int) -> FloatArray:
     # pragma: no cover - compiled
     best = np.full(size, -np.inf)
@@ -182,7 +182,7 @@ def _prefix_best(idx: IntArray, cls: IntArray, values: FloatArray, size: int) ->
     return best
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _select(
     cls5: IntArray,
     cls3: IntArray,
