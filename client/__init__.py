@@ -8,7 +8,8 @@
 :class:`Solver` is the protocol both :class:`LocalSolver` (the library in this process) and
 :class:`RemoteSolver` (a gRPC client, :mod:`cpsolver.client.remote`) implement; they return the
 library's types and raise the library's exceptions. ``grpc`` is imported only when a remote
-solver is made.
+solver is made; without the ``grpc`` extra that raises :class:`cpsolver.errors.MissingExtraError`
+(``pip install 'cpsolver[grpc]'``), and the in-process solver works as ever.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.client.local import LocalSolver, Solver
+from cpsolver.extras import require
 
 if TYPE_CHECKING:
     from cpsolver.client.remote import RemoteSolver, RetryPolicy
@@ -39,6 +41,7 @@ def connect(server: str | None = None, **options: Any) -> Solver:
     token...)."""
     if not server:
         return LocalSolver()  # options only concern a connection
+    require("grpc", "the gRPC client")
     from cpsolver.client.remote import RemoteSolver
 
     return RemoteSolver(server, **options)
@@ -46,6 +49,7 @@ def connect(server: str | None = None, **options: Any) -> Solver:
 
 def __getattr__(name: str) -> Any:
     if name in ("RemoteSolver", "RetryPolicy"):
+        require("grpc", f"cpsolver.client.{name}")
         from cpsolver.client import remote
 
         return getattr(remote, name)

@@ -40,6 +40,7 @@ __all__ = [
     "IllegalPlayError",
     "InfeasibleError",
     "InvalidInputError",
+    "MissingExtraError",
     "RuleError",
     "field_path",
     "format_field",
@@ -218,3 +219,20 @@ class IllegalPlayError(InvalidInputError):
 
 class InfeasibleError(CpsolverError):
     """A well-formed request that has no answer, e.g. constraints no valid split satisfies."""
+
+
+class MissingExtraError(CpsolverError, ImportError):
+    """A feature needs an optional part of the distribution (an extra) that is not installed.
+
+    ``extra`` names it (``grpc``, ``cpsat``), ``feature`` is what needed it and ``name`` (as on
+    any ``ImportError``) the module found missing. The message is the one line to act on:
+
+    >>> str(MissingExtraError("grpc", "the gRPC client", module="grpc"))
+    "the gRPC client needs the grpc extra: pip install 'cpsolver[grpc]'"
+    """
+
+    def __init__(self, extra: str, feature: str, *, module: str | None = None) -> None:
+        self.extra = extra
+        self.feature = feature
+        super().__init__(f"{feature} needs the {extra} extra: pip install 'cpsolver[{extra}]'")
+        self.name = module

@@ -2,7 +2,9 @@
 server-capable subcommand shares (``--server``, ``--token``, ``--timeout``, ``--tls-ca``).
 
 Exit codes: 0 success, 2 bad input (usage errors, bad cards, unknown options), 3 server
-unreachable (or no answer within ``--timeout``), 1 anything else (e.g. a token the server
+unreachable (or no answer within ``--timeout``), 4 a feature whose extra is not installed
+(``--server`` and ``serve`` without ``cpsolver[grpc]``, ``--engine cpsat`` without
+``cpsolver[cpsat]``: the line says what to install), 1 anything else (e.g. a token the server
 refuses).
 """
 
@@ -19,17 +21,18 @@ import click
 
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.client.local import Solver
-from cpsolver.errors import CpsolverError, InfeasibleError, InvalidInputError
+from cpsolver.errors import CpsolverError, InfeasibleError, InvalidInputError, MissingExtraError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_UNREACHABLE = 3
+EXIT_MISSING_EXTRA = 4
 
 
 class CpsolverGroup(click.Group):
-    """A click group that turns library errors into one line on stderr and exit code 2."""
+    """A click group that turns library errors into one line on stderr and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -43,6 +46,9 @@ class CpsolverGroup(click.Group):
         except RemoteError as exc:
             click.echo(f"error: server: {exc}", err=True)
             ctx.exit(1)
+        except MissingExtraError as exc:
+            click.echo(f"error: {exc}", err=True)
+            ctx.exit(EXIT_MISSING_EXTRA)
         except CpsolverError as exc:  # pragma: no cover - defensive
             click.echo(f"error: {exc}", err=True)
             ctx.exit(1)
@@ -55,7 +61,8 @@ def main() -> None:
 
     Commands run in this process; with --server HOST:PORT (or CPSOLVER_SERVER) they call a
     `cpsolver serve` server instead, with the same output. Exit codes: 0 ok, 2 bad input,
-    3 server unreachable, 1 other errors. Shell completion: `cpsolver completion --help`.
+    3 server unreachable, 4 an extra is missing (pip install 'cpsolver[grpc]' for --server and
+    serve), 1 other errors. Shell completion: `cpsolver completion --help`.
     """
 
 

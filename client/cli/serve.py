@@ -1,4 +1,5 @@
-"""``cpsolver serve``: run the gRPC server (the server code is imported only when it runs)."""
+"""``cpsolver serve``: run the gRPC server (the server code is imported only when it runs, and
+needs the ``grpc`` extra: without it the command prints that one line and exits 4)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import click
 
 from cpsolver.client.cli.main import main
+from cpsolver.extras import require
 
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
 
@@ -71,6 +73,8 @@ def serve(
         raise click.UsageError("--tls-cert and --tls-key go together")
     if tls_client_ca is not None and tls_cert is None:
         raise click.UsageError("--tls-client-ca needs --tls-cert and --tls-key")
+    # Checked here: the workers import grpc only after forking, each of them would fail alone.
+    require("grpc", "cpsolver serve")
     from cpsolver.server.config import ServerConfig
     from cpsolver.server.main import serve as run_server
 

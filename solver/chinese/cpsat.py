@@ -46,6 +46,7 @@ from cpsolver.chinese.constraints import RowMasks
 from cpsolver.chinese.objectives import RowTables
 from cpsolver.chinese.select import subset_classes_n, subset_tables
 from cpsolver.errors import CpsolverError, InfeasibleError
+from cpsolver.extras import require
 
 __all__ = ["CpsatResult", "SolverTimeoutError", "solve_cpsat"]
 
@@ -108,8 +109,9 @@ def solve_cpsat(
 ) -> CpsatResult:
     """The optimum arrangement of the sorted card indices ``idx`` (13..17) by CP-SAT.
 
-    Raises :class:`InfeasibleError` when no valid arrangement satisfies ``masks`` and
-    :class:`SolverTimeoutError` when no optimum is proved within ``time_limit`` seconds.
+    Raises :class:`InfeasibleError` when no valid arrangement satisfies ``masks``,
+    :class:`SolverTimeoutError` when no optimum is proved within ``time_limit`` seconds and
+    :class:`~cpsolver.errors.MissingExtraError` without OR-Tools (``cpsolver[cpsat]``).
 
     >>> from cpsolver.chinese.objectives import get_objective
     >>> from cpsolver.chinese.select import no_constraints
@@ -125,6 +127,7 @@ def solve_cpsat(
     >>> found.positions[0]  # the royal flush plays in the back
     (8, 9, 10, 11, 12)
     """
+    require("cpsat", "the cpsat engine")  # ortools is optional: cpsolver[cpsat]
     from ortools.sat.python import cp_model
 
     n = len(idx)
