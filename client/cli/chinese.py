@@ -9,13 +9,12 @@ from rich.text import Text
 
 from cpsolver.chinese.constrained import ENGINES
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy
-from cpsolver.chinese.ev_kernel import warm_up as ev_warm_up
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
 from cpsolver.chinese.solve import MAX_ALTERNATIVES
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
 from cpsolver.client.cli.render import cards_text, console, solution_tables
-from cpsolver.client.local import LocalSolver, Solver
+from cpsolver.client.local import Solver
 from cpsolver.rules import parse_assignments
 
 
@@ -148,8 +147,6 @@ def solve(
         extra["constraints"] = constraints
     if engine != "exact":
         extra["engine"] = engine
-    if isinstance(solver, LocalSolver):
-        ev_warm_up(parallel=False)  # one hand: the batch kernel is not needed
     if top is not None:
         alternatives = max(alternatives, top - 1)
     solution = solver.solve(
