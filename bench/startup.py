@@ -9,7 +9,10 @@ Each figure is measured in fresh subprocesses, since start-up is what a new proc
   (``cold``: kernels are compiled), each run with its own ``NUMBA_CACHE_DIR``;
 * ``cpsolver solve CARDS`` on the command line, whole process wall time, cache filled.
 
-Medians over ``--runs`` (warm) and ``--cold-runs`` (cold) runs.
+Medians over ``--runs`` (warm) and ``--cold-runs`` (cold) runs. Bytecode is written and used
+(``PYTHONDONTWRITEBYTECODE`` is dropped), as in an installed wheel, which pip compiles. Run it
+with another environment's interpreter (``/path/venv/bin/python -m bench.startup`` from the
+repository root) to measure that installation.
 """
 
 from __future__ import annotations
@@ -49,9 +52,15 @@ print(json.dumps({"import": t1 - t0, "first": t2 - t1, "second": t3 - t2}))
 """
 
 
+def _env(cache: str) -> dict[str, str]:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def _run(code: str, cache: str, **names: object) -> dict[str, Any]:
     prelude = "".join(f"{k} = {v!r}\n" for k, v in names.items())
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env = _env(cache)
     out = subprocess.run(
         [sys.executable, "-c", prelude + code], env=env, capture_output=True, text=True, check=True
     )
@@ -65,7 +74,7 @@ def _median(rows: list[dict[str, Any]], key: str) -> float:
 
 def _cli_seconds(cache: str, runs: int) -> float:
     cli = Path(sys.executable).with_name("cpsolver")
-    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env = _env(cache)
     times = []
     for _ in range(runs):
         t = time.perf_counter()
@@ -79,7 +88,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=11, help="runs per warm figure")
     parser.add_argument("--cold-runs", type=int, default=3, help="runs per cold figure")
     args = parser.parse_args(argv)
-    print(f"python {sys.version.split()[0]}, cpus: {os.cpu_count()}, load: {os.getloadavg()}")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"python {sys.version.split()[0]} ({sys.prefix}), cpus: {os.cpu_count()}, load: {load}")
 
     with tempfile.TemporaryDirectory() as cache:
         rows = [_run(_IMPORT, cache, WATCHED=WATCHED) for _ in range(args.runs)]
