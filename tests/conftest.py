@@ -73,10 +73,16 @@ class RunningServer:
             raise
 
 
-def start_server(*args: str, env: dict[str, str] | None = None) -> RunningServer:
-    """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line (then health)."""
+def start_server(
+    *args: str,
+    env: dict[str, str] | None = None,
+    python: str = sys.executable,
+    cwd: str | None = None,
+) -> RunningServer:
+    """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line (then health), with
+    ``python`` (another environment's interpreter, in tests/test_packaging.py) in ``cwd``."""
     command = [
-        sys.executable, "-c", "from cpsolver.client.cli import main; main()",
+        python, "-c", "from cpsolver.client.cli import main; main()",
         "serve", "--host", "127.0.0.1", "--port", "0", *args,
     ]  # fmt: skip
     proc = subprocess.Popen(
@@ -85,6 +91,7 @@ def start_server(*args: str, env: dict[str, str] | None = None) -> RunningServer
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **(env or {})},
+        cwd=cwd,
     )
     server = RunningServer(proc)
     lines: queue.Queue[str] = queue.Queue()
@@ -112,9 +119,14 @@ def start_server(*args: str, env: dict[str, str] | None = None) -> RunningServer
 
 
 @contextlib.contextmanager
-def running_server(*args: str, env: dict[str, str] | None = None) -> Iterator[RunningServer]:
+def running_server(
+    *args: str,
+    env: dict[str, str] | None = None,
+    python: str = sys.executable,
+    cwd: str | None = None,
+) -> Iterator[RunningServer]:
     """A server for one test; always stopped (SIGTERM, then SIGKILL) afterwards."""
-    server = start_server(*args, env=env)
+    server = start_server(*args, env=env, python=python, cwd=cwd)
     try:
         yield server
     finally:
