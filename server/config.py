@@ -24,7 +24,8 @@ class ServerConfig:
     max_concurrent_rpcs: int = 64  # per worker; excess calls get RESOURCE_EXHAUSTED
     max_message_bytes: int = 4 * 1024 * 1024  # request and response size cap
     max_batch: int = 10_000  # hands per BatchSolve request
-    access_log: bool = True  # one JSON line per call on stderr
+    access_log: bool = True  # one log line per call on stderr
+    log_format: str = "json"  # "json" (one object per line, ready line too) or "text"
 
     @property
     def tls(self) -> bool:

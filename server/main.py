@@ -39,7 +39,9 @@ MAX_RESTARTS = 10
 
 
 class _JsonFormatter(logging.Formatter):
-    """Access-log records are JSON already; other records become JSON lines too."""
+    """Access-log records are JSON already; other records become JSON lines too, with the
+    ``event`` and ``fields`` a caller passes in ``extra`` (the ready line is ``"event":
+    "ready"``)."""
 
     def format(self, record: logging.LogRecord) -> str:
         message = record.getMessage()
@@ -48,19 +50,43 @@ class _JsonFormatter(logging.Formatter):
         entry: dict[str, Any] = {
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + "Z",
             "level": record.levelname.lower(),
-            "event": "log",
+            "event": getattr(record, "event", "log"),
             "msg": message,
             "pid": record.process,
+            **getattr(record, "fields", {}),
         }
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
         return json.dumps(entry)
 
 
-def configure_logging(access_log: bool = True) -> None:
-    """JSON lines on stderr; the access log can be switched off (``--no-access-log``)."""
+class _TextFormatter(logging.Formatter):
+    """Readable lines for a terminal: time, level, message; a call as method, code, latency."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)-7s %(message)s", "%H:%M:%S")
+
+    def format(self, record: logging.LogRecord) -> str:
+        if record.name == "cpsolver.server.access":
+            call = json.loads(record.getMessage())
+            record = logging.makeLogRecord(
+                {
+                    **record.__dict__,
+                    "msg": "%s %s %.2f ms",
+                    "args": (call["method"], call["status"], call["latency_ms"]),
+                }
+            )
+        return super().format(record)
+
+
+LOG_FORMATS: dict[str, type[logging.Formatter]] = {"json": _JsonFormatter, "text": _TextFormatter}
+
+
+def configure_logging(access_log: bool = True, log_format: str = "json") -> None:
+    """Log lines on stderr, JSON or text (``--log-format``); the access log can be switched off
+    (``--no-access-log``)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(_JsonFormatter())
+    handler.setFormatter(LOG_FORMATS[log_format]())
     root = logging.getLogger("cpsolver")
     root.handlers[:] = [handler]
     root.setLevel(logging.INFO)
@@ -92,7 +118,7 @@ def reserve_port(config: ServerConfig) -> Iterator[int]:
 def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue[Any]) -> None:
     from cpsolver.server.worker import run_worker
 
-    configure_logging(config.access_log)
+    configure_logging(config.access_log, config.log_format)
     try:
         run_worker(config, port, index, lambda info: queue.put(("ready", index, info)))
     except BaseException as exc:
@@ -128,10 +154,38 @@ def _try_lines(config: ServerConfig, port: int) -> list[str]:
     return [cli, grpcurl]
 
 
+def _announce(config: ServerConfig, port: int, services: str, out: TextIO) -> None:
+    """The ready line: text on ``out`` with commands to try, or a JSON log event (``ready``)."""
+    mode = ("mutual TLS" if config.tls_client_ca else "TLS") if config.tls else "plaintext"
+    auth = ", bearer token required" if config.token else ""
+    address = config.address(port)
+    line = (
+        f"cpsolver serve: ready on {address} "
+        f"({config.workers} worker{'s' if config.workers > 1 else ''}, {mode}{auth}; "
+        f"services: {services})"
+    )
+    if config.log_format == "json":
+        fields = {
+            "address": address,
+            "port": port,
+            "workers": config.workers,
+            "security": mode,
+            "token": bool(config.token),
+            "services": services.split(", "),
+            "try": _try_lines(config, port),
+        }
+        log.info(line, extra={"event": "ready", "fields": fields})
+        return
+    print(line, file=out)
+    for command in _try_lines(config, port):
+        print(f"try: {command}", file=out)
+    out.flush()
+
+
 def serve(config: ServerConfig, out: TextIO | None = None) -> int:
     """Run the server until SIGTERM/SIGINT; returns the process exit code."""
     out = out or sys.stdout
-    configure_logging(config.access_log)
+    configure_logging(config.access_log, config.log_format)
     stopping = False
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -180,17 +234,7 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
                 return 1
             time.sleep(0.02)
         if not stopping:
-            mode = ("mutual TLS" if config.tls_client_ca else "TLS") if config.tls else "plaintext"
-            auth = ", bearer token required" if config.token else ""
-            print(
-                f"cpsolver serve: ready on {config.address(port)} "
-                f"({config.workers} worker{'s' if config.workers > 1 else ''}, {mode}{auth}; "
-                f"services: {services})",
-                file=out,
-            )
-            for line in _try_lines(config, port):
-                print(f"try: {line}", file=out)
-            out.flush()
+            _announce(config, port, services, out)
         restarts = 0
         while not stopping:
             sentinels = [p.sentinel for p in procs.values()]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import os
 import queue
 import signal
@@ -102,8 +103,10 @@ def start_server(
             if forward:
                 lines.put(line)
 
+    # The ready line is text on stdout (--log-format text) or a JSON event on stderr (json,
+    # the default when stderr is not a terminal): watch both.
     threading.Thread(target=pump, args=(proc.stdout, server.stdout, True), daemon=True).start()
-    threading.Thread(target=pump, args=(proc.stderr, server.stderr, False), daemon=True).start()
+    threading.Thread(target=pump, args=(proc.stderr, server.stderr, True), daemon=True).start()
     deadline = time.monotonic() + SERVER_START_TIMEOUT
     while not server.address:
         try:
@@ -113,9 +116,18 @@ def start_server(
                 server.stop(signal.SIGKILL)
                 pytest.fail("server did not start:\n" + "".join(server.stderr[-20:]))
             continue
-        if " ready on " in line:
-            server.address = line.split(" ready on ", 1)[1].split()[0]
+        server.address = ready_address(line) or ""
     return server
+
+
+def ready_address(line: str) -> str | None:
+    """The address of a server's ready line, text or JSON (``"event": "ready"``), else None."""
+    if line.startswith("{"):
+        event = json.loads(line)
+        return str(event["address"]) if event.get("event") == "ready" else None
+    if line.startswith("cpsolver serve: ready on "):
+        return line.split(" ready on ", 1)[1].split()[0]
+    return None
 
 
 @contextlib.contextmanager

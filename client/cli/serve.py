@@ -1,58 +1,89 @@
 """``cpsolver serve``: run the gRPC server (the server code is imported only when it runs, and
-needs the ``grpc`` extra: without it the command prints that one line and exits 4)."""
+needs the ``grpc`` extra: without it the command prints that one line and exits 4).
+
+Every option can also come from the environment (``CPSOLVER_PORT=50052``, see :func:`env_var`),
+so a container is configured the twelve-factor way; flags win over the environment.
+"""
 
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from cpsolver.client.cli.main import main
 from cpsolver.extras import require
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 _FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+ENV_PREFIX = "CPSOLVER_"
+
+
+def env_var(long_option: str) -> str:
+    """The environment variable of a serve option: one rule for all, ``--tls-cert`` ->
+    ``CPSOLVER_TLS_CERT`` (twelve-factor configuration; a flag on the command line wins).
+
+    >>> env_var("--max-concurrent-rpcs"), env_var("--access-log/--no-access-log")
+    ('CPSOLVER_MAX_CONCURRENT_RPCS', 'CPSOLVER_ACCESS_LOG')
+    """
+    return ENV_PREFIX + long_option.split("/")[0].removeprefix("--").upper().replace("-", "_")
+
+
+def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
+    """A ``click.option`` that can also be set from :func:`env_var` (shown in ``--help``; a bad
+    value is a usage error naming the variable, exit code 2)."""
+    return click.option(long_option, envvar=env_var(long_option), show_envvar=True, **attrs)
 
 
 @main.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option(
+@option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@option(
     "--port", default=50051, show_default=True, type=click.IntRange(0, 65535),
     help="Port to listen on; 0 picks a free one (shown in the ready line).",
 )  # fmt: skip
-@click.option(
+@option(
     "--workers", type=click.IntRange(1), default=None,
     help="Worker processes sharing the port [default: one per core].",
 )  # fmt: skip
-@click.option("--tls-cert", type=_FILE, help="PEM certificate chain: serve TLS.")
-@click.option("--tls-key", type=_FILE, help="PEM private key of --tls-cert.")
-@click.option(
+@option("--tls-cert", type=_FILE, help="PEM certificate chain: serve TLS.")
+@option("--tls-key", type=_FILE, help="PEM private key of --tls-cert.")
+@option(
     "--tls-client-ca", type=_FILE,
     help="PEM CA bundle: require client certificates it signed (mutual TLS).",
 )  # fmt: skip
-@click.option(
-    "--token", envvar="CPSOLVER_TOKEN", default=None,
-    help="Require 'authorization: Bearer TOKEN' on every call (env CPSOLVER_TOKEN).",
+@option(
+    "--token", default=None,
+    help="Require 'authorization: Bearer TOKEN' on every call.",
 )  # fmt: skip
-@click.option(
+@option(
     "--grace", type=click.FloatRange(0), default=10.0, show_default=True,
     help="Seconds in-flight calls get to finish on SIGTERM/SIGINT.",
 )  # fmt: skip
-@click.option(
+@option(
     "--max-concurrent-rpcs", type=click.IntRange(1), default=64, show_default=True,
     help="Calls in progress per worker; more get RESOURCE_EXHAUSTED.",
 )  # fmt: skip
-@click.option(
+@option(
     "--max-message-bytes", type=click.IntRange(1024), default=4 * 1024 * 1024,
     show_default=True, help="Largest request or response message.",
 )  # fmt: skip
-@click.option(
+@option(
     "--max-batch", type=click.IntRange(1), default=10_000, show_default=True,
     help="Most hands in one BatchSolve request.",
 )  # fmt: skip
-@click.option(
+@option(
     "--access-log/--no-access-log", default=True, show_default=True,
-    help="One JSON line per call on stderr (method, status, latency).",
+    help="One log line per call on stderr (method, status, latency).",
+)  # fmt: skip
+@option(
+    "--log-format", type=click.Choice(["json", "text"]), default=None,
+    help="json: every line, the ready line too, is a JSON object on stderr; text: readable "
+    "log lines on stderr, the ready line on stdout [default: text on a terminal, else json].",
 )  # fmt: skip
 def serve(
     host: str,
@@ -67,6 +98,7 @@ def serve(
     max_message_bytes: int,
     max_batch: int,
     access_log: bool,
+    log_format: str | None,
 ) -> None:
     """Serve the gRPC API (health, reflection, graceful shutdown on SIGTERM/SIGINT)."""
     if (tls_cert is None) != (tls_key is None):
@@ -91,5 +123,6 @@ def serve(
         max_message_bytes=max_message_bytes,
         max_batch=max_batch,
         access_log=access_log,
+        log_format=log_format or ("text" if sys.stderr.isatty() else "json"),
     )
     raise SystemExit(run_server(config))
