@@ -186,6 +186,11 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
     """Run the server until SIGTERM/SIGINT; returns the process exit code."""
     out = out or sys.stdout
     configure_logging(config.access_log, config.log_format)
+    # Choose the kernel cache once, before forking: a read-only CPSOLVER_KERNEL_CACHE is
+    # copied here, and every worker inherits the copy through NUMBA_CACHE_DIR.
+    from cpsolver.kernel_cache import configure as configure_kernel_cache
+
+    log.info("kernel cache: %s", configure_kernel_cache() or "numba's default (__pycache__)")
     stopping = False
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

@@ -12,7 +12,6 @@ import logging
 import os
 import signal
 import threading
-import time
 from collections.abc import Callable
 from concurrent import futures
 from types import FrameType
@@ -35,25 +34,15 @@ log = logging.getLogger("cpsolver.server")
 
 
 def warm_up() -> None:
-    """Compile or load the search kernels, build the evaluator tables and solve one sample hand
-    under every preset with the default objective (loading any data it needs), so neither JIT
-    compilation nor a first table load falls on a request."""
-    from cpsolver.chinese import solve
-    from cpsolver.chinese import warm_up as warm_up_search
-    from cpsolver.errors import CpsolverError
-    from cpsolver.evaluator.poker import poker_tables
-    from cpsolver.rules import ChineseRules
+    """Compile or load every kernel and table (:func:`cpsolver.warmup.warm_up`) before the
+    worker binds, so neither JIT compilation nor a first table load falls on a request; logs
+    each step, so a cold start (about 40 s without a kernel cache) says what it is doing."""
+    from cpsolver.warmup import warm_up as warm_up_library
 
-    start = time.perf_counter()
-    for wheel in (False, True):
-        poker_tables(wheel)
-    warm_up_search()
-    for preset in ChineseRules.PRESETS:
-        try:
-            solve("As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s", preset)
-        except CpsolverError as exc:  # e.g. a preset without data: its requests will say so
-            log.warning("warm-up of preset %s: %s", preset, exc)
-    log.info("warm-up took %.2f s", time.perf_counter() - start)
+    def progress(step: int, total: int, what: str) -> None:
+        log.info("warm-up %d/%d: %s", step, total, what)
+
+    log.info("warm-up took %.2f s", warm_up_library(progress))
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:

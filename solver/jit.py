@@ -107,6 +107,9 @@ def _load() -> None:
     with _LOCK:
         if _numba is not None:
             return
+        from cpsolver.kernel_cache import configure
+
+        configure()  # numba's cache directory is chosen before numba reads it and caches anything
         import numba
         from numba.core.compiler_lock import global_compiler_lock
 

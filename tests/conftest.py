@@ -79,10 +79,12 @@ def start_server(
     env: dict[str, str] | None = None,
     python: str = sys.executable,
     cwd: str | None = None,
+    wrap: list[str] | None = None,
 ) -> RunningServer:
-    """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line (then health), with
-    ``python`` (another environment's interpreter, in tests/test_packaging.py) in ``cwd``."""
-    command = [
+    """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line, with ``python``
+    (another environment's interpreter, in tests/test_packaging.py) in ``cwd``, under the
+    ``wrap`` command (e.g. ``setpriv``)."""
+    command = [*(wrap or []),
         python, "-c", "from cpsolver.client.cli import main; main()",
         "serve", "--host", "127.0.0.1", "--port", "0", *args,
     ]  # fmt: skip
@@ -136,9 +138,10 @@ def running_server(
     env: dict[str, str] | None = None,
     python: str = sys.executable,
     cwd: str | None = None,
+    wrap: list[str] | None = None,
 ) -> Iterator[RunningServer]:
     """A server for one test; always stopped (SIGTERM, then SIGKILL) afterwards."""
-    server = start_server(*args, env=env, python=python, cwd=cwd)
+    server = start_server(*args, env=env, python=python, cwd=cwd, wrap=wrap)
     try:
         yield server
     finally:

@@ -187,6 +187,6 @@ def test_only_serve_train_and_completion_run_locally_only() -> None:
             }
         return set() if any(p.name == "server" for p in command.params) else {path}
 
-    assert local_only(main, "") == {"serve", "train", "completion"}
+    assert local_only(main, "") == {"serve", "train", "completion", "compile"}
     code, _, err = run("completion", "bash", "--server", "127.0.0.1:1")
     assert code == 2 and "No such option '--server'" in err

@@ -1,0 +1,82 @@
+"""Compile or load every kernel and table before the first request needs them.
+
+A server worker runs :func:`warm_up` before it accepts calls, ``cpsolver compile DIR`` runs it
+to fill a kernel cache for a container image (:mod:`cpsolver.kernel_cache`). The steps are
+named so a cold start can say what it is doing and how far it got (compiling the search
+kernels takes about 40 s the first time, loading them from the cache well under a second).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+__all__ = ["SAMPLE_HAND", "steps", "warm_up"]
+
+SAMPLE_HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+
+log = logging.getLogger("cpsolver")
+
+Progress = Callable[[int, int, str], None]
+"""Called before each step with (step number from 1, number of steps, what the step does)."""
+
+
+def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
+    """The warm-up steps in order, as (what it does, the call). ``parallel`` loads the
+    multi-threaded batch kernel too: a process that forks afterwards passes False (see
+    :func:`cpsolver.chinese.search.warm_up`)."""
+    from cpsolver.chinese import ev_kernel, solve
+    from cpsolver.chinese.search import warm_up as warm_up_search
+    from cpsolver.errors import CpsolverError
+    from cpsolver.evaluator.poker import poker_tables
+    from cpsolver.rules import ChineseRules
+
+    def presets() -> None:
+        for preset in ChineseRules.PRESETS:  # loads each preset's expected-value tables
+            try:
+                solve(SAMPLE_HAND, preset)
+            except CpsolverError as exc:  # e.g. a preset without tables: its calls will say so
+                log.warning("warm-up of preset %s: %s", preset, exc)
+
+    return [
+        ("building the evaluator tables", lambda: [poker_tables(wheel) for wheel in (False, True)]),
+        ("compiling the search kernels", lambda: warm_up_search(parallel=parallel)),
+        ("compiling the expected-value kernels", lambda: ev_kernel.warm_up(parallel=parallel)),
+        ("loading the rule sets' tables", presets),
+    ]
+
+
+def warm_up(progress: Progress | None = None, *, parallel: bool = True) -> float:
+    """Run every step of :func:`steps`, telling ``progress`` before each; return the seconds.
+
+    >>> seen = []
+    >>> seconds = warm_up(lambda step, total, what: seen.append((step, total)))
+    >>> seen == [(1, 4), (2, 4), (3, 4), (4, 4)] and seconds > 0
+    True
+    """
+    start = time.perf_counter()
+    todo = steps(parallel=parallel)
+    for number, (what, call) in enumerate(todo, start=1):
+        if progress is not None:
+            progress(number, len(todo), what)
+        call()
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    """``python -m cpsolver.warmup``: warm up with progress on stderr (``cpsolver compile`` runs
+    this in a fresh process, so the cache directory is set before any kernel is defined)."""
+    import sys
+
+    from cpsolver.kernel_cache import configure
+
+    def progress(step: int, total: int, what: str) -> None:
+        print(f"{step}/{total} {what}", file=sys.stderr, flush=True)
+
+    seconds = warm_up(progress)
+    print(f"done in {seconds:.1f} s; cache: {configure() or 'beside the code'}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
