@@ -25,6 +25,7 @@ class ServerConfig:
     max_message_bytes: int = 4 * 1024 * 1024  # request and response size cap
     max_batch: int = 10_000  # hands per BatchSolve request
     access_log: bool = True  # one log line per call on stderr
+    metrics_port: int | None = None  # set: Prometheus /metrics on this port (0 picks one)
     log_format: str = "json"  # "json" (one object per line, ready line too) or "text"
 
     @property

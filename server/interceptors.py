@@ -1,6 +1,7 @@
-"""Server interceptors: one access-log line per call, bearer-token auth, error mapping.
+"""Server interceptors: metrics, one access-log line per call, bearer-token auth, error mapping.
 
-Order (outermost first): :class:`AccessLogInterceptor`, :class:`TokenAuthInterceptor` (when a
+Order (outermost first): :class:`MetricsInterceptor` (with ``--metrics-port``),
+:class:`AccessLogInterceptor`, :class:`TokenAuthInterceptor` (when a
 token is configured), :class:`ErrorInterceptor`. So a rejected token is logged as
 UNAUTHENTICATED, and servicers simply raise library exceptions.
 """
@@ -19,12 +20,15 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
+from cpsolver.server.metrics import SOLVING_METHODS, ServerMetrics
 from cpsolver.wire.status import status_from_exception
 
 __all__ = [
     "AccessLogInterceptor",
     "ErrorInterceptor",
+    "MetricsInterceptor",
     "TokenAuthInterceptor",
+    "final_code",
     "status_of",
     "wrap_handler",
 ]
@@ -67,7 +71,8 @@ def wrap_handler(
     return handler
 
 
-def _final_code(context: grpc.ServicerContext, failed: bool) -> grpc.StatusCode:
+def final_code(context: grpc.ServicerContext, failed: bool) -> grpc.StatusCode:
+    """The status a call ended with, as its caller sees it (also for metrics)."""
     code = context.code()
     if isinstance(code, grpc.StatusCode):
         return code
@@ -92,7 +97,7 @@ class AccessLogInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             "ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()) + "Z",
             "event": "rpc",
             "method": method,
-            "status": _final_code(context, failed).name,
+            "status": final_code(context, failed).name,
             "latency_ms": round((time.perf_counter() - start) * 1000, 3),
             "peer": context.peer(),
             "worker": self._pid,
@@ -206,3 +211,82 @@ class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
     ) -> grpc.RpcMethodHandler | None:
         method = handler_call_details.method
         return wrap_handler(continuation(handler_call_details), self._around, method)
+
+
+def _labels(method: str, client_streaming: bool, server_streaming: bool) -> tuple[str, str, str]:
+    kind = {
+        (False, False): "unary",
+        (False, True): "server_stream",
+        (True, False): "client_stream",
+        (True, True): "bidi_stream",
+    }[(client_streaming, server_streaming)]
+    service, _, name = method.lstrip("/").rpartition("/")
+    return kind, service, name
+
+
+class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Counts every call into :class:`ServerMetrics` (outermost, so it sees the final code)."""
+
+    def __init__(self, metrics: ServerMetrics) -> None:
+        self._metrics = metrics
+        self._labels: dict[str, tuple[str, str, str]] = {}
+
+    def _begin(self, method: str) -> float:
+        self._metrics.started.labels(*self._labels[method]).inc()
+        self._metrics.in_flight.inc()
+        return time.perf_counter()
+
+    def _end(
+        self, method: str, context: grpc.ServicerContext, start: float, items: int, failed: bool
+    ) -> None:
+        metrics, labels = self._metrics, self._labels[method]
+        seconds = time.perf_counter() - start
+        code = final_code(context, failed).name
+        metrics.handled.labels(*labels, code).inc()
+        metrics.handling.labels(*labels).observe(seconds)
+        metrics.in_flight.dec()
+        if code == "RESOURCE_EXHAUSTED":
+            metrics.shed.labels(*labels).inc()
+        if method in SOLVING_METHODS:
+            metrics.hands.inc(items)
+            metrics.solve_seconds.inc(seconds)
+
+    def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
+        begin, end = self._begin, self._end
+        if response_streaming:
+
+            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                start, items, failed = begin(method), 0, True
+                try:
+                    for response in behavior(request, context):
+                        items += 1
+                        yield response
+                    failed = False
+                finally:
+                    end(method, context, start, items, failed)
+
+            return streaming
+
+        def unary(request: Any, context: grpc.ServicerContext) -> Any:
+            start, failed = begin(method), True
+            try:
+                response = behavior(request, context)
+                failed = False
+                return response
+            finally:
+                end(method, context, start, 0 if failed else 1, failed)
+
+        return unary
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        handler = continuation(handler_call_details)
+        method: str = handler_call_details.method
+        if handler is not None and method not in self._labels:
+            self._labels[method] = _labels(
+                method, handler.request_streaming, handler.response_streaming
+            )
+        return wrap_handler(handler, self._around, method)

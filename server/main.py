@@ -22,7 +22,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from multiprocessing.context import ForkProcess
 from multiprocessing.queues import SimpleQueue
 from types import FrameType
@@ -127,6 +127,13 @@ def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue
         raise SystemExit(1) from exc
 
 
+def _metrics_main(config: ServerConfig, port: int, queue: SimpleQueue[Any]) -> None:
+    from cpsolver.server.metrics import serve_metrics
+
+    configure_logging(config.access_log, config.log_format)
+    serve_metrics(config.host, port, lambda bound: queue.put(("metrics", -1, bound)))
+
+
 def _try_lines(config: ServerConfig, port: int) -> list[str]:
     """Client commands to try against this server: the cpsolver CLI and grpcurl."""
     address = config.address(port)
@@ -154,15 +161,18 @@ def _try_lines(config: ServerConfig, port: int) -> list[str]:
     return [cli, grpcurl]
 
 
-def _announce(config: ServerConfig, port: int, services: str, out: TextIO) -> None:
+def _announce(
+    config: ServerConfig, port: int, services: str, metrics_port: int | None, out: TextIO
+) -> None:
     """The ready line: text on ``out`` with commands to try, or a JSON log event (``ready``)."""
     mode = ("mutual TLS" if config.tls_client_ca else "TLS") if config.tls else "plaintext"
     auth = ", bearer token required" if config.token else ""
     address = config.address(port)
+    metrics = f"; metrics: http://{config.address(metrics_port)}/metrics" if metrics_port else ""
     line = (
         f"cpsolver serve: ready on {address} "
         f"({config.workers} worker{'s' if config.workers > 1 else ''}, {mode}{auth}; "
-        f"services: {services})"
+        f"services: {services}{metrics})"
     )
     if config.log_format == "json":
         fields = {
@@ -172,6 +182,7 @@ def _announce(config: ServerConfig, port: int, services: str, out: TextIO) -> No
             "security": mode,
             "token": bool(config.token),
             "services": services.split(", "),
+            "metrics_port": metrics_port,
             "try": _try_lines(config, port),
         }
         log.info(line, extra={"event": "ready", "fields": fields})
@@ -201,30 +212,66 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    metrics_dir = None
+    if config.metrics_port is not None:
+        from cpsolver.server import metrics
+
+        metrics_dir = metrics.prepare_multiprocess_dir()  # before prometheus_client is imported
+    try:
+        return _supervise(config, out, lambda: stopping)
+    finally:
+        if metrics_dir is not None:
+            metrics.remove_multiprocess_dir(metrics_dir)
+
+
+def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -> int:
+    """Fork the workers (and the metrics process), announce, restart the dead until stopped."""
     ctx = multiprocessing.get_context("fork")
     queue: SimpleQueue[Any] = ctx.SimpleQueue()
     procs: dict[int, ForkProcess] = {}
+    metrics_index = -1  # the metrics process's key in procs (workers are 0..n-1)
+    metrics_port = config.metrics_port
+    counters = None
+    if metrics_port is not None:
+        from cpsolver.server.metrics import ServerMetrics, mark_worker_dead
+
+        counters = ServerMetrics()
 
     with reserve_port(config) as port:
 
         def start(index: int) -> None:
-            proc = ctx.Process(
-                target=_worker_main,
-                args=(config, port, index, queue),
-                name=f"cpsolver-worker-{index}",
-                daemon=False,
-            )
+            if index == metrics_index:
+                proc = ctx.Process(
+                    target=_metrics_main,
+                    args=(config, metrics_port, queue),
+                    name="cpsolver-metrics",
+                    daemon=False,
+                )
+            else:
+                proc = ctx.Process(
+                    target=_worker_main,
+                    args=(config, port, index, queue),
+                    name=f"cpsolver-worker-{index}",
+                    daemon=False,
+                )
             proc.start()
             procs[index] = proc
 
+        if metrics_port is not None:
+            start(metrics_index)  # first: it forks before the workers load anything
         for index in range(config.workers):
             start(index)
         ready: set[int] = set()
+        expected = set(procs)
         services = ""
         deadline = time.monotonic() + STARTUP_TIMEOUT
-        while len(ready) < config.workers and not stopping:
+        while ready != expected and not stopped():
             if not queue.empty():
                 what, index, info = queue.get()
+                if what == "metrics":
+                    metrics_port = info  # the port it bound (0 picked one); kept on restarts
+                    ready.add(index)
+                    continue
                 if what == "failed":
                     log.error("worker %d failed to start: %s", index, info)
                     _stop_all(procs, config.grace)
@@ -238,14 +285,14 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
                 _stop_all(procs, config.grace)
                 return 1
             time.sleep(0.02)
-        if not stopping:
-            _announce(config, port, services, out)
+        if not stopped():
+            _announce(config, port, services, metrics_port, out)
         restarts = 0
-        while not stopping:
+        while not stopped():
             sentinels = [p.sentinel for p in procs.values()]
             multiprocessing.connection.wait(sentinels, timeout=0.5)
             for index, proc in list(procs.items()):
-                if stopping or proc.is_alive():
+                if stopped() or proc.is_alive():
                     continue
                 if restarts >= MAX_RESTARTS:
                     log.error("worker %d exited (%s); too many restarts", index, proc.exitcode)
@@ -253,6 +300,10 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
                     return 1
                 restarts += 1
                 log.warning("worker %d exited (%s); restarting", index, proc.exitcode)
+                if counters is not None and index != metrics_index:
+                    assert proc.pid is not None
+                    mark_worker_dead(proc.pid)  # its in-flight gauge no longer counts
+                    counters.restarts.inc()
                 start(index)
         _stop_all(procs, config.grace)
     log.info("server stopped")

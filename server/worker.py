@@ -24,8 +24,10 @@ from cpsolver.server.config import ServerConfig
 from cpsolver.server.interceptors import (
     AccessLogInterceptor,
     ErrorInterceptor,
+    MetricsInterceptor,
     TokenAuthInterceptor,
 )
+from cpsolver.server.metrics import ServerMetrics
 from cpsolver.server.services import ServiceLimits, load_services
 
 __all__ = ["build_server", "run_worker", "warm_up"]
@@ -62,6 +64,8 @@ def build_server(
 ) -> tuple[grpc.Server, health.HealthServicer, list[str]]:
     """A server (not started) with every service, health and reflection; and the names."""
     interceptors: list[grpc.ServerInterceptor] = []
+    if config.metrics_port is not None:  # outermost: counts every call with its final code
+        interceptors.append(MetricsInterceptor(ServerMetrics()))
     if config.access_log:
         interceptors.append(AccessLogInterceptor())
     if config.token:

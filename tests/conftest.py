@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import grpc
 import numpy as np
@@ -80,13 +81,16 @@ def start_server(
     python: str = sys.executable,
     cwd: str | None = None,
     wrap: list[str] | None = None,
+    bare: bool = False,
 ) -> RunningServer:
-    """Start ``cpsolver serve --port 0 ARGS`` and wait for its ready line, with ``python``
+    """Start ``cpsolver serve --host 127.0.0.1 --port 0 ARGS`` (only ``serve ARGS`` when
+    ``bare``: configured by ``env`` alone) and wait for its ready line, with ``python``
     (another environment's interpreter, in tests/test_packaging.py) in ``cwd``, under the
     ``wrap`` command (e.g. ``setpriv``)."""
+    where = [] if bare else ["--host", "127.0.0.1", "--port", "0"]
     command = [*(wrap or []),
         python, "-c", "from cpsolver.client.cli import main; main()",
-        "serve", "--host", "127.0.0.1", "--port", "0", *args,
+        "serve", *where, *args,
     ]  # fmt: skip
     proc = subprocess.Popen(
         command,
@@ -132,6 +136,33 @@ def ready_address(line: str) -> str | None:
     return None
 
 
+# Runs a command as root without the capabilities that let root write anywhere, so a
+# ``chmod a-w`` directory is read-only to it, as an image's files are to a container's user.
+NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """This environment without a kernel cache setting, plus ``extra``."""
+    unset = ("NUMBA_CACHE_DIR", "CPSOLVER_KERNEL_CACHE")
+    return {**{k: v for k, v in os.environ.items() if k not in unset}, **extra}
+
+
+@pytest.fixture(scope="session")
+def kernel_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A kernel cache filled by ``cpsolver compile`` (its output in ``compile.log`` beside it),
+    then made read-only."""
+    directory = tmp_path_factory.mktemp("compiled") / "kernels"
+    run = subprocess.run(
+        [str(Path(sys.executable).with_name("cpsolver")), "compile", str(directory)],
+        env=clean_env(), capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    (directory.parent / "compile.log").write_text(run.stderr + run.stdout)
+    assert run.returncode == 0, run.stderr
+    subprocess.run(["chmod", "-R", "a-w", str(directory)], check=True)
+    yield directory
+    subprocess.run(["chmod", "-R", "u+w", str(directory)], check=True)
+
+
 @contextlib.contextmanager
 def running_server(
     *args: str,
@@ -139,9 +170,10 @@ def running_server(
     python: str = sys.executable,
     cwd: str | None = None,
     wrap: list[str] | None = None,
+    bare: bool = False,
 ) -> Iterator[RunningServer]:
     """A server for one test; always stopped (SIGTERM, then SIGKILL) afterwards."""
-    server = start_server(*args, env=env, python=python, cwd=cwd, wrap=wrap)
+    server = start_server(*args, env=env, python=python, cwd=cwd, wrap=wrap, bare=bare)
     try:
         yield server
     finally:

@@ -81,6 +81,11 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
     help="One log line per call on stderr (method, status, latency).",
 )  # fmt: skip
 @option(
+    "--metrics-port", type=click.IntRange(0, 65535), default=None,
+    help="Serve Prometheus metrics at http://HOST:PORT/metrics (0 picks a free port) "
+    "[default: off].",
+)  # fmt: skip
+@option(
     "--log-format", type=click.Choice(["json", "text"]), default=None,
     help="json: every line, the ready line too, is a JSON object on stderr; text: readable "
     "log lines on stderr, the ready line on stdout [default: text on a terminal, else json].",
@@ -98,6 +103,7 @@ def serve(
     max_message_bytes: int,
     max_batch: int,
     access_log: bool,
+    metrics_port: int | None,
     log_format: str | None,
 ) -> None:
     """Serve the gRPC API (health, reflection, graceful shutdown on SIGTERM/SIGINT)."""
@@ -123,6 +129,7 @@ def serve(
         max_message_bytes=max_message_bytes,
         max_batch=max_batch,
         access_log=access_log,
+        metrics_port=metrics_port,
         log_format=log_format or ("text" if sys.stderr.isatty() else "json"),
     )
     raise SystemExit(run_server(config))
