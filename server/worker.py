@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable
 from concurrent import futures
 from types import FrameType
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -29,6 +30,7 @@ from cpsolver.server.interceptors import (
 )
 from cpsolver.server.metrics import ServerMetrics
 from cpsolver.server.services import ServiceLimits, load_services
+from cpsolver.server.tracing import tracing_interceptor
 
 __all__ = ["build_server", "run_worker", "warm_up"]
 
@@ -60,10 +62,11 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 
 def build_server(
-    config: ServerConfig, port: int
+    config: ServerConfig, port: int, *, tracing: Any = None
 ) -> tuple[grpc.Server, health.HealthServicer, list[str]]:
-    """A server (not started) with every service, health and reflection; and the names."""
-    interceptors: list[grpc.ServerInterceptor] = []
+    """A server (not started) with every service, health and reflection; and the names.
+    ``tracing`` is an OpenTelemetry server interceptor (:mod:`.tracing`), outermost."""
+    interceptors: list[grpc.ServerInterceptor] = [tracing] if tracing is not None else []
     if config.metrics_port is not None:  # outermost: counts every call with its final code
         interceptors.append(MetricsInterceptor(ServerMetrics()))
     if config.access_log:
@@ -113,7 +116,9 @@ def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     warm_up()
-    server, health_servicer, names = build_server(config, port)
+    tracing = tracing_interceptor()  # None unless OTEL_TRACES_EXPORTER asks for traces
+    interceptor, provider = tracing if tracing is not None else (None, None)
+    server, health_servicer, names = build_server(config, port, tracing=interceptor)
     server.start()
     log.info("worker %d (pid %d) serving on %s", index, os.getpid(), config.address(port))
     ready(", ".join(names))
@@ -121,4 +126,6 @@ def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str
     log.info("worker %d (pid %d) draining, grace %.1f s", index, os.getpid(), config.grace)
     health_servicer.enter_graceful_shutdown()
     server.stop(config.grace).wait()
+    if provider is not None:
+        provider.shutdown()  # flushes the spans still batched
     log.info("worker %d (pid %d) stopped", index, os.getpid())
