@@ -229,3 +229,19 @@ def test_every_selector_matches_the_pods() -> None:
         "Deployment",
         documents["Deployment"]["metadata"]["name"],
     )
+
+
+def test_the_configuration_example_of_deploy_md_runs_as_written() -> None:
+    """docs/DEPLOY.md's console block: the command and its whole output (stderr)."""
+    text = (ROOT / "docs" / "DEPLOY.md").read_text()
+    block = text.split("```console\n", 1)[1].split("```", 1)[0]
+    first, *expected = block.splitlines()
+    assignment, command = first.removeprefix("$ ").split(" ", 1)
+    name, _, value = assignment.partition("=")
+    cpsolver = Path(sys.executable).with_name("cpsolver")
+    run = subprocess.run(
+        [str(cpsolver), *shlex.split(command)[1:]], env={**clean_env(), name: value},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert run.stdout + run.stderr == "\n".join(expected) + "\n"

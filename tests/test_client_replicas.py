@@ -1,0 +1,47 @@
+"""Clients across replicas: one typed client (and the CLI) with a multi-address gRPC target
+spreads calls over two real servers with round_robin, and keeps working when one stops."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import RunningServer, running_server
+
+from cpsolver.client import connect
+
+CPSOLVER = Path(sys.executable).with_name("cpsolver")
+
+
+def _calls(server: RunningServer) -> int:
+    return sum(
+        1
+        for x in list(server.stderr)
+        if '"method": "/cpsolver.v1.ChinesePokerService/EvaluateHand"' in x
+    )
+
+
+def test_round_robin_over_two_servers_and_failover() -> None:
+    with (
+        running_server("--workers", "1", "--log-format", "json") as first,
+        running_server("--workers", "1", "--log-format", "json") as second,
+    ):
+        target = f"ipv4:{first.address},{second.address}"
+        with connect(target, timeout=30) as solver:
+            for _ in range(20):
+                assert solver.evaluate("Jh Js 4c 4d Jd").name == "full house, jacks over fours"
+            assert _calls(first) >= 5 and _calls(second) >= 5, (_calls(first), _calls(second))
+            assert _calls(first) + _calls(second) == 20
+            cli = subprocess.run(
+                [str(CPSOLVER), "evaluate", "Qs Qd 2c", "--server", target, "--json"],
+                capture_output=True, text=True, timeout=60,
+            )  # fmt: skip
+            assert cli.returncode == 0, cli.stderr
+            assert json.loads(cli.stdout)["category"] == "pair"
+            assert first.stop() == 0
+            before = _calls(second)
+            for _ in range(10):  # the stopped address is dropped; retries cover the switch
+                assert solver.evaluate("Jh Js 4c 4d Jd").name == "full house, jacks over fours"
+            assert _calls(second) == before + 10
