@@ -242,6 +242,22 @@ class RemoteSolver:
                 "UNAVAILABLE", f"no connection within {timeout:g} s", target=self.target
             ) from None
 
+    def health(self, service: str = "", timeout: float | None = None) -> str:
+        """The server's ``grpc.health.v1`` status of ``service`` ("" for the whole server):
+        ``"SERVING"``, ``"NOT_SERVING"``...; an unknown service is an
+        :class:`~cpsolver.errors.InvalidInputError` naming it. Health needs no token."""
+        from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+        stub = health_pb2_grpc.HealthStub(self._channel)
+        request = health_pb2.HealthCheckRequest(service=service)
+        try:
+            reply = stub.Check(request, timeout=self.timeout if timeout is None else timeout)
+        except grpc.RpcError as exc:
+            if exc.code() == grpc.StatusCode.NOT_FOUND:
+                raise InvalidInputError("service", f"unknown service {service!r}") from None
+            raise self._error(exc) from None
+        return str(health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status))
+
     # -- calls -------------------------------------------------------------------------
 
     def _call(

@@ -22,7 +22,7 @@ import click
 import kubernetes_validate
 import pytest
 import yaml
-from conftest import NO_OVERRIDE, clean_env, running_server
+from conftest import NO_OVERRIDE, RunningServer, clean_env, running_server
 
 from cpsolver.client.cli.main import main
 from cpsolver.client.cli.serve import env_var
@@ -245,3 +245,18 @@ def test_the_configuration_example_of_deploy_md_runs_as_written() -> None:
     )  # fmt: skip
     assert run.returncode == 2
     assert run.stdout + run.stderr == "\n".join(expected) + "\n"
+
+
+def test_health_of_an_unknown_service_is_bad_input(grpc_server: RunningServer) -> None:
+    cpsolver = Path(sys.executable).with_name("cpsolver")
+    known = subprocess.run(
+        [str(cpsolver), "health", "--server", grpc_server.address,
+         "--service", "cpsolver.v1.ChlustService"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert known.returncode == 0 and known.stdout == "cpsolver.v1.ChlustService: SERVING\n"
+    unknown = subprocess.run(
+        [str(cpsolver), "health", "--server", grpc_server.address, "--service", "nope"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert unknown.returncode == 2 and "unknown service 'nope'" in unknown.stderr

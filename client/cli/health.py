@@ -1,8 +1,8 @@
 """``cpsolver health``: ask a server's gRPC health service (``grpc.health.v1``) if it serves.
 
 For probes that cannot speak gRPC natively (a container ``HEALTHCHECK``; Kubernetes has
-``grpc:`` probes of its own): exit 0 when the service is SERVING, 1 when it is not, 3 when
-the server cannot be reached in time.
+``grpc:`` probes of its own): exit 0 when the service is SERVING, 1 when it is not, 2 for an
+unknown service, 3 when the server cannot be reached in time.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from cpsolver.client.cli.main import EXIT_UNREACHABLE, main
+from cpsolver.client.cli.main import main
 
 
 @main.command()
@@ -33,24 +33,9 @@ from cpsolver.client.cli.main import EXIT_UNREACHABLE, main
 )  # fmt: skip
 def health(server: str, service: str, timeout: float, tls_ca: Path | None) -> None:
     """Print the health status of SERVICE on SERVER; exit 0 only when it is SERVING."""
-    import grpc
-    from grpc_health.v1 import health_pb2, health_pb2_grpc
+    from cpsolver.client.remote import RemoteSolver
 
-    if tls_ca is not None:
-        channel = grpc.secure_channel(server, grpc.ssl_channel_credentials(tls_ca.read_bytes()))
-    else:
-        channel = grpc.insecure_channel(server)
-    with channel:
-        stub = health_pb2_grpc.HealthStub(channel)
-        try:
-            reply = stub.Check(health_pb2.HealthCheckRequest(service=service), timeout=timeout)
-        except grpc.RpcError as exc:
-            code = exc.code()
-            if code == grpc.StatusCode.NOT_FOUND:
-                click.echo(f"{service}: unknown service", err=True)
-                raise SystemExit(1) from None
-            click.echo(f"error: server unreachable: {server}: {code.name}", err=True)
-            raise SystemExit(EXIT_UNREACHABLE) from None
-    status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+    with RemoteSolver(server, timeout=timeout, retry=None, root_certificates=tls_ca) as remote:
+        status = remote.health(service)  # unreachable: exit 3, unknown service: exit 2
     click.echo(f"{service or 'server'}: {status}")
-    raise SystemExit(0 if reply.status == health_pb2.HealthCheckResponse.SERVING else 1)
+    raise SystemExit(0 if status == "SERVING" else 1)
