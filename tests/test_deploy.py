@@ -88,6 +88,7 @@ def test_the_recipe_is_multi_stage_slim_non_root_and_compiles_the_kernels() -> N
     final = dict(_final_stage())
     assert final["USER"].split(":")[0] not in ("", "0", "root")
     assert "cpsolver compile /opt/cpsolver/kernels" in final["RUN"]
+    assert "grpc" in args["EXTRAS"].split(",") and "[${EXTRAS}]" in final["RUN"]
     assert _image_env()["CPSOLVER_KERNEL_CACHE"] == "/opt/cpsolver/kernels"
     assert json.loads(final["ENTRYPOINT"]) == ["cpsolver", "serve"]
     assert _image_env()["CPSOLVER_HOST"] == "0.0.0.0"
