@@ -25,7 +25,7 @@ import yaml
 from conftest import NO_OVERRIDE, RunningServer, clean_env, running_server
 
 from cpsolver.client.cli.main import main
-from cpsolver.client.cli.serve import env_var
+from cpsolver.server.cli import env_var
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTAINERFILE = ROOT / "deploy" / "Containerfile"

@@ -3,9 +3,9 @@
 ``solver/`` (``cpsolver``) is the library: no gRPC, no protobuf, nothing above it.
 ``wire/`` (``cpsolver.wire``) holds the codecs and the error mapping that ``client/`` and
 ``server/`` share; it imports the library and the generated code, never the client or the
-server. ``server/`` never imports ``client/``, and ``client/`` never imports ``server/`` - except
-the ``cpsolver serve`` command, which launches the server process (a lazy import inside the
-command, so no other command loads server code). Only ``client/remote.py`` talks gRPC, so the
+server. ``server/`` never imports ``client/``, and ``client/`` never imports ``server/``: the
+``cpsolver serve`` command is the server's (``server/cli.py``), added to the CLI through the
+entry point group ``cpsolver.commands``. Only ``client/remote.py`` talks gRPC, so the
 in-process client (``connect(None)``, ``LocalSolver``, the CLI without ``--server``) never loads
 protobuf or the wire layer.
 
@@ -52,10 +52,6 @@ RULES: list[tuple[str, tuple[str, ...], dict[str, tuple[tuple[str, ...], str]]]]
         ("cpsolver.server", "cpsolver.wire", "cpsolver.v1", *TRANSPORT),
         {
             "remote.py": (("cpsolver.wire", "cpsolver.v1", *TRANSPORT), "the gRPC client"),
-            "cli/serve.py": (
-                ("cpsolver.server.main", "cpsolver.server.config"),
-                "`cpsolver serve` launches the server process",
-            ),
         },
     ),
 ]

@@ -15,7 +15,7 @@ from conftest import running_server
 from helpers import wire
 
 from cpsolver.client.cli.main import main
-from cpsolver.client.cli.serve import env_var
+from cpsolver.server.cli import env_var
 from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
 
 SERVE = [sys.executable, "-c", "from cpsolver.client.cli import main; main()", "serve"]

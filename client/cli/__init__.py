@@ -1,4 +1,5 @@
-"""The ``cpsolver`` command line. Each game's commands live in their own module."""
+"""The ``cpsolver`` command line. Each game's commands live in their own module; ``serve`` is
+the server's own (registered through an entry point, see :func:`.main.add_registered_commands`)."""
 
 from cpsolver.client.cli import (
     batch,
@@ -10,10 +11,11 @@ from cpsolver.client.cli import (
     health,
     leaves,
     scoring,
-    serve,
     train,
 )
-from cpsolver.client.cli.main import main
+from cpsolver.client.cli.main import add_registered_commands, main
+
+add_registered_commands()
 
 __all__ = [
     "batch",
@@ -26,6 +28,5 @@ __all__ = [
     "leaves",
     "main",
     "scoring",
-    "serve",
     "train",
 ]

@@ -85,6 +85,20 @@ def rules_options(set_help: str, *, with_json: bool = True) -> Callable[[F], F]:
     return decorate
 
 
+COMMANDS_GROUP = "cpsolver.commands"
+
+
+def add_registered_commands() -> None:
+    """Add the commands other parts of the distribution register in the entry point group
+    ``cpsolver.commands`` (pyproject.toml): ``serve`` belongs to ``cpsolver.server``, which
+    this way adds it to the CLI without the client importing the server."""
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=COMMANDS_GROUP):
+        if entry.name not in main.commands:
+            main.add_command(entry.load(), entry.name)
+
+
 def remote_options(command: F) -> F:
     """Add ``--server``, ``--token``, ``--timeout`` and ``--tls-ca`` to a command; the command
     receives a ``solver`` argument (:class:`client.Solver`: in-process or remote) instead."""

@@ -1,6 +1,9 @@
 """``cpsolver serve``: run the gRPC server (the server code is imported only when it runs, and
 needs the ``grpc`` extra: without it the command prints that one line and exits 4).
 
+The server registers this command with the ``cpsolver`` CLI itself, through the entry point
+group ``cpsolver.commands`` (pyproject.toml), so the client never imports the server.
+
 Every option can also come from the environment (``CPSOLVER_PORT=50052``, see :func:`env_var`),
 so a container is configured the twelve-factor way; flags win over the environment.
 """
@@ -15,7 +18,6 @@ from typing import Any, TypeVar
 
 import click
 
-from cpsolver.client.cli.main import main
 from cpsolver.extras import require
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,7 +42,7 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
     return click.option(long_option, envvar=env_var(long_option), show_envvar=True, **attrs)
 
 
-@main.command()
+@click.command()
 @option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @option(
     "--port", default=50051, show_default=True, type=click.IntRange(0, 65535),
