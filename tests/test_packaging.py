@@ -77,6 +77,11 @@ result = {{"local": answers(connect(None))}}
 try:
     with connect(address or "127.0.0.1:1") as remote:
         result["remote"] = answers(remote) if address else None
+        if address:  # the server has no [cpsat]: the same MissingExtraError comes back
+            try:
+                remote.solve(HAND, objective="strength", engine="cpsat")
+            except MissingExtraError as exc:
+                result["remote_cpsat"] = [str(exc), exc.extra, exc.feature]
 except MissingExtraError as exc:
     result["connect_error"] = [str(exc), exc.extra, isinstance(exc, ImportError)]
 # cpsolver imported neither of the backend's modules, and they are still the backend's own.
@@ -239,5 +244,10 @@ def test_grpc_extra_serves_the_in_process_answer(venv: Venv, serve_grpc) -> None
     with serve_grpc("--workers", "1", python=venv.python, cwd=str(venv.backend)) as server:
         answer = venv.bot(server.address)
     assert answer["remote"] == answer["local"]
+    assert answer["remote_cpsat"] == [
+        "the cpsat engine needs the cpsat extra: pip install 'cpsolver[cpsat]'",
+        "cpsat",
+        "the cpsat engine",
+    ]
     assert answer["imported_backend"] == []
     assert answer["owners"] == ["bot", "bot"]

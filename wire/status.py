@@ -47,6 +47,7 @@ from cpsolver.errors import (
     IllegalPlayError,
     InfeasibleError,
     InvalidInputError,
+    MissingExtraError,
     RuleError,
     format_field,
 )
@@ -96,6 +97,7 @@ _ATTRIBUTES: dict[type[CpsolverError], dict[str, type[str] | type[int]]] = {
     MissingTablesError: {},
     RequestTooLargeError: {},  # the limit is the QuotaFailure's quota_value
     InfeasibleError: {},
+    MissingExtraError: {"extra": str, "feature": str},
 }
 REASONS: Mapping[str, type[CpsolverError]] = {_reason(k): k for k in _ATTRIBUTES}
 """ErrorInfo reason -> library exception class (``CARD_ERROR`` -> CardError...)."""
@@ -190,6 +192,10 @@ def status_from_exception(exc: BaseException) -> status_pb2.Status:
         return status_pb2.Status(
             code=code_pb2.FAILED_PRECONDITION, message=str(exc), details=[_error_info(exc)]
         )
+    if isinstance(exc, MissingExtraError):  # e.g. engine=cpsat on a server without [cpsat]
+        return status_pb2.Status(
+            code=code_pb2.UNIMPLEMENTED, message=str(exc), details=[_error_info(exc)]
+        )
     return status_pb2.Status(
         code=code_pb2.INTERNAL, message=f"internal error ({type(exc).__name__})"
     )
@@ -214,7 +220,9 @@ def exception_from_status(status: status_pb2.Status) -> CpsolverError | None:
 
     ``INVALID_ARGUMENT`` -> the class ErrorInfo names (:class:`InvalidInputError` without one)
     with the BadRequest's violations, their paths read back with :func:`parse_wire_path`, and
-    the attributes ErrorInfo carries; ``FAILED_PRECONDITION`` -> :class:`InfeasibleError`.
+    the attributes ErrorInfo carries; ``FAILED_PRECONDITION`` -> :class:`InfeasibleError`;
+    ``UNIMPLEMENTED`` with a ``MISSING_EXTRA_ERROR`` ErrorInfo -> :class:`MissingExtraError`
+    (the server lacks an optional part, e.g. the CP-SAT engine).
 
     >>> sent = CardError(("cards", 4), "duplicate card 'As' (also card 1)", token="As", position=5)
     >>> back = exception_from_status(status_from_exception(sent))
@@ -253,4 +261,8 @@ def exception_from_status(status: status_pb2.Status) -> CpsolverError | None:
         return kind.of_violations(violations, **attributes)
     if status.code == code_pb2.FAILED_PRECONDITION:
         return InfeasibleError(status.message)
+    missing = info is not None and REASONS.get(info.reason) is MissingExtraError
+    if status.code == code_pb2.UNIMPLEMENTED and info is not None and missing:
+        extra = _attributes(info, MissingExtraError)
+        return MissingExtraError(str(extra.get("extra", "")), str(extra.get("feature", "")))
     return None
