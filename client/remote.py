@@ -22,7 +22,9 @@ Every call has a deadline (``timeout`` seconds, per client, overridable per call
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -173,6 +175,13 @@ class RemoteSolver:
     ``root_certificates``; ``client_certificate`` and ``client_key`` (PEM bytes or file paths)
     answer a server that requires mutual TLS. ``token`` sends ``authorization: Bearer TOKEN``.
     ``options`` are extra channel arguments.
+
+    ``connections`` is how many connections to keep to each address. A server's workers share
+    its port and the kernel hands each *connection* to one of them, so one connection reaches
+    one worker; with ``connections=N`` the client opens N channels (each with its own
+    subchannels, ``grpc.use_local_subchannel_pool``) and takes the next one for every call,
+    spreading calls over the workers of every replica. A few times the number of workers per
+    server reaches them all with high probability (docs/DEPLOY.md).
     """
 
     def __init__(
@@ -189,7 +198,10 @@ class RemoteSolver:
         token: str | None = None,
         max_message_bytes: int = 64 * 1024 * 1024,
         options: Sequence[tuple[str, Any]] = (),
+        connections: int = 1,
     ) -> None:
+        if connections < 1:
+            raise InvalidInputError("connections", f"must be at least 1, got {connections}")
         self.target = target
         self.timeout = timeout
         self._batch_size = BATCH_CHUNK  # lowered when a server refuses that many per call
@@ -204,17 +216,36 @@ class RemoteSolver:
             ("grpc.keepalive_time_ms", 60_000),
             *options,
         ]
+        if connections > 1:  # channels sharing the global pool would share one connection
+            channel_options.append(("grpc.use_local_subchannel_pool", 1))
         secure = tls or any(x is not None for x in (root_certificates, client_certificate))
+        credentials = None
         if secure:
             credentials = grpc.ssl_channel_credentials(
                 root_certificates=_read(root_certificates),
                 private_key=_read(client_key),
                 certificate_chain=_read(client_certificate),
             )
-            self._channel = grpc.secure_channel(target, credentials, options=channel_options)
-        else:
-            self._channel = grpc.insecure_channel(target, options=channel_options)
-        self._chinese = pb_grpc.ChinesePokerServiceStub(self._channel)  # type: ignore[no-untyped-call]
+        self._channels = [
+            grpc.secure_channel(target, credentials, options=channel_options)
+            if credentials is not None
+            else grpc.insecure_channel(target, options=channel_options)
+            for _ in range(connections)
+        ]
+        self._chinese_stubs = [
+            pb_grpc.ChinesePokerServiceStub(channel)  # type: ignore[no-untyped-call]
+            for channel in self._channels
+        ]
+        self._turn = itertools.count()  # next(...) is atomic under the GIL: safe across threads
+
+    @property
+    def _channel(self) -> grpc.Channel:
+        """The channel of the next call (they take turns, see ``connections``)."""
+        return self._channels[next(self._turn) % len(self._channels)]
+
+    @property
+    def _chinese(self) -> Any:
+        return self._chinese_stubs[next(self._turn) % len(self._chinese_stubs)]
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -230,13 +261,17 @@ class RemoteSolver:
         self.close()
 
     def close(self) -> None:
-        """Close the channel (calls in progress are cancelled)."""
-        self._channel.close()
+        """Close the channels (calls in progress are cancelled)."""
+        for channel in self._channels:
+            channel.close()
 
     def wait_ready(self, timeout: float = 10.0) -> None:
-        """Block until the channel is connected; :class:`ServerUnavailableError` otherwise."""
+        """Block until every channel is connected; :class:`ServerUnavailableError` otherwise."""
+        deadline = time.monotonic() + timeout
         try:
-            grpc.channel_ready_future(self._channel).result(timeout=timeout)
+            for channel in self._channels:
+                remaining = max(0.0, deadline - time.monotonic())
+                grpc.channel_ready_future(channel).result(timeout=remaining)
         except grpc.FutureTimeoutError:
             raise ServerUnavailableError(
                 "UNAVAILABLE", f"no connection within {timeout:g} s", target=self.target

@@ -45,3 +45,24 @@ def test_round_robin_over_two_servers_and_failover() -> None:
             for _ in range(10):  # the stopped address is dropped; retries cover the switch
                 assert solver.evaluate("Jh Js 4c 4d Jd").name == "full house, jacks over fours"
             assert _calls(second) == before + 10
+
+
+def _workers(server: RunningServer) -> set[int]:
+    method = '"method": "/cpsolver.v1.ChinesePokerService/EvaluateHand"'
+    return {json.loads(x)["worker"] for x in list(server.stderr) if method in x}
+
+
+def test_connections_reach_every_worker_of_a_server() -> None:
+    """One connection is one worker (the kernel hands connections to the workers sharing the
+    port); connections=16 reaches both workers of a 2-worker server (all 16 on one worker:
+    probability 2 / 2**16)."""
+    with running_server("--workers", "2", "--log-format", "json") as server:
+        with connect(server.address, timeout=30) as one:
+            for _ in range(8):
+                one.evaluate("Jh Js 4c 4d Jd")
+        assert len(_workers(server)) == 1
+        with connect(server.address, timeout=30, connections=16) as many:
+            many.wait_ready(timeout=30)
+            for _ in range(32):
+                many.evaluate("Jh Js 4c 4d Jd")
+        assert len(_workers(server)) == 2
