@@ -1,6 +1,7 @@
 """Benchmark of a server's cold start (not a test): ``python -m bench.cold_start``.
 
-Times ``cpsolver serve`` from process start to its ready line, ``--runs`` times each way:
+Times ``cpsolver serve`` from process start to its ready line, ``--baked-runs`` / ``--runs``
+times each way:
 
 * **no cache**: an empty numba cache directory, so every kernel compiles (what a container
   without the baked cache pays at every start);
@@ -53,23 +54,26 @@ def time_to_ready(env: dict[str, str], workers: int, wrap: list[str] | None = No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=3, help="starts without a cache")
+    parser.add_argument("--baked-runs", type=int, default=7, help="starts from the baked cache")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         baked = Path(tmp) / "kernels"
         subprocess.run([CPSOLVER, "compile", str(baked)], env=_env(), check=True)
         subprocess.run(["chmod", "-R", "a-w", str(baked)], check=True)
-        cold, warm = [], []
+        # The baked starts run as a block, first: each cold start compiles on both cores for
+        # tens of seconds, and the machine takes a while to settle after one.
+        baked_env = _env(CPSOLVER_KERNEL_CACHE=str(baked))
+        warm = [time_to_ready(baked_env, args.workers, NO_OVERRIDE) for _ in range(args.baked_runs)]
+        cold = []
         for run in range(args.runs):
             empty = Path(tmp) / f"empty-{run}"
             empty.mkdir()
             cold.append(time_to_ready(_env(NUMBA_CACHE_DIR=str(empty)), args.workers))
-            baked_env = _env(CPSOLVER_KERNEL_CACHE=str(baked))
-            warm.append(time_to_ready(baked_env, args.workers, NO_OVERRIDE))
         subprocess.run(["chmod", "-R", "u+w", str(baked)], check=True)
     cold_median, warm_median = statistics.median(cold), statistics.median(warm)
-    print(f"cold start to ready, {args.workers} workers, {args.runs} runs each (median, all runs):")
+    print(f"cold start to ready, {args.workers} workers (median, all runs):")
     print(f"  no kernel cache:        {cold_median:6.2f} s  {[round(x, 2) for x in cold]}")
     print(f"  baked cache, read-only: {warm_median:6.2f} s  {[round(x, 2) for x in warm]}")
     print(f"  ratio: {cold_median / warm_median:.1f}x")

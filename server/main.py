@@ -212,6 +212,7 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
+    _warm_up_before_forking()
     metrics_dir = None
     if config.metrics_port is not None:
         from cpsolver.server import metrics
@@ -222,6 +223,19 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
     finally:
         if metrics_dir is not None:
             metrics.remove_multiprocess_dir(metrics_dir)
+
+
+def _warm_up_before_forking() -> None:
+    """Load every kernel and table that is safe to fork with, once: the workers inherit them
+    (copy-on-write) and only load the parallel batch kernel themselves, which a process that
+    forks must never load (numba's threading layer would abort the children). Several workers
+    then start in about the time of one, and a restarted worker is ready at once."""
+    from cpsolver.warmup import warm_up
+
+    def progress(step: int, total: int, what: str) -> None:
+        log.info("warm-up %d/%d: %s (before forking the workers)", step, total, what)
+
+    log.info("warm-up before forking took %.2f s", warm_up(progress, parallel=False))
 
 
 def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -> int:
