@@ -40,7 +40,7 @@ log = logging.getLogger("cpsolver.server")
 def warm_up() -> None:
     """Compile or load every kernel and table (:func:`cpsolver.warmup.warm_up`) before the
     worker binds, so neither JIT compilation nor a first table load falls on a request; logs
-    each step, so a cold start (about 40 s without a kernel cache) says what it is doing."""
+    each step, so a cold start (20-70 s without a kernel cache) says what it is doing."""
     from cpsolver.warmup import warm_up as warm_up_library
 
     def progress(step: int, total: int, what: str) -> None:

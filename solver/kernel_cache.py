@@ -1,6 +1,6 @@
 """Where the compiled search kernels are cached: ``CPSOLVER_KERNEL_CACHE``, read-only is fine.
 
-The kernels are numba functions compiled on first use (about 40 s on this project's 2-core
+The kernels are numba functions compiled on first use (20-30 s on this project's 2-core
 machine) and cached on disk (``cache=True``), by default in ``__pycache__`` beside the installed
 code. A container image carries the cache instead: ``cpsolver compile DIR`` fills ``DIR`` at
 build time and ``CPSOLVER_KERNEL_CACHE=DIR`` points every later process at it, so a server is

@@ -3,7 +3,7 @@
 A server worker runs :func:`warm_up` before it accepts calls, ``cpsolver compile DIR`` runs it
 to fill a kernel cache for a container image (:mod:`cpsolver.kernel_cache`). The steps are
 named so a cold start can say what it is doing and how far it got (compiling the search
-kernels takes about 40 s the first time, loading them from the cache well under a second).
+kernels takes 20-30 s the first time here, loading them from the cache about a second).
 """
 
 from __future__ import annotations

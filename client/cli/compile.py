@@ -1,6 +1,6 @@
 """``cpsolver compile DIR``: compile every kernel into a cache directory (for container images).
 
-The kernels compile on first use (about 40 s here); an image runs this at build time and sets
+The kernels compile on first use (20-30 s here); an image runs this at build time and sets
 ``CPSOLVER_KERNEL_CACHE=DIR`` (see :mod:`cpsolver.kernel_cache`), so a server started from it
 is ready in seconds, even on a read-only root filesystem. The work runs in a fresh Python
 process: the cache directory has to be chosen before numba defines any kernel, and this
