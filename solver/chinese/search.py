@@ -9,7 +9,10 @@ stronger of the two plays in the back, CP-6). The kernel:
    every 5-subset and 3-subset of the hand (1,573 table lookups);
 2. :func:`search_classes` - scans the 36,036 splits, drops the fouled ones (middle below the
    front, or back equal to middle under ``order=strict``), and keeps the best by an ADDITIVE
-   objective: three float64 tables indexed by class, ``value = back[b] + middle[m] + front[f]``.
+   objective: three float64 tables indexed by class, ``value = (front[f] + middle[m]) +
+   back[b]``, added in that order by every scan (the pairing scan's ``PAIR_ADDITIVE`` too):
+   float addition is not associative, and two orders can rank splits whose values differ in
+   the last bit differently, so ``solve`` and ``solve_many`` would pick different splits.
 
 **Tie-break** (deterministic, documented): among splits of equal value the one met first in
 the enumeration order wins. That order is: fronts in lexicographic order of their positions
@@ -299,11 +302,11 @@ def _search(
             if ca >= cb:
                 if cb < cf or (strict and ca == cb):
                     continue
-                v = vb5[a] + vm5[b] + front_value
+                v = front_value + vm5[b] + vb5[a]
             else:
                 if ca < cf:
                     continue
-                v = vb5[b] + vm5[a] + front_value
+                v = front_value + vm5[a] + vb5[b]
             if v <= worst:
                 continue
             found = _keep_best(out_split, out_value, found, top_k, s, v)
@@ -583,7 +586,7 @@ def search_classes_reference(
     ok = lo >= cf
     if strict:
         ok &= hi > lo
-    values = np.where(ok, tables.back[hi] + tables.middle[lo] + tables.front[cf], _NEG_INF)
+    values = np.where(ok, tables.front[cf] + tables.middle[lo] + tables.back[hi], _NEG_INF)
     distinct = np.unique(values[ok])[::-1][: max(1, top_k)]
     splits = [int(np.flatnonzero(values == v)[0]) for v in distinct]
     return _result(cls5, cls3, splits, [float(v) for v in distinct])
