@@ -156,7 +156,8 @@ def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
         "train", "--set", "order=strict", "--rules", "two_four", "--deals", "60",
         "--iterations", "1", "--seed", "1", "--workers", "1", "--out", str(tmp_path), env=env,
     )  # fmt: skip
-    assert trained.returncode == 0, trained.stderr
+    # One iteration cannot converge: the file is written, the exit code says under-trained.
+    assert trained.returncode == 5, trained.stderr
     assert "wrote" in trained.stderr
     ok = run("solve", HAND, "--rules", "two_four", "--set", "order=strict", "--json", env=env)
     assert ok.returncode == 0, ok.stderr

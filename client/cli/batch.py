@@ -176,6 +176,9 @@ def batch(
     progress = Progress(
         TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err, transient=True, disable=not err.is_terminal,
+        # rich redirects stdout through its console by default: with stderr on a terminal
+        # the JSON lines would go to the screen, not to ``> out.jsonl``.
+        redirect_stdout=False, redirect_stderr=False,
     )  # fmt: skip
     bad: list[int] = []
     done = 0

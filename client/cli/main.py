@@ -5,13 +5,14 @@ Exit codes: 0 success, 2 bad input (usage errors, bad cards, unknown options), 3
 unreachable (or no answer within ``--timeout``), 4 a feature whose extra is not installed
 (``--server`` and ``serve`` without ``cpsolver[grpc]``, ``--engine cpsat`` without
 ``cpsolver[cpsat]``: the line says what to install), 1 anything else (e.g. a token the server
-refuses).
+refuses). A closed output pipe (``cpsolver solve ... | head -1``) is a quiet exit 0.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +37,17 @@ class CpsolverGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            # Flush here, inside the handler: output buffered to the end would otherwise meet
+            # a closed pipe at interpreter exit, past every handler.
+            sys.stdout.flush()
+            return result
+        except BrokenPipeError:
+            # The reader closed the pipe (``cpsolver ... | head -1``): it has what it wanted.
+            # Quiet exit 0, with stdout pointed at /dev/null so the final flush cannot raise
+            # again (click's own handler would exit 1).
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(EXIT_OK)
         except (InvalidInputError, InfeasibleError) as exc:
             click.echo(f"error: {exc}", err=True)
             ctx.exit(EXIT_BAD_INPUT)

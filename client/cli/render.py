@@ -25,9 +25,18 @@ ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 _RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 
+class _Console(Console):
+    """rich's console, leaving a closed pipe to the root command (one quiet exit for every
+    writer: rich's own handler exits 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console(*, stderr: bool = False) -> Console:
     """A rich console with no automatic highlighting (numbers stay plain)."""
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    return _Console(stderr=stderr, highlight=False, soft_wrap=False)
 
 
 def cards_text(cards: Iterable[Card]) -> Text:

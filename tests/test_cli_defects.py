@@ -1,0 +1,83 @@
+"""CLI defects of issue 17 ("CLI defects found on the way"), each run the way a user meets it:
+a real pipe closed by its reader, stderr on a pseudo-terminal, the installed entry point."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+CLI = [sys.executable, "-c", "from cpsolver.client.cli import main; main()"]
+ENV = {k: v for k, v in os.environ.items() if k not in ("CPSOLVER_SERVER", "NO_COLOR")}
+HAND = "Ks Qd Jd Th Tc 8d 7s 7c 5d 4d 3h 3c 2s"
+
+
+def _closed_pipe(*args: str, read_first_line: bool) -> subprocess.CompletedProcess[str]:
+    """``cpsolver ARGS | head -1``: read one line (or none) and close the read end while the
+    command still has output to write."""
+    proc = subprocess.Popen(
+        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, text=True
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline() if read_first_line else ""
+    proc.stdout.close()
+    stderr = proc.stderr.read()
+    return subprocess.CompletedProcess(proc.args, proc.wait(timeout=120), first, stderr)
+
+
+def test_a_reader_that_closes_the_pipe_early_is_a_quiet_exit_0() -> None:
+    # Before any output (solve computes first, then writes into the closed pipe) ...
+    solved = _closed_pipe("solve", HAND, read_first_line=False)
+    assert (solved.returncode, solved.stderr) == (0, "")
+    # ... and in the middle of a stream longer than the pipe's buffer.
+    dealt = _closed_pipe("deal", "--seed", "1", "--count", "3000", "--lines", read_first_line=True)
+    assert len(dealt.stdout.split()) == 13
+    assert (dealt.returncode, dealt.stderr) == (0, "")
+
+
+def test_batch_writes_its_results_to_the_redirected_stdout_with_stderr_on_a_terminal(
+    tmp_path: Path,
+) -> None:
+    """``cpsolver batch FILE > out.jsonl`` in a terminal: the progress bar (stderr) is drawn,
+    and every result line lands in the file, none on the terminal."""
+    hands = tmp_path / "hands.txt"
+    hands.write_text(f"{HAND}\nAs Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    leader, follower = pty.openpty()
+    try:
+        with out.open("w", encoding="utf-8") as stdout:
+            proc = subprocess.Popen(
+                [*CLI, "batch", str(hands)], stdout=stdout, stderr=follower, env=ENV
+            )
+            os.close(follower)
+            screen = b""
+            while True:
+                try:
+                    chunk = os.read(leader, 4096)
+                except OSError:  # EIO: the terminal's last writer closed it
+                    break
+                if not chunk:
+                    break
+                screen += chunk
+            assert proc.wait(timeout=120) == 0
+    finally:
+        os.close(leader)
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["line"] for line in lines] == [1, 2]
+    assert b'"ev"' not in screen and b"{" not in screen
+
+
+def test_train_says_when_it_stopped_before_converging(tmp_path: Path) -> None:
+    """--iterations 1 cannot meet --min-gain (3 iterations at least): the file is written,
+    a warning says the tables are under-trained and the exit code is 5."""
+    env = {**ENV, "XDG_DATA_HOME": str(tmp_path)}
+    args = ["train", "--deals", "40", "--iterations", "1", "--workers", "1", "--out", str(tmp_path)]
+    done = subprocess.run([*CLI, *args], capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 5, done.stderr
+    assert "wrote" in done.stderr
+    assert "warning: not converged after 1 iteration" in done.stderr
+    assert "under-trained" in done.stderr
+    assert list(tmp_path.glob("chinese-ev-*.npz"))
