@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from helpers import run_cli
+
 CLI = [sys.executable, "-c", "from cpsolver.client.cli import main; main()"]
 ENV = {k: v for k, v in os.environ.items() if k not in ("CPSOLVER_SERVER", "NO_COLOR")}
 HAND = "Ks Qd Jd Th Tc 8d 7s 7c 5d 4d 3h 3c 2s"
@@ -81,3 +83,49 @@ def test_train_says_when_it_stopped_before_converging(tmp_path: Path) -> None:
     assert "warning: not converged after 1 iteration" in done.stderr
     assert "under-trained" in done.stderr
     assert list(tmp_path.glob("chinese-ev-*.npz"))
+
+
+# --- Three Leaves --------------------------------------------------------------------------
+
+
+
+def test_a_lone_deals_missing_key_is_named_as_the_input_has_it() -> None:
+    """The input has no ``deal`` key: its keys are the top-level fields."""
+    assert run_cli(["leaves", "resolve", "{}"]) == (2, "", "error: hands: is required\n")
+    code, _, err = run_cli(["leaves", "play", '{"hands": ["As Kh 8d"]}'])
+    assert (code, err) == (2, "error: trump_card: is required\n")
+    # in a session the deal's place is part of the path
+    code, _, err = run_cli(["leaves", "play", '{"deals": [{"hands": ["As Kh 8d"]}]}'])
+    assert (code, err) == (2, "error: deals[1].trump_card: is required\n")
+
+
+def test_advise_all_says_why_a_khlyust_hand_gets_no_exchange_advice() -> None:
+    """--what exchange refuses a khlyust (exit 2); --what all gives the rest and says why the
+    exchange part is missing, in text and JSON, never silently."""
+    args = ["leaves", "advise", "As Ah Ad", "--trump", "9d", "--samples", "20"]
+    code, out, err = run_cli(args)
+    assert (code, err) == (0, "")
+    reason = "three of a rank: the deal is settled by the khlyust check before the exchange (TL-4)"
+    assert out.splitlines()[-1] == f"no exchange advice: {reason}"
+    code, out, _ = run_cli([*args, "--json"])
+    data = json.loads(out)
+    assert "exchange" not in data and data["exchange_skipped"] == reason
+    code, _, err = run_cli([*args, "--what", "exchange"])
+    assert code == 2 and reason in err
+    code, out, _ = run_cli(["leaves", "advise", "As Kh 8d", "--trump", "9d", "--position", "0",
+                            "--samples", "20"])  # fmt: skip
+    assert out.splitlines()[-1] == (
+        "no exchange advice: position 0 is the assistant, who must play the cards dealt (TL-3)"
+    )
+
+
+def test_leaves_advise_takes_the_trump_card_as_trump_like_every_command() -> None:
+    base = ["leaves", "advise", "As Kh 8d", "--what", "odds"]
+    code, out, err = run_cli([*base, "--trump", "9d"])
+    assert (code, err) == (0, "") and out.startswith("hand: no khlyust")
+    # the old spelling still works, with a warning (docs and scripts used it)
+    old = run_cli([*base, "--trump-card", "9d"])
+    assert old == (0, out, "warning: --trump-card is deprecated, use --trump\n")
+    assert "--trump-card" not in run_cli(["leaves", "advise", "--help"])[1]
+    code, _, err = run_cli(base)
+    assert code == 2 and "Missing option '--trump'" in err

@@ -146,7 +146,7 @@ EXCHANGE = dict(  # seat 1 draws two (TL-3), seat 2 passes; seat 0 takes every t
     exchanges={"1": "9h Jc", "2": "pass"},
     plays="As Ks Qs Kh ~9s ~8c 8d ~Js ~Ac",
 )
-ADVISE = ("leaves", "advise", "8s 9h Jc", "--trump-card", "9d", "--samples", "30", "--seed", "4")
+ADVISE = ("leaves", "advise", "8s 9h Jc", "--trump", "9d", "--samples", "30", "--seed", "4")
 
 
 def _ch_e1_showdown(d: Any) -> bool:
@@ -293,7 +293,7 @@ CASES = [
     Case("leaves-play", ("leaves", "play", "-"), {"deals": [TL_E6, TL_E1]}, check=_session,
          id="TL-6-session"),
     Case("leaves-advise", ADVISE, check=_advise_all, id="all"),
-    Case("leaves-advise", ("leaves", "advise", "Ad Kd Qd", "--trump-card", "9d", "--rules",
+    Case("leaves-advise", ("leaves", "advise", "Ad Kd Qd", "--trump", "9d", "--rules",
                            "two_players", "--position", "0", "--what", "tricks"),
          check=lambda d: (d["tricks"]["method"], d["tricks"]["three_tricks"]["value"])
          == ("exact", 1.0), id="tricks-exact"),

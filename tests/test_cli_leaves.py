@@ -127,7 +127,7 @@ def test_resolve_tl_e7_plain_khlyust() -> None:
 
 def test_advise_json_is_seeded() -> None:
     """Advice: exact odds, seeded sampled trick and exchange odds (same seed, same answer)."""
-    args = ("advise", "8s 9h Jc", "--trump-card", "9d", "--samples", "60", "--seed", "4", "--json")
+    args = ("advise", "8s 9h Jc", "--trump", "9d", "--samples", "60", "--seed", "4", "--json")
     first = run(*args)
     assert first.returncode == 0, first.stderr
     data = json.loads(first.stdout)
@@ -157,7 +157,7 @@ def test_bad_input_exits_2_through_the_installed_command() -> None:
         (("play", "/nonexistent/deal.json"), None, "no such file"),
         (("resolve", "-"), json.dumps({"hands": ["As Kh 8d"]}), "trump_card: is required"),
         (
-            ("advise", "8s 9h Jc", "--trump-card", "9d", "--what", "exchange", "--position", "0"),
+            ("advise", "8s 9h Jc", "--trump", "9d", "--what", "exchange", "--position", "0"),
             None,
             "must play the cards dealt",
         ),

@@ -95,10 +95,10 @@ CLI_CAPS: list[tuple[list[str], str, int, int]] = [
     (["chlust", "advise", "-"], "--samples", MAX_ADVICE_SAMPLES, 2),
     (["chlust", "advise", "-"], "--seed", CHLUST_MAX_SEED, 0),
     (["chlust", "deal"], "--seed", CHLUST_MAX_SEED, 0),
-    (["leaves", "advise", "8s 9h Jc", "--trump-card", "9d"], "--samples", LEAVES_MAX_SAMPLES, 2),
-    (["leaves", "advise", "8s 9h Jc", "--trump-card", "9d"], "--seed", LEAVES_MAX_SEED, 0),
+    (["leaves", "advise", "8s 9h Jc", "--trump", "9d"], "--samples", LEAVES_MAX_SAMPLES, 2),
+    (["leaves", "advise", "8s 9h Jc", "--trump", "9d"], "--seed", LEAVES_MAX_SEED, 0),
     (
-        ["leaves", "advise", "8s 9h Jc", "--trump-card", "9d"],
+        ["leaves", "advise", "8s 9h Jc", "--trump", "9d"],
         "--carried-pot",
         MAX_CARRIED_POT,
         0,
@@ -136,7 +136,7 @@ AT_THE_CAP = {  # shell words
     "odds-seed": f"chlust odds 'Ad Kd Qd' -t d -k 3 --exact-limit 0 --samples 50 "
     f"--seed {CHLUST_MAX_SEED}",
     "chlust-deal": f"chlust deal --seed {CHLUST_MAX_SEED}",
-    "leaves-advise": f"leaves advise '8s 9h Jc' --trump-card 9d --samples 2 "
+    "leaves-advise": f"leaves advise '8s 9h Jc' --trump 9d --samples 2 "
     f"--seed {LEAVES_MAX_SEED} --carried-pot {MAX_CARRIED_POT}",
 }
 

@@ -279,7 +279,7 @@ def test_leaves_resolve_and_play_same_remote(server: str) -> None:
 
 def test_leaves_advise_same_remote(server: str) -> None:
     """Exact khlyust odds, seeded trick and exchange odds: every --what, the same either way."""
-    base = ("leaves", "advise", "8s 9h Jc", "--trump-card", "9d", "--samples", "30", "--seed", "4")
+    base = ("leaves", "advise", "8s 9h Jc", "--trump", "9d", "--samples", "30", "--seed", "4")
     full = same_both_ways(server, *base)
     assert set(full) == {"odds", "tricks", "exchange"} and len(full["exchange"]) == 9  # type: ignore[arg-type]
     assert set(same_both_ways(server, *base, "--what", "odds")) == {"odds"}
@@ -288,7 +288,7 @@ def test_leaves_advise_same_remote(server: str) -> None:
         "exchange"
     }
     exact = same_both_ways(
-        server, "leaves", "advise", "Ad Kd Qd", "--trump-card", "9d", "--rules", "two_players",
+        server, "leaves", "advise", "Ad Kd Qd", "--trump", "9d", "--rules", "two_players",
         "--position", "0",
     )  # fmt: skip
     assert exact["tricks"]["method"] == "exact" and exact["tricks"]["seed"] is None  # type: ignore[index]
@@ -302,11 +302,11 @@ def test_leaves_advise_same_remote(server: str) -> None:
         (("play", "-"), json.dumps({**TL_E6, "plays": "As Jc Ts Qs"}), "plays[2]"),
         (("resolve", "-"), json.dumps({"hands": ["As Kh 8d"]}), "trump_card: is required"),
         (
-            ("advise", "8s 9h Jc", "--trump-card", "9d", "--what", "exchange", "--position", "0"),
+            ("advise", "8s 9h Jc", "--trump", "9d", "--what", "exchange", "--position", "0"),
             None,
             "must play the cards dealt (TL-3)",
         ),
-        (("advise", "8s 9h Jc", "--trump-card", "9d", "--position", "4"), None, "position"),
+        (("advise", "8s 9h Jc", "--trump", "9d", "--position", "4"), None, "position"),
     ],
 )
 def test_leaves_bad_input_exits_2_the_same_remote(

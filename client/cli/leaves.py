@@ -150,8 +150,11 @@ def _whole(value: Any, field: Field) -> int:
 
 
 def _deal(
-    data: Any, preset: str, assignments: Sequence[str], field: Field = "deal"
+    data: Any, preset: str, assignments: Sequence[str], field: Field = ()
 ) -> tuple[Deal, Choices, int]:
+    """The deal, choices and carried pot of one JSON deal. ``field`` is where the deal sits in
+    the input: nowhere for a lone deal (its keys are top-level fields: ``hands``, not
+    ``deal.hands``), ``deals[i]`` in a session."""
     if not isinstance(data, Mapping):
         raise InvalidInputError(field, "expected a JSON object with hands and trump_card")
     for key in ("hands", "trump_card"):
@@ -299,7 +302,14 @@ def _est(e: Estimate) -> str:
 
 @leaves.command()
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--trump-card", required=True, help="The turned card that sets trumps.")
+@click.option(
+    "--trump", "trump_card", default=None, metavar="CARD",
+    help="The turned card that sets trumps, e.g. 9d (required).",
+)
+@click.option(
+    "--trump-card", "old_trump_card", default=None, hidden=True,
+    help="Deprecated spelling of --trump (every other command names it --trump).",
+)
 @click.option("--position", default=1, show_default=True, help="Turn position (0 = assistant).")
 @click.option(
     "--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES)
@@ -318,7 +328,8 @@ def _est(e: Estimate) -> str:
 @remote_options
 def advise(
     hand: tuple[str, ...],
-    trump_card: str,
+    trump_card: str | None,
+    old_trump_card: str | None,
     position: int,
     samples: int,
     seed: int,
@@ -330,15 +341,31 @@ def advise(
     solver: Solver,
 ) -> None:
     """Advice for a hand: khlyust odds (exact), chance of 3 tricks, which cards to exchange
-    (seeded Monte Carlo with 95% intervals)."""
+    (seeded Monte Carlo with 95% intervals). --trump is the turned card (it sets the trump
+    suit and is in the stock), e.g. ``cpsolver leaves advise As Kh 8d --trump 9d``."""
+    if old_trump_card is not None:
+        click.echo("warning: --trump-card is deprecated, use --trump", err=True)
+        if trump_card is not None and trump_card != old_trump_card:
+            raise click.UsageError("--trump and --trump-card disagree; give --trump only")
+        trump_card = old_trump_card
+    if trump_card is None:
+        raise click.UsageError("Missing option '--trump' (the turned card, e.g. 9d).")
     rules = _rules(preset, assignments)
     cards = " ".join(hand)
-    turned = parse_card(trump_card, deck=rules.card_deck, field="trump_card")
+    turned = parse_card(trump_card, deck=rules.card_deck, field="trump")
     exchange = what == "exchange"
-    if what == "all" and 0 < position < rules.players - 1:
-        # Exchange advice only for a hand without a khlyust (with one the deal ends at TL-4).
+    skipped = ""  # why --what all gives no exchange advice (said, never silently dropped)
+    if what == "all":
         value = evaluate_khlyust(cards, turned.suit, deck=rules.card_deck, field="hand")
-        exchange = not value.is_khlyust
+        if value.is_khlyust:
+            skipped = (
+                f"{value.khlyust_class.title}: the deal is settled by the khlyust check before "
+                "the exchange (TL-4)"
+            )
+        elif position in (0, rules.players - 1):
+            role = "assistant" if position == 0 else "dealer"
+            skipped = f"position {position} is the {role}, who must play the cards dealt (TL-3)"
+        exchange = not skipped
     advice = solver.leaves_advise(
         cards,
         turned,
@@ -352,7 +379,10 @@ def advise(
         exchange=exchange,
     )
     if as_json:
-        emit_json(advice.to_dict())
+        payload = advice.to_dict()
+        if skipped:
+            payload["exchange_skipped"] = skipped
+        emit_json(payload)
         return
     odds, tricks, options = advice.odds, advice.tricks, advice.exchange
     if odds is not None:
@@ -371,3 +401,5 @@ def advise(
         for o in options:
             m = o.expected_money
             click.echo(f"  {o.label:<22} {m.value:+.3f} [{m.low:+.3f}, {m.high:+.3f}]")
+    if skipped:
+        click.echo(f"no exchange advice: {skipped}")
