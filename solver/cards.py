@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from cpsolver.errors import CardError, Field, field_path
+from cpsolver.errors import CardError, Field, FieldViolation, field_path
 
 __all__ = [
     "DECKS",
@@ -255,12 +255,17 @@ def parse_card(text: str, *, deck: Deck = DECK_52, field: Field = "card") -> Car
     >>> parse_card("10♥")
     Card('Th')
     """
-    cards = _tokenize(text, field, indexed=False)
+    cards = _tokenize(text, field)
     if len(cards) != 1:
         raise CardError(field, f"expected one card, got {len(cards)} in {text!r}")
     token, card = cards[0]
     _check_deck(card, token, deck, field)
     return card
+
+
+MAX_CARD_PROBLEMS = 20
+"""At most this many bad tokens are reported by one :func:`parse_cards` error (then
+``and N more``): enough for any hand, bounded for a pasted wall of text."""
 
 
 def parse_cards(
@@ -283,49 +288,74 @@ def parse_cards(
     Traceback (most recent call last):
     ...
     cpsolver.errors.CardError: cards: expected 3 cards, got 2
+
+    Every bad token is reported (up to :data:`MAX_CARD_PROBLEMS`), in order:
+
+    >>> parse_cards("As Kd 2s As 1x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.CardError: cards[4]: duplicate card 'As' (also card 1); cards[5]: unknown ...
     """
     base = field_path(field)
+    # Every problem is collected (up to MAX_CARD_PROBLEMS), not just the first: a user who
+    # typed "... 2s As 1x" learns of the duplicate and the bad token at once.
+    problems: list[tuple[FieldViolation, str, int]] = []  # (violation, token, position)
+    tokens: list[tuple[str, Card | None]] = []  # every token in order; None: unreadable
+    seen: dict[Card, int] = {}  # card -> its position (from 1)
+
+    def bad(description: str, token: str = "") -> None:
+        position = len(tokens) + 1
+        for helps in (_RANK_HELP, _SUIT_HELP):  # say how cards are written once per error
+            if description.endswith(helps) and any(
+                v.description.endswith(helps) for v, _, _ in problems
+            ):
+                description = description.removesuffix(f"; {helps}")
+        problems.append((FieldViolation((*base, position - 1), description), token, position))
+        tokens.append((token, None))
+
+    def good(token: str, card: Card) -> None:
+        if card not in deck:
+            bad(f"card {token!r} is not in the {deck.describe()}", token)
+        elif card in seen:
+            bad(f"duplicate card {token!r} (also card {seen[card]})", token)
+        else:
+            seen[card] = len(tokens) + 1
+            tokens.append((token, card))
+
     if isinstance(cards, str):
-        tokens = _tokenize(cards, base)
+        for token, card, reason in _scan(cards):
+            if card is None:
+                bad(reason, token)
+            else:
+                good(token, card)
     else:
-        tokens = []
         for item in cards:
             if isinstance(item, Card):
-                tokens.append((str(item), item))
-                continue
-            where = (*base, len(tokens))
-            if not isinstance(item, str):
-                raise CardError(
-                    where,
-                    f"expected a card string, got {type(item).__name__}",
-                    position=len(tokens) + 1,
-                )
-            found = _tokenize(item, where, start=len(tokens), indexed=False)
-            if len(found) != 1:
-                raise CardError(
-                    where,
-                    f"expected one card, got {item!r}",
-                    token=item,
-                    position=len(tokens) + 1,
-                )
-            tokens.extend(found)
-    seen: dict[Card, int] = {}
-    for position, (token, card) in enumerate(tokens, start=1):
-        _check_deck(card, token, deck, (*base, position - 1), position)
-        if card in seen:
-            raise CardError(
-                (*base, position - 1),
-                f"duplicate card {token!r} (also card {seen[card]})",
-                token=token,
-                position=position,
+                good(str(item), item)
+            elif not isinstance(item, str):
+                bad(f"expected a card string, got {type(item).__name__}")
+            else:
+                found = _scan(item)
+                if len(found) != 1:
+                    bad(f"expected one card, got {item!r}", item)
+                elif found[0][1] is None:
+                    bad(found[0][2], found[0][0])
+                else:
+                    good(found[0][0], found[0][1])
+    if problems:
+        shown = [v for v, _, _ in problems[:MAX_CARD_PROBLEMS]]
+        if len(problems) > MAX_CARD_PROBLEMS:
+            shown.append(
+                FieldViolation(base, f"and {len(problems) - MAX_CARD_PROBLEMS} more bad cards")
             )
-        seen[card] = position
+        _, token, position = problems[0]
+        raise CardError.of_violations(shown, token=token, position=position)
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(tokens) not in allowed:
             wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
-    return tuple(card for _, card in tokens)
+    return tuple(card for _, card in tokens if card is not None)
 
 
 _SUIT_NAMES = {"clubs": Suit.CLUBS, "diamonds": Suit.DIAMONDS, "hearts": Suit.HEARTS,
@@ -366,12 +396,11 @@ def _check_deck(card: Card, token: str, deck: Deck, field: Field, position: int 
         )
 
 
-def _tokenize(
-    text: str, field: Field, start: int = 0, *, indexed: bool = True
-) -> list[tuple[str, Card]]:
-    """Split text into (token, card) pairs; raise CardError on the first bad token."""
+def _scan(text: str) -> list[tuple[str, Card | None, str]]:
+    """Split text into ``(token, card, "")`` entries, or ``(token, None, reason)`` for a token
+    that is not a card (the scan goes on at the next separator)."""
     text = text.translate(_IGNORED)
-    found: list[tuple[str, Card]] = []
+    found: list[tuple[str, Card | None, str]] = []
     i = 0
     n = len(text)
     while i < n:
@@ -379,31 +408,35 @@ def _tokenize(
         if gap:
             i = gap.end()
             continue
-        position = start + len(found) + 1
-        where = (*field_path(field), position - 1) if indexed else field
         rank_text = text[i : i + 2] if text.startswith("10", i) else text[i].upper()
         rank = _RANK_BY_TEXT.get(rank_text)
-        if rank is None:
-            token = _bad_token(text, i)
-            raise CardError(
-                where,
-                f"unknown rank {text[i]!r} in {token!r}; {_RANK_HELP}",
-                token=token,
-                position=position,
-            )
         j = i + len(rank_text)
-        suit = _SUIT_BY_TEXT.get(text[j].lower()) if j < n else None
-        if suit is None:
+        suit = _SUIT_BY_TEXT.get(text[j].lower()) if rank is not None and j < n else None
+        if rank is None or suit is None:
             token = _bad_token(text, i)
-            reason = (
-                f"missing suit in {token!r}"
-                if j >= n or _SEPARATORS.match(text, j)
-                else f"unknown suit {text[j]!r} in {token!r}"
-            )
-            raise CardError(where, f"{reason}; {_SUIT_HELP}", token=token, position=position)
+            if rank is None:
+                reason = f"unknown rank {text[i]!r} in {token!r}; {_RANK_HELP}"
+            elif j >= n or _SEPARATORS.match(text, j):
+                reason = f"missing suit in {token!r}; {_SUIT_HELP}"
+            else:
+                reason = f"unknown suit {text[j]!r} in {token!r}; {_SUIT_HELP}"
+            found.append((token, None, reason))
+            after = _SEPARATORS.search(text, i)
+            i = after.start() if after else n
+            continue
         card = Card._BY_INDEX[4 * (rank - 2) + suit.index]
-        found.append((str(card), card))
+        found.append((str(card), card, ""))
         i = j + 1
+    return found
+
+
+def _tokenize(text: str, field: Field) -> list[tuple[str, Card]]:
+    """:func:`_scan`, raising CardError at ``field`` on the first token that is not a card."""
+    found: list[tuple[str, Card]] = []
+    for token, card, reason in _scan(text):
+        if card is None:
+            raise CardError(field, reason, token=token, position=1)
+        found.append((token, card))
     return found
 
 

@@ -129,3 +129,61 @@ def test_leaves_advise_takes_the_trump_card_as_trump_like_every_command() -> Non
     assert "--trump-card" not in run_cli(["leaves", "advise", "--help"])[1]
     code, _, err = run_cli(base)
     assert code == 2 and "Missing option '--trump'" in err
+
+
+# --- every bad token ---------------------------------------------------------------------
+
+
+def test_a_bad_hand_reports_every_bad_token_in_order(server: str) -> None:
+    """In-process and through a server (one BadRequest violation each, rebuilt by the typed
+    client): the same line."""
+    hand = "Ks Qd Jd Th Tc 8d 7s 7c 5d 4d 2s Ks 1x"
+    expected = (
+        "error: cards[12]: duplicate card 'Ks' (also card 1); cards[13]: unknown rank '1' in "
+        "'1x'; ranks are 2-9, T (or 10), J, Q, K, A\n"
+    )
+    assert run_cli(["solve", hand]) == (2, "", expected)
+    assert run_cli(["solve", hand, "--server", server]) == (2, "", expected)
+
+
+def test_the_report_is_bounded() -> None:
+    from cpsolver.cards import MAX_CARD_PROBLEMS, parse_cards
+    from cpsolver.errors import CardError
+
+    try:
+        parse_cards(" ".join(["Zz"] * (MAX_CARD_PROBLEMS + 7)))
+    except CardError as exc:
+        assert len(exc.violations) == MAX_CARD_PROBLEMS + 1
+        assert str(exc.violations[-1]) == "cards: and 7 more bad cards"
+        # the CardError's token and position are the first problem's (ErrorInfo on the wire)
+        assert (exc.token, exc.position) == ("Zz", 1)
+        # how to write a card is said once, not per token
+        assert str(exc).count("ranks are") == 1
+    else:
+        raise AssertionError("no CardError")
+
+
+# --- shell completion of option values -----------------------------------------------------
+
+
+def _complete(line: str) -> list[str]:
+    """What bash's completion function gets for ``line`` (the last word being completed),
+    asked the way the script of `cpsolver completion bash` asks."""
+    words = line.split(" ")
+    env = {**ENV, "_CPSOLVER_COMPLETE": "bash_complete", "COMP_WORDS": line,
+           "COMP_CWORD": str(len(words) - 1)}  # fmt: skip
+    # the installed command: click names the variable after the program (_CPSOLVER_COMPLETE)
+    program = [str(Path(sys.executable).with_name("cpsolver"))]
+    done = subprocess.run(program, capture_output=True, text=True, env=env, timeout=60, check=True)
+    return [item.partition(",")[2] for item in done.stdout.split()]
+
+
+def test_completion_completes_presets_objectives_and_trumps() -> None:
+    assert _complete("cpsolver solve x --rules ") == ["standard", "two_four", "eastern"]
+    assert _complete("cpsolver batch --rules e") == ["eastern"]
+    assert _complete("cpsolver chlust evaluate x --rules ") == ["standard", "nines", "heads_up"]
+    assert _complete("cpsolver leaves play x --rules t") == ["two_players", "three_players"]
+    assert _complete("cpsolver solve x --objective ") == ["strength", "royalties", "ev"]
+    assert _complete("cpsolver batch --objective r") == ["royalties"]
+    assert _complete("cpsolver chlust odds x -t ") == ["c", "d", "h", "s"]
+    assert _complete("cpsolver leaves legal x --trump H") == ["h"]

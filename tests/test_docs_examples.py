@@ -103,7 +103,7 @@ def test_python_block_runs(block: Block) -> None:
         assert failed == 0, f"{failed} of {attempted} examples of {name} failed (output above)"
     else:
         code = compile(block.body, name, "exec")
-        exec(code, {"__name__": "__docs__"})  # noqa: S102 - the page's own example
+        exec(code, {"__name__": "__docs__"})  # the page's own example, as a reader runs it
 
 
 # --- console ------------------------------------------------------------------------------

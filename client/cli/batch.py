@@ -31,7 +31,13 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from cpsolver.chinese.search import warm_up
 from cpsolver.chinese.solve import MAX_ALTERNATIVES
-from cpsolver.client.cli.main import EXIT_BAD_INPUT, main, remote_options, rules_options
+from cpsolver.client.cli.main import (
+    EXIT_BAD_INPUT,
+    complete_objectives,
+    main,
+    remote_options,
+    rules_options,
+)
 from cpsolver.client.cli.render import console
 from cpsolver.client.local import LocalSolver, Solver
 from cpsolver.errors import CpsolverError, InvalidInputError
@@ -142,6 +148,7 @@ def _count(file: str) -> int | None:
 @click.option(
     "--objective", default=DEFAULT_OBJECTIVE, show_default=True,
     help=f"What to maximise: {', '.join(objective_names())}.",
+    shell_complete=complete_objectives,
 )  # fmt: skip
 @click.option(
     "--alternatives", default=0, show_default=True, type=click.IntRange(0, MAX_ALTERNATIVES),

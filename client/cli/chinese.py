@@ -12,7 +12,13 @@ from cpsolver.chinese.constraints import Constraints, NaturalPolicy
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
 from cpsolver.chinese.solve import MAX_ALTERNATIVES
-from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.main import (
+    complete_objectives,
+    emit_json,
+    main,
+    remote_options,
+    rules_options,
+)
 from cpsolver.client.cli.render import cards_text, console, solution_tables
 from cpsolver.client.local import Solver
 from cpsolver.rules import parse_assignments
@@ -55,6 +61,7 @@ def evaluate(
     default=DEFAULT_OBJECTIVE,
     show_default=True,
     help=f"What to maximise: {', '.join(objective_names())}.",
+    shell_complete=complete_objectives,
 )
 @click.option(
     "--alternatives",

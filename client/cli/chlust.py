@@ -24,7 +24,13 @@ from cpsolver.chlust.advice import (
     MAX_ODDS_SAMPLES,
 )
 from cpsolver.chlust.deal import MAX_SEED, one_card
-from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.main import (
+    complete_suits,
+    emit_json,
+    main,
+    remote_options,
+    rules_options,
+)
 from cpsolver.client.local import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.rules import ChlustRules, parse_assignments
@@ -52,8 +58,9 @@ def _trump_option(func: F) -> F:
         "--turned", default=None, help="The turned card that set trumps (for wild_shift)."
     )(func)
     return click.option(
-        "--trump", "-t", required=True, help="Trump suit: c d h s, ♣ ♦ ♥ ♠ or a name."
-    )(func)
+        "--trump", "-t", required=True, help="Trump suit: c d h s, ♣ ♦ ♥ ♠ or a name.",
+        shell_complete=complete_suits,
+    )(func)  # fmt: skip
 
 
 @main.group()

@@ -27,7 +27,13 @@ from typing import Any
 import click
 
 from cpsolver.cards import format_cards, parse_card, parse_suit
-from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.main import (
+    complete_suits,
+    emit_json,
+    main,
+    remote_options,
+    rules_options,
+)
 from cpsolver.client.local import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import evaluate_khlyust
@@ -55,7 +61,10 @@ def leaves() -> None:
 
 @leaves.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--trump", required=True, help="Trump suit: c d h s, a symbol or a name.")
+@click.option(
+    "--trump", required=True, help="Trump suit: c d h s, a symbol or a name.",
+    shell_complete=complete_suits,
+)  # fmt: skip
 @click.option("--position", default=0, show_default=True, help="Turn position (0 = assistant).")
 @_rules_options
 @remote_options
@@ -93,7 +102,10 @@ def evaluate(
 
 @leaves.command()
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--trump", required=True, help="Trump suit: c d h s, a symbol or a name.")
+@click.option(
+    "--trump", required=True, help="Trump suit: c d h s, a symbol or a name.",
+    shell_complete=complete_suits,
+)  # fmt: skip
 @click.option(
     "--trick",
     "trick_text",

@@ -77,6 +77,46 @@ def main() -> None:
     """
 
 
+def _games(ctx: click.Context) -> set[str]:
+    names = set()
+    while ctx is not None:
+        names.add(ctx.info_name or "")
+        ctx = ctx.parent  # type: ignore[assignment]
+    return names
+
+
+def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of ``--rules``: the presets of the command's game (``chlust ...`` and
+    ``leaves ...`` have their own; every other command plays Chinese poker)."""
+    from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+
+    games = _games(ctx)
+    rules = (
+        ChlustRules
+        if "chlust" in games
+        else ThreeLeavesRules
+        if "leaves" in games
+        else ChineseRules
+    )
+    return [name for name in rules.PRESETS if name.startswith(incomplete)]
+
+
+def complete_objectives(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of ``--objective``: the registered objectives."""
+    from cpsolver.chinese.objectives import objective_names
+
+    return [name for name in objective_names() if name.startswith(incomplete)]
+
+
+SUIT_LETTERS = ("c", "d", "h", "s")
+
+
+def complete_suits(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion of a trump suit (``-t`` / ``--trump``): the suit letters (symbols and
+    names are accepted too, but are awkward to type)."""
+    return [s for s in SUIT_LETTERS if s.startswith(incomplete.lower())]
+
+
 def rules_options(set_help: str, *, with_json: bool = True) -> Callable[[F], F]:
     """Add ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, help ``set_help``) and, unless
     ``with_json`` is false, ``--json``, in that order: the options every game command shares."""
@@ -90,8 +130,9 @@ def rules_options(set_help: str, *, with_json: bool = True) -> Callable[[F], F]:
             "--set", "assignments", multiple=True, metavar="OPTION=VALUE", help=set_help
         )(command)
         return click.option(
-            "--rules", "preset", default="standard", show_default=True, help="Rule preset."
-        )(command)
+            "--rules", "preset", default="standard", show_default=True, help="Rule preset.",
+            shell_complete=complete_presets,
+        )(command)  # fmt: skip
 
     return decorate
 
