@@ -187,3 +187,18 @@ def test_completion_completes_presets_objectives_and_trumps() -> None:
     assert _complete("cpsolver batch --objective r") == ["royalties"]
     assert _complete("cpsolver chlust odds x -t ") == ["c", "d", "h", "s"]
     assert _complete("cpsolver leaves legal x --trump H") == ["h"]
+
+
+# --- batch: the same bytes in-process and with --server ------------------------------------
+
+
+def test_batch_prints_the_same_bytes_in_process_and_remote_on_a_last_bit_near_tie(
+    server: str,
+) -> None:
+    """In-process `batch` runs solve_many (the batch kernel), a server solves each hand with
+    solve (the single-hand kernel): the line of this hand differed (issue 17)."""
+    hands = "Ah Kc Qs Td Tc 9c 7s 7d 6h 6d 5s 4h 2c\n" + HAND + "\n"
+    local = run_cli(["batch", "-"], stdin=hands)
+    remote = run_cli(["batch", "-", "--server", server], stdin=hands)
+    assert local[0] == 0 and len(local[1].splitlines()) == 2
+    assert remote == local
