@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -202,3 +203,21 @@ def test_batch_prints_the_same_bytes_in_process_and_remote_on_a_last_bit_near_ti
     remote = run_cli(["batch", "-", "--server", server], stdin=hands)
     assert local[0] == 0 and len(local[1].splitlines()) == 2
     assert remote == local
+
+
+def _option_pairs(command: str) -> set[tuple[str, str]]:
+    words = command.split()
+    return {(words[i], words[i + 1]) for i in range(len(words) - 1) if words[i].startswith("--")}
+
+
+def test_train_help_names_the_command_the_makefile_runs() -> None:
+    """The shipped standard tables' command in `cpsolver train --help` is `make tables`'s
+    (the help said --iterations 10 --seed 1)."""
+    makefile = (Path(__file__).parent.parent / "Makefile").read_text(encoding="utf-8")
+    train = re.search(r"^TRAIN := \$\(VENV\)/bin/cpsolver train (.*)$", makefile, re.M)
+    standard = re.search(r"^\t\$\(TRAIN\) (--rules standard .*)$", makefile, re.M)
+    assert train is not None and standard is not None
+    code, out, _ = run_cli(["train", "--help"])
+    shown = re.search(r"cpsolver train (--rules standard[^`]*)``", " ".join(out.split()))
+    assert code == 0 and shown is not None
+    assert _option_pairs(shown.group(1)) == _option_pairs(f"{train.group(1)} {standard.group(1)}")
