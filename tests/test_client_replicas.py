@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from conftest import RunningServer, running_server
@@ -23,6 +24,18 @@ def _calls(server: RunningServer) -> int:
     )
 
 
+def _settled_calls(*servers: RunningServer, total: int, within: float = 10.0) -> list[int]:
+    """The calls each server has logged, once they add up to ``total`` (or ``within`` seconds
+    passed): a worker writes its access-log line after answering, and a thread reads the
+    server's stderr, so a count taken right after the last answer can miss the last lines."""
+    deadline = time.monotonic() + within
+    counts = [_calls(s) for s in servers]
+    while sum(counts) < total and time.monotonic() < deadline:
+        time.sleep(0.05)
+        counts = [_calls(s) for s in servers]
+    return counts
+
+
 def test_round_robin_over_two_servers_and_failover() -> None:
     with (
         running_server("--workers", "1", "--log-format", "json") as first,
@@ -32,19 +45,21 @@ def test_round_robin_over_two_servers_and_failover() -> None:
         with connect(target, timeout=30) as solver:
             for _ in range(20):
                 assert solver.evaluate("Jh Js 4c 4d Jd").name == "full house, jacks over fours"
-            assert _calls(first) >= 5 and _calls(second) >= 5, (_calls(first), _calls(second))
-            assert _calls(first) + _calls(second) == 20
+            calls = _settled_calls(first, second, total=20)
+            assert calls[0] >= 5 and calls[1] >= 5, calls
+            assert sum(calls) == 20
             cli = subprocess.run(
                 [str(CPSOLVER), "evaluate", "Qs Qd 2c", "--server", target, "--json"],
                 capture_output=True, text=True, timeout=60,
             )  # fmt: skip
             assert cli.returncode == 0, cli.stderr
             assert json.loads(cli.stdout)["category"] == "pair"
+            _settled_calls(first, second, total=21)  # the CLI's call logged too
             assert first.stop() == 0
             before = _calls(second)
             for _ in range(10):  # the stopped address is dropped; retries cover the switch
                 assert solver.evaluate("Jh Js 4c 4d Jd").name == "full house, jacks over fours"
-            assert _calls(second) == before + 10
+            assert _settled_calls(second, total=before + 10) == [before + 10]
 
 
 def _workers(server: RunningServer) -> set[int]:
@@ -60,9 +75,11 @@ def test_connections_reach_every_worker_of_a_server() -> None:
         with connect(server.address, timeout=30) as one:
             for _ in range(8):
                 one.evaluate("Jh Js 4c 4d Jd")
+        assert _settled_calls(server, total=8) == [8]
         assert len(_workers(server)) == 1
         with connect(server.address, timeout=30, connections=16) as many:
             many.wait_ready(timeout=30)
             for _ in range(32):
                 many.evaluate("Jh Js 4c 4d Jd")
+        assert _settled_calls(server, total=40) == [40]
         assert len(_workers(server)) == 2
