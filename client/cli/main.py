@@ -4,8 +4,9 @@ server-capable subcommand shares (``--server``, ``--token``, ``--timeout``, ``--
 Exit codes: 0 success, 2 bad input (usage errors, bad cards, unknown options), 3 server
 unreachable (or no answer within ``--timeout``), 4 a feature whose extra is not installed
 (``--server`` and ``serve`` without ``cpsolver[grpc]``, ``--engine cpsat`` without
-``cpsolver[cpsat]``: the line says what to install), 1 anything else (e.g. a token the server
-refuses). A closed output pipe (``cpsolver solve ... | head -1``) is a quiet exit 0.
+``cpsolver[cpsat]``: the line says what to install), 5 ``train`` stopped before converging
+(:data:`cpsolver.client.cli.train.EXIT_NOT_CONVERGED`), 1 anything else (e.g. a token the
+server refuses). A closed output pipe (``cpsolver solve ... | head -1``) is a quiet exit 0.
 """
 
 from __future__ import annotations
@@ -73,7 +74,8 @@ def main() -> None:
     Commands run in this process; with --server HOST:PORT (or CPSOLVER_SERVER) they call a
     `cpsolver serve` server instead, with the same output. Exit codes: 0 ok, 2 bad input,
     3 server unreachable, 4 an extra is missing (pip install 'cpsolver[grpc]' for --server and
-    serve), 1 other errors. Shell completion: `cpsolver completion --help`.
+    serve), 5 train stopped before converging, 1 other errors; a closed output pipe exits 0.
+    Shell completion: `cpsolver completion --help`.
     """
 
 
