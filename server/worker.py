@@ -24,6 +24,7 @@ from grpc_reflection.v1alpha import reflection
 from cpsolver.server.config import ServerConfig
 from cpsolver.server.interceptors import (
     AccessLogInterceptor,
+    DecodeInterceptor,
     ErrorInterceptor,
     MetricsInterceptor,
     TokenAuthInterceptor,
@@ -35,6 +36,10 @@ from cpsolver.server.tracing import tracing_interceptor
 __all__ = ["build_server", "run_worker", "warm_up"]
 
 log = logging.getLogger("cpsolver.server")
+
+# Items in any repeated field of a request (cards have their own bound, a deck): generous for
+# every legitimate request, small enough that no request makes a worker walk millions.
+MAX_ITEMS = 10_000
 
 
 def warm_up() -> None:
@@ -74,6 +79,8 @@ def build_server(
     if config.token:
         interceptors.append(TokenAuthInterceptor(config.token))
     interceptors.append(ErrorInterceptor())
+    # Innermost: decodes every body itself, inside the token check and the error mapping.
+    interceptors.append(DecodeInterceptor(max_items=max(config.max_batch, MAX_ITEMS)))
     options = [
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", config.max_message_bytes),
