@@ -55,6 +55,11 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
         self, request: pb.EvaluateKhlyustRequest, context: grpc.ServicerContext
     ) -> pb.EvaluateKhlyustResponse:
         rules = rules_of(request)
+        # Checked before any work: the key carries -position, which must stay an int32.
+        if not 0 <= request.position < rules.players:
+            raise InvalidInputError(
+                "position", f"must be 0 to {rules.players - 1}, got {request.position}"
+            )
         cards = cards_from_wire(request.cards, "cards")
         value = evaluate_khlyust(
             cards,

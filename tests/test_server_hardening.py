@@ -97,6 +97,17 @@ def test_d1_undecodable_body_without_token_is_unauthenticated(serve_grpc) -> Non
 # --- D2 / D3: bounded fields, bounded error details ------------------------------------------
 
 
+def test_d2_khlyust_position_out_of_range_is_invalid_argument(grpc_channel) -> None:
+    stub = three_leaves_pb2_grpc.ThreeLeavesServiceStub(grpc_channel)
+    for position in (-2147483648, 2147483647):
+        with pytest.raises(grpc.RpcError) as caught:
+            request = three_leaves_pb2.EvaluateKhlyustRequest(position=position)
+            stub.EvaluateKhlyust(request, timeout=10)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        fields = [v.field for v in _bad_request(caught.value).field_violations]
+        assert "position" in fields, fields
+
+
 BAD_CARD = cards_pb2.Card(rank=99, suit=9)
 
 

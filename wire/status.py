@@ -54,6 +54,8 @@ from cpsolver.errors import (
 
 __all__ = [
     "ERROR_DOMAIN",
+    "MAX_DESCRIPTION",
+    "MAX_VIOLATIONS",
     "OK_STATUS",
     "REASONS",
     "RequestTooLargeError",
@@ -161,16 +163,45 @@ def _kind_of(exc: CpsolverError) -> type[CpsolverError]:
 
 def _error_info(exc: CpsolverError) -> any_pb2.Any:
     kind = _kind_of(exc)
-    metadata = {name: str(getattr(exc, name)) for name in _ATTRIBUTES[kind]}
+    metadata = {name: _clip(str(getattr(exc, name)), MAX_DESCRIPTION) for name in _ATTRIBUTES[kind]}
     info = error_details_pb2.ErrorInfo(reason=_reason(kind), domain=ERROR_DOMAIN, metadata=metadata)
     return _packed(info)
+
+
+MAX_VIOLATIONS = 10
+"""Field violations a status carries; the rest are counted in one last violation."""
+MAX_DESCRIPTION = 1024
+"""Characters of a violation's description a status carries (descriptions may quote input)."""
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _bounded(found: tuple[FieldViolation, ...]) -> list[tuple[str, str]]:
+    """The violations a status carries: the first :data:`MAX_VIOLATIONS`, each clipped, and
+    ``and K more`` when there are more, so an error reply stays small whatever the input
+    (issue 15, D3: 100,000 bad cards made a 7.4 MB trailer, past the response cap).
+
+    >>> many = tuple(FieldViolation(("cards", i), "rank is required") for i in range(25))
+    >>> shown = _bounded(many)
+    >>> len(shown), shown[0], shown[-1]
+    (11, ('cards[0]', 'rank is required'), ('', 'and 15 more violations'))
+    """
+    shown = [
+        (_clip(wire_path(v.path), MAX_DESCRIPTION), _clip(v.description, MAX_DESCRIPTION))
+        for v in found[:MAX_VIOLATIONS]
+    ]
+    if len(found) > MAX_VIOLATIONS:
+        shown.append(("", f"and {len(found) - MAX_VIOLATIONS:,} more violations"))
+    return shown
 
 
 def status_from_exception(exc: BaseException) -> status_pb2.Status:
     """The ``google.rpc.Status`` a caller gets for ``exc`` (see the module docstring); field
     paths are rendered with :func:`wire_path`, as the request's fields."""
     if isinstance(exc, InvalidInputError):
-        violations = [(wire_path(v.path), v.description) for v in exc.violations]
+        violations = _bounded(exc.violations)
         bad_request = error_details_pb2.BadRequest(
             field_violations=[
                 error_details_pb2.BadRequest.FieldViolation(field=field, description=text)
@@ -181,7 +212,7 @@ def status_from_exception(exc: BaseException) -> status_pb2.Status:
         if isinstance(exc, RequestTooLargeError):
             quota = error_details_pb2.QuotaFailure.Violation(
                 subject=wire_path(exc.path),
-                description=exc.description,
+                description=_clip(exc.description, MAX_DESCRIPTION),
                 quota_id="items-per-request",
                 quota_value=exc.limit,
             )
