@@ -63,8 +63,13 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
     help="Require 'authorization: Bearer TOKEN' on every call.",
 )  # fmt: skip
 @option(
+    "--drain", type=click.FloatRange(0), default=0.0, show_default=True,
+    help="Seconds after SIGTERM/SIGINT during which health says NOT_SERVING but calls are "
+    "still served, so load balancers move traffic away first.",
+)  # fmt: skip
+@option(
     "--grace", type=click.FloatRange(0), default=10.0, show_default=True,
-    help="Seconds in-flight calls get to finish on SIGTERM/SIGINT.",
+    help="Seconds in-flight calls get to finish after the drain.",
 )  # fmt: skip
 @option(
     "--max-concurrent-rpcs", type=click.IntRange(1), default=64, show_default=True,
@@ -77,6 +82,15 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
 @option(
     "--max-batch", type=click.IntRange(1), default=10_000, show_default=True,
     help="Most hands in one BatchSolve request.",
+)  # fmt: skip
+@option(
+    "--max-connection-age", type=click.FloatRange(1), default=300.0, show_default=True,
+    help="Seconds a client connection lives before the worker sends GOAWAY, so clients "
+    "reconnect and spread over workers again (after a restart, say).",
+)  # fmt: skip
+@option(
+    "--max-restarts", type=click.IntRange(1), default=10, show_default=True,
+    help="Worker restarts per minute the supervisor makes before it gives up (exit 1).",
 )  # fmt: skip
 @option(
     "--access-log/--no-access-log", default=True, show_default=True,
@@ -100,10 +114,13 @@ def serve(
     tls_key: Path | None,
     tls_client_ca: Path | None,
     token: str | None,
+    drain: float,
     grace: float,
     max_concurrent_rpcs: int,
     max_message_bytes: int,
     max_batch: int,
+    max_connection_age: float,
+    max_restarts: int,
     access_log: bool,
     metrics_port: int | None,
     log_format: str | None,
@@ -126,10 +143,13 @@ def serve(
         tls_key=tls_key,
         tls_client_ca=tls_client_ca,
         token=token or None,
+        drain=drain,
         grace=grace,
         max_concurrent_rpcs=max_concurrent_rpcs,
         max_message_bytes=max_message_bytes,
         max_batch=max_batch,
+        max_connection_age=max_connection_age,
+        max_restarts=max_restarts,
         access_log=access_log,
         metrics_port=metrics_port,
         log_format=log_format or ("text" if sys.stderr.isatty() else "json"),

@@ -20,10 +20,13 @@ class ServerConfig:
     tls_key: Path | None = None
     tls_client_ca: Path | None = None  # set: clients must present a certificate it signed
     token: str | None = None  # set: calls need "authorization: Bearer <token>"
-    grace: float = 10.0  # seconds in-flight calls get to finish on SIGTERM/SIGINT
+    drain: float = 0.0  # seconds after SIGTERM/SIGINT of health NOT_SERVING while still serving
+    grace: float = 10.0  # seconds in-flight calls get to finish after the drain
     max_concurrent_rpcs: int = 64  # per worker; excess calls get RESOURCE_EXHAUSTED
     max_message_bytes: int = 4 * 1024 * 1024  # request and response size cap
     max_batch: int = 10_000  # hands per BatchSolve request
+    max_connection_age: float = 300.0  # seconds; then GOAWAY, so clients rebalance over workers
+    max_restarts: int = 10  # worker restarts per minute; more and the supervisor gives up
     access_log: bool = True  # one log line per call on stderr
     metrics_port: int | None = None  # set: Prometheus /metrics on this port (0 picks one)
     log_format: str = "json"  # "json" (one object per line, ready line too) or "text"

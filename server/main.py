@@ -12,6 +12,7 @@ worker to drain (health NOT_SERVING, in-flight calls finish within ``grace``) an
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import logging
@@ -35,7 +36,7 @@ __all__ = ["configure_logging", "reserve_port", "serve"]
 log = logging.getLogger("cpsolver.server")
 
 STARTUP_TIMEOUT = 300.0  # seconds for every worker to warm up and bind
-MAX_RESTARTS = 10
+RESTART_WINDOW = 60.0  # seconds: --max-restarts counts the restarts within the last minute
 
 
 class _JsonFormatter(logging.Formatter):
@@ -288,7 +289,7 @@ def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -
                     continue
                 if what == "failed":
                     log.error("worker %d failed to start: %s", index, info)
-                    _stop_all(procs, config.grace)
+                    _stop_all(procs, config)
                     return 1
                 ready.add(index)
                 services = info
@@ -296,41 +297,49 @@ def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -
             dead = [i for i, p in procs.items() if not p.is_alive() and i not in ready]
             if dead or time.monotonic() > deadline:
                 log.error("workers did not start (%s)", "died" if dead else "timeout")
-                _stop_all(procs, config.grace)
+                _stop_all(procs, config)
                 return 1
             time.sleep(0.02)
         if not stopped():
             _announce(config, port, services, metrics_port, out)
-        restarts = 0
+        # A rate, not a lifetime cap: a server that loses a worker now and then (OOM kill, a
+        # crash) runs forever; one that crash-loops gives up instead of spinning.
+        restarts: collections.deque[float] = collections.deque()
         while not stopped():
             sentinels = [p.sentinel for p in procs.values()]
             multiprocessing.connection.wait(sentinels, timeout=0.5)
             for index, proc in list(procs.items()):
                 if stopped() or proc.is_alive():
                     continue
-                if restarts >= MAX_RESTARTS:
-                    log.error("worker %d exited (%s); too many restarts", index, proc.exitcode)
-                    _stop_all(procs, config.grace)
+                now = time.monotonic()
+                while restarts and restarts[0] <= now - RESTART_WINDOW:
+                    restarts.popleft()
+                if len(restarts) >= config.max_restarts:
+                    log.error(
+                        "worker %d exited (%s); %d restarts in the last %.0f s, giving up",
+                        index, proc.exitcode, len(restarts), RESTART_WINDOW,
+                    )  # fmt: skip
+                    _stop_all(procs, config)
                     return 1
-                restarts += 1
+                restarts.append(now)
                 log.warning("worker %d exited (%s); restarting", index, proc.exitcode)
                 if counters is not None and index != metrics_index:
                     assert proc.pid is not None
                     mark_worker_dead(proc.pid)  # its in-flight gauge no longer counts
                     counters.restarts.inc()
                 start(index)
-        _stop_all(procs, config.grace)
+        _stop_all(procs, config)
     log.info("server stopped")
     return 0
 
 
-def _stop_all(procs: dict[int, ForkProcess], grace: float) -> None:
-    """SIGTERM every worker, wait up to grace + 5 s, then SIGKILL the stragglers."""
+def _stop_all(procs: dict[int, ForkProcess], config: ServerConfig) -> None:
+    """SIGTERM every worker, wait up to drain + grace + 5 s, then SIGKILL the stragglers."""
     for proc in procs.values():
         if proc.is_alive() and proc.pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(proc.pid, signal.SIGTERM)
-    deadline = time.monotonic() + grace + 5.0
+    deadline = time.monotonic() + config.drain + config.grace + 5.0
     for proc in procs.values():
         proc.join(max(0.0, deadline - time.monotonic()))
         if proc.is_alive():

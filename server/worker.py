@@ -2,8 +2,9 @@
 
 Each worker warms the solver up before it accepts calls (so JIT compilation never falls on a
 request), registers every service of :mod:`.services` with per-service health and server
-reflection, and shuts down gracefully: health goes NOT_SERVING, new calls are refused and calls
-in flight get ``grace`` seconds to finish.
+reflection, and shuts down gracefully: health goes NOT_SERVING while calls are still served for
+``drain`` seconds, then new calls are refused and calls in flight get ``grace`` seconds to
+finish.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import logging
 import os
 import signal
 import threading
+import time
 from collections.abc import Callable
 from concurrent import futures
 from types import FrameType
@@ -85,6 +87,11 @@ def build_server(
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", config.max_message_bytes),
         ("grpc.max_send_message_length", config.max_message_bytes),
+        # GOAWAY after this age (+/-10% jitter in gRPC core), then calls in flight on the old
+        # connection get the grace to finish: clients reconnect, and the kernel spreads the
+        # new connections over every worker, a restarted one too.
+        ("grpc.max_connection_age_ms", int(config.max_connection_age * 1000)),
+        ("grpc.max_connection_age_grace_ms", int(max(config.grace, 1.0) * 1000)),
     ]
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=config.max_concurrent_rpcs),
@@ -130,8 +137,14 @@ def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str
     log.info("worker %d (pid %d) serving on %s", index, os.getpid(), config.address(port))
     ready(", ".join(names))
     stop.wait()
-    log.info("worker %d (pid %d) draining, grace %.1f s", index, os.getpid(), config.grace)
+    log.info(
+        "worker %d (pid %d) draining: %.1f s NOT_SERVING while serving, then grace %.1f s",
+        index, os.getpid(), config.drain, config.grace,
+    )  # fmt: skip
+    # Health first, calls still served: load balancers and health-checking clients need a few
+    # seconds to move traffic away, and calls that arrive meanwhile are not refused.
     health_servicer.enter_graceful_shutdown()
+    time.sleep(config.drain)
     server.stop(config.grace).wait()
     if provider is not None:
         provider.shutdown()  # flushes the spans still batched

@@ -195,12 +195,14 @@ def test_resources_match_the_workers_and_the_token_comes_from_a_secret() -> None
 
 
 def test_the_drain_fits_the_termination_grace_period() -> None:
-    """preStop (endpoints move away while the pod still serves) + the server's grace for calls
-    in flight + 5 s for the workers to exit <= terminationGracePeriodSeconds."""
+    """preStop (endpoints move away while the pod still serves) + the server's drain (health
+    NOT_SERVING, still serving) + its grace for calls in flight + 5 s for the workers to exit
+    <= terminationGracePeriodSeconds (the supervisor waits drain + grace + 5 s)."""
     spec = _documents()["Deployment"]["spec"]["template"]["spec"]
-    drain = _container()["lifecycle"]["preStop"]["sleep"]["seconds"]
+    pre_stop = _container()["lifecycle"]["preStop"]["sleep"]["seconds"]
+    drain = float(_env().get("CPSOLVER_DRAIN", 0))
     grace = float(_env()["CPSOLVER_GRACE"])
-    assert drain + grace + 5 <= spec["terminationGracePeriodSeconds"]
+    assert pre_stop + drain + grace + 5 <= spec["terminationGracePeriodSeconds"]
 
 
 def test_read_only_root_with_a_writable_tmp() -> None:

@@ -7,15 +7,24 @@ test names); traffic goes to 127.0.0.1 only and every loop is bounded in count.
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 from pathlib import Path
 
 import grpc
 import pytest
 from google.rpc import error_details_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
-from cpsolver.v1 import cards_pb2, chinese_poker_pb2, three_leaves_pb2, three_leaves_pb2_grpc
+from cpsolver.v1 import (
+    cards_pb2,
+    chinese_poker_pb2,
+    chinese_poker_pb2_grpc,
+    three_leaves_pb2,
+    three_leaves_pb2_grpc,
+)
 
 EVALUATE = "/cpsolver.v1.ChinesePokerService/EvaluateHand"
 
@@ -135,3 +144,98 @@ def test_d3_huge_preset_name_is_not_echoed(grpc_channel) -> None:
     status = rpc_status.from_call(caught.value)  # type: ignore[arg-type]
     assert status is not None and status.ByteSize() < 4096, status.ByteSize()
     assert [v.field for v in _bad_request(caught.value).field_violations] == ["rules.preset"]
+
+
+# --- D7: lifecycle --------------------------------------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
+    return [int(p) for p in text.split()]
+
+
+def _kill_workers(server: object, times: int) -> None:
+    """SIGKILL the (only) worker ``times`` times, each time the one the supervisor started."""
+    proc = server.proc  # type: ignore[attr-defined]
+    killed: set[int] = set()
+    for _ in range(times):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and proc.poll() is None:
+            fresh = [p for p in _children(proc.pid) if p not in killed]
+            if fresh:
+                break
+            time.sleep(0.05)
+        else:
+            return  # the supervisor exited (or never restarted)
+        os.kill(fresh[0], signal.SIGKILL)
+        killed.add(fresh[0])
+
+
+def _evaluate(channel: grpc.Channel) -> str:
+    stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+    reply = stub.EvaluateHand(chinese_poker_pb2.EvaluateHandRequest(cards=TRIPS), timeout=10)
+    return reply.hand.name
+
+
+TRIPS = [cards_pb2.Card(rank=cards_pb2.RANK_TWO, suit=s) for s in (1, 2, 3)]
+
+
+def test_d7_worker_restarts_are_a_rate_not_a_lifetime_cap(serve_grpc) -> None:
+    """12 deaths (more than the old lifetime cap of 10) under a rate of 100 a minute: the
+    server restarts the worker each time and serves again."""
+    with serve_grpc("--workers", "1", env={"CPSOLVER_MAX_RESTARTS": "100"}) as server:
+        _kill_workers(server, 12)
+        time.sleep(1)
+        assert server.proc.poll() is None, "the supervisor gave up"
+        channel = server.channel()
+        grpc.channel_ready_future(channel).result(timeout=90)
+        assert _evaluate(channel) == "three twos"
+        channel.close()
+
+
+def test_d7_a_crash_loop_past_the_rate_gives_up(serve_grpc) -> None:
+    with serve_grpc("--workers", "1", env={"CPSOLVER_MAX_RESTARTS": "2"}) as server:
+        _kill_workers(server, 3)
+        assert server.proc.wait(timeout=30) == 1
+
+
+def test_d7_drain_says_not_serving_while_still_serving(serve_grpc) -> None:
+    env = {"CPSOLVER_DRAIN": "3", "CPSOLVER_GRACE": "1"}
+    with serve_grpc("--workers", "1", env=env) as server:
+        channel = server.channel()
+        health = health_pb2_grpc.HealthStub(channel)
+        watch = health.Watch(health_pb2.HealthCheckRequest(service=""))
+        assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        signalled = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        assert next(watch).status == health_pb2.HealthCheckResponse.NOT_SERVING
+        # Still within the drain: calls are served, on this connection and on a new one.
+        assert _evaluate(channel) == "three twos"
+        fresh = server.channel()
+        assert _evaluate(fresh) == "three twos"
+        assert time.monotonic() - signalled < 3
+        assert server.proc.wait(timeout=20) == 0
+        assert time.monotonic() - signalled >= 3  # the drain was waited out
+        fresh.close()
+        channel.close()
+
+
+def test_d7_connections_are_aged_so_clients_rebalance(serve_grpc) -> None:
+    """With a 1 s maximum connection age one channel's calls arrive over several connections
+    (new client ports), so a restarted worker gets traffic from existing clients."""
+    env = {"CPSOLVER_MAX_CONNECTION_AGE": "1", "CPSOLVER_GRACE": "1"}
+    with serve_grpc("--workers", "1", env=env) as server:
+        channel = server.channel()
+        end = time.monotonic() + 4
+        for _ in range(200):
+            if time.monotonic() > end:
+                break
+            try:
+                _evaluate(channel)
+            except grpc.RpcError as exc:  # a call racing a GOAWAY is retried by the client
+                assert exc.code() == grpc.StatusCode.UNAVAILABLE
+            time.sleep(0.05)
+        time.sleep(0.5)
+        peers = {r["peer"] for r in _access_lines(server, EVALUATE)}
+        assert len(peers) >= 2, peers
+        channel.close()
