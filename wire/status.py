@@ -16,6 +16,8 @@ in-process caller gets.
   plus a ``google.rpc.QuotaFailure`` whose ``quota_value`` is the limit, so a client can ask
   again in smaller calls without reading the message;
 * :class:`~cpsolver.errors.InfeasibleError` -> ``FAILED_PRECONDITION`` with an ErrorInfo;
+* :class:`~cpsolver.budget.TimeLimitError` (CP-SAT's time limit, or the call's deadline
+  reached inside a sampling loop) -> ``DEADLINE_EXCEEDED``;
 * anything else is a bug -> ``INTERNAL`` (no details leak; the server logs the traceback).
 
 Field paths: the library's paths are structured, with 0-based list indexes
@@ -37,6 +39,7 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from cpsolver.budget import TimeLimitError
 from cpsolver.chinese.ev_model import MissingTablesError
 from cpsolver.errors import (
     CardError,
@@ -223,6 +226,8 @@ def status_from_exception(exc: BaseException) -> status_pb2.Status:
         return status_pb2.Status(
             code=code_pb2.FAILED_PRECONDITION, message=str(exc), details=[_error_info(exc)]
         )
+    if isinstance(exc, TimeLimitError):  # CP-SAT's own limit, or the call's deadline (D5)
+        return status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=str(exc))
     if isinstance(exc, MissingExtraError):  # e.g. engine=cpsat on a server without [cpsat]
         return status_pb2.Status(
             code=code_pb2.UNIMPLEMENTED, message=str(exc), details=[_error_info(exc)]

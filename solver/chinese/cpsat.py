@@ -42,10 +42,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from cpsolver.budget import TimeLimitError, budget_left, check_budget
 from cpsolver.chinese.constraints import RowMasks
 from cpsolver.chinese.objectives import RowTables
 from cpsolver.chinese.select import subset_classes_n, subset_tables
-from cpsolver.errors import CpsolverError, InfeasibleError
+from cpsolver.errors import InfeasibleError
 from cpsolver.extras import require
 
 __all__ = ["CpsatResult", "SolverTimeoutError", "solve_cpsat"]
@@ -57,7 +58,7 @@ DEFAULT_TIME_LIMIT = 120.0
 _EXACT = 2**53
 
 
-class SolverTimeoutError(CpsolverError):
+class SolverTimeoutError(TimeLimitError):
     """CP-SAT did not prove an optimum within its time limit."""
 
 
@@ -182,7 +183,9 @@ def solve_cpsat(
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.random_seed = seed
-    solver.parameters.max_time_in_seconds = time_limit
+    # A server call's deadline (cpsolver.budget) shortens the limit: nobody waits past it.
+    left = budget_left()
+    solver.parameters.max_time_in_seconds = time_limit if left is None else min(time_limit, left)
     status = solver.solve(model)
     wall = solver.wall_time
     work = solver.deterministic_time
@@ -191,6 +194,7 @@ def solve_cpsat(
             "no valid arrangement satisfies the constraints (CP-SAT proved it infeasible)"
         )
     if status != cp_model.OPTIMAL:
+        check_budget()  # stopped by the call's deadline rather than by its own limit
         raise SolverTimeoutError(
             f"CP-SAT proved no optimum within {time_limit:g} s (status "
             f"{solver.status_name(status)})"
@@ -224,6 +228,9 @@ def solve_cpsat(
         model.clear_objective()  # type: ignore[no-untyped-call]
         model.add(objective >= best_r - 3)
         solver.parameters.enumerate_all_solutions = True
+        left = budget_left()
+        if left is not None:
+            solver.parameters.max_time_in_seconds = min(time_limit, left)
         status = solver.solve(model, Sweep())
         wall += solver.wall_time
         work += solver.deterministic_time

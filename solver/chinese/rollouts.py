@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from cpsolver.budget import call_cancelled
 from cpsolver.cards import CardsLike
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev import Candidate, analyse, hand_array
@@ -94,6 +95,8 @@ def rollout(
         squares += (units * units).sum(axis=1)
         played += batch
         if deadline is not None and time.perf_counter() - start > deadline:
+            break
+        if call_cancelled():  # a server call whose caller went away (cpsolver.budget)
             break
     out = []
     for i, c in enumerate(candidates):

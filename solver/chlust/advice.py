@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from cpsolver.budget import check_budget
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from cpsolver.chlust.deal import check_seed, one_card
 from cpsolver.chlust.play import _duty
@@ -376,6 +377,7 @@ def advise_play(
     totals = {c: [] for c in candidates}  # type: dict[Card, list[int]]
     already = sum(1 for t in history if t.winner == seat)
     for world in worlds:
+        check_budget()  # a server call stops when its caller gives up
         world[seat] = tuple(held)
         for card in candidates:
             hands = dict(world)
@@ -449,6 +451,7 @@ def _worlds(
     worlds: list[dict[int, tuple[Card, ...]]] = []
     attempts = 0
     while len(worlds) < samples:
+        check_budget()  # a server call stops when its caller gives up
         attempts += 1
         pool = unseen[:]
         rng.shuffle(pool)

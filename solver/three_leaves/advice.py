@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from cpsolver.budget import check_budget
 from cpsolver.cards import Card, CardsLike, format_cards, parse_card, parse_cards
 from cpsolver.errors import InvalidInputError
 from cpsolver.estimate import Z95, Estimate, wilson_interval
@@ -334,6 +335,7 @@ def trick_odds(
         rng = random.Random(seed)
         worlds = []
         for _ in range(samples):
+            check_budget()  # a server call stops when its caller gives up
             cards = rng.sample(unseen, 3 * k)
             worlds.append([cards[3 * i : 3 * i + 3] for i in range(k)])
         method, used_seed = "monte_carlo", seed
@@ -341,6 +343,7 @@ def trick_odds(
     tricks: list[float] = []
     choices = Choices(plays=greedy_policy)
     for others in worlds:
+        check_budget()  # a server call stops when its caller gives up
         deal = _deal_for(r, pos, mine, others, turned, ())
         t = play_tricks(deal, choices)[1][pos]
         three += t == 3
@@ -429,6 +432,7 @@ def exchange_advice(
     worlds: list[tuple[list[list[Card]], list[Card]]] = []
     attempts = 0
     while len(worlds) < samples:
+        check_budget()  # a server call stops when its caller gives up
         attempts += 1
         if attempts > 50 * samples:
             raise InvalidInputError("hand", "could not sample deals without a khlyust")
@@ -452,6 +456,7 @@ def exchange_advice(
         money: list[float] = []
         three = made = 0
         for i, (others, stock) in enumerate(worlds):
+            check_budget()  # a server call stops when its caller gives up
             deal = _deal_for(r, pos, mine, others, turned, stock)
             result = play_deal(
                 deal,
