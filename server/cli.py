@@ -73,7 +73,12 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
 )  # fmt: skip
 @option(
     "--max-concurrent-rpcs", type=click.IntRange(1), default=64, show_default=True,
-    help="Calls in progress per worker; more get RESOURCE_EXHAUSTED.",
+    help="Calls in progress per worker (health and reflection aside); more wait for a slot.",
+)  # fmt: skip
+@option(
+    "--max-queue-wait", type=click.FloatRange(0), default=1.0, show_default=True,
+    help="Seconds a call may wait for a slot (never past its deadline); then "
+    "RESOURCE_EXHAUSTED, before any work.",
 )  # fmt: skip
 @option(
     "--max-message-bytes", type=click.IntRange(1024), default=4 * 1024 * 1024,
@@ -117,6 +122,7 @@ def serve(
     drain: float,
     grace: float,
     max_concurrent_rpcs: int,
+    max_queue_wait: float,
     max_message_bytes: int,
     max_batch: int,
     max_connection_age: float,
@@ -146,6 +152,7 @@ def serve(
         drain=drain,
         grace=grace,
         max_concurrent_rpcs=max_concurrent_rpcs,
+        max_queue_wait=max_queue_wait,
         max_message_bytes=max_message_bytes,
         max_batch=max_batch,
         max_connection_age=max_connection_age,

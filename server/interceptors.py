@@ -15,6 +15,7 @@ import hmac
 import json
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -23,6 +24,7 @@ import grpc
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
+from cpsolver.budget import TimeLimitError, call_budget
 from cpsolver.errors import InvalidInputError
 from cpsolver.server.metrics import SOLVING_METHODS, ServerMetrics
 from cpsolver.wire.bounds import check_bounds
@@ -30,6 +32,7 @@ from cpsolver.wire.status import status_from_exception
 
 __all__ = [
     "AccessLogInterceptor",
+    "AdmissionInterceptor",
     "DecodeInterceptor",
     "ErrorInterceptor",
     "MetricsInterceptor",
@@ -186,8 +189,10 @@ class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         code = context.code()
         if code is not None and code != grpc.StatusCode.OK:
             raise exc  # the servicer already aborted with a status of its own
-        if not context.is_active():
+        if not context.is_active() and not isinstance(exc, TimeLimitError):
             raise exc  # cancelled or past its deadline: nobody is listening
+        # A loop stopped by the call's budget ends with its status, quietly (not as an
+        # application exception in gRPC's log).
         context.abort_with_status(rpc_status.to_status(status_of(exc)))
 
     def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
@@ -349,3 +354,119 @@ class DecodeInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         wrapped = wrap_handler(handler, around, handler_call_details.method)
         assert wrapped is not None
         return wrapped._replace(request_deserializer=None)
+
+
+# Health and reflection are the server's own control plane: never shed with the calls, so a
+# loaded worker still answers its probes; their streams have their own, separate budget.
+CONTROL_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+
+
+class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Admission control: refuses, before any work, the calls the worker cannot serve in time.
+
+    At most ``max_calls`` calls run at once; one more waits for a slot, at most ``max_queue``
+    seconds after it arrived and never past its deadline. A call whose deadline has passed is
+    refused with DEADLINE_EXCEEDED (nobody would read the answer: issue 15 D6 saw 98% of the
+    work under overload done for callers who had given up); one that found no slot in time
+    with RESOURCE_EXHAUSTED, having cost no work, so the server sheds load itself. Health and
+    reflection are exempt from those (a probe must work under load, issue 15 D4); their streams
+    (``Watch``, reflection) count against ``max_streams`` instead, so unauthenticated watchers
+    cannot take the call slots.
+
+    It also runs each admitted call inside :func:`cpsolver.budget.call_budget`, so the
+    library's sampling loops stop when the call's deadline passes or it is cancelled (D5), and
+    tracks the calls in progress, so shutdown ends the streams as soon as the calls are done
+    (:meth:`wait_idle`) instead of holding them for the whole grace.
+    """
+
+    def __init__(self, max_calls: int, max_streams: int, max_queue: float) -> None:
+        self._max_calls, self._max_streams, self._max_queue = max_calls, max_streams, max_queue
+        self._lock = threading.Condition()
+        self._calls = 0
+        self._streams = 0
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no call (streams aside) is in progress; False after ``timeout``."""
+        with self._lock:
+            return self._lock.wait_for(lambda: self._calls == 0, timeout)
+
+    def _enter(self, context: grpc.ServicerContext, arrived: float, control: bool) -> None:
+        """Admit the call (count it), after waiting for a slot if need be, or abort it."""
+        if control:
+            with self._lock:
+                if self._streams < self._max_streams:
+                    self._streams += 1
+                    return
+            context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"more than {self._max_streams} health/reflection streams open on this worker",
+            )
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed before the call ran")
+        # The queue is bounded in time, not in count: a call waits for a slot at most
+        # max_queue seconds since it arrived (the wait for a pool thread included), and never
+        # past its own deadline; then it is shed without having cost any work.
+        patience = self._max_queue - (time.monotonic() - arrived)
+        if remaining is not None:
+            patience = min(patience, remaining)
+        with self._lock:
+            if self._lock.wait_for(lambda: self._calls < self._max_calls, max(patience, 0.0)):
+                self._calls += 1
+                return
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, "deadline passed while queued")
+        context.abort(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            f"server overloaded: {self._max_calls} calls in progress and none finished within "
+            f"{self._max_queue:g} s; retry later or on another worker",
+        )
+
+    def _leave(self, control: bool) -> None:
+        with self._lock:
+            if control:
+                self._streams -= 1
+            else:
+                self._calls -= 1
+            self._lock.notify_all()
+
+    def intercept_service(
+        self,
+        continuation: Callable[[grpc.HandlerCallDetails], grpc.RpcMethodHandler | None],
+        handler_call_details: grpc.HandlerCallDetails,
+    ) -> grpc.RpcMethodHandler | None:
+        # Runs on gRPC's polling thread as the call arrives: the time it then waits for one of
+        # the pool's threads is the queueing delay the admission bounds.
+        arrived = time.monotonic()
+        handler = continuation(handler_call_details)
+        method: str = handler_call_details.method
+        control = method.startswith(CONTROL_PREFIXES)
+        if handler is None or (control and not handler.response_streaming):
+            return handler  # health Check, unknown methods: never refused here
+        enter, leave = self._enter, self._leave
+
+        def around(behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
+            if response_streaming:
+
+                def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+                    enter(context, arrived, control)
+                    try:
+                        with call_budget(context.time_remaining(), context.is_active):
+                            yield from behavior(request, context)
+                    finally:
+                        leave(control)
+
+                return streaming
+
+            def unary(request: Any, context: grpc.ServicerContext) -> Any:
+                enter(context, arrived, control)
+                try:
+                    with call_budget(context.time_remaining(), context.is_active):
+                        return behavior(request, context)
+                finally:
+                    leave(control)
+
+            return unary
+
+        return wrap_handler(handler, around, method)

@@ -126,6 +126,12 @@ def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue
         log.exception("worker %d failed", index)
         queue.put(("failed", index, f"{type(exc).__name__}: {exc}"))
         raise SystemExit(1) from exc
+    # Every call has ended (the server stopped), but a handler thread may still be inside a
+    # kernel for a call that was cancelled; the interpreter would wait for it at exit, past
+    # the supervisor's patience (then SIGKILL). Nothing is left to clean up: exit now.
+    for handler in logging.getLogger("cpsolver").handlers:
+        handler.flush()
+    os._exit(0)
 
 
 def _metrics_main(config: ServerConfig, port: int, queue: SimpleQueue[Any]) -> None:

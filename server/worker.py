@@ -26,6 +26,7 @@ from grpc_reflection.v1alpha import reflection
 from cpsolver.server.config import ServerConfig
 from cpsolver.server.interceptors import (
     AccessLogInterceptor,
+    AdmissionInterceptor,
     DecodeInterceptor,
     ErrorInterceptor,
     MetricsInterceptor,
@@ -42,6 +43,9 @@ log = logging.getLogger("cpsolver.server")
 # Items in any repeated field of a request (cards have their own bound, a deck): generous for
 # every legitimate request, small enough that no request makes a worker walk millions.
 MAX_ITEMS = 10_000
+# Open health Watch and reflection streams per worker: their own budget, apart from the calls'
+# (a kubelet or a load balancer needs one or two; more are refused, never starve the calls).
+MAX_CONTROL_STREAMS = 16
 
 
 def warm_up() -> None:
@@ -70,14 +74,21 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
 
 def build_server(
     config: ServerConfig, port: int, *, tracing: Any = None
-) -> tuple[grpc.Server, health.HealthServicer, list[str]]:
-    """A server (not started) with every service, health and reflection; and the names.
-    ``tracing`` is an OpenTelemetry server interceptor (:mod:`.tracing`), outermost."""
+) -> tuple[grpc.Server, health.HealthServicer, list[str], AdmissionInterceptor]:
+    """A server (not started) with every service, health and reflection; the names; and its
+    admission control (shutdown waits on it). ``tracing`` is an OpenTelemetry server
+    interceptor (:mod:`.tracing`), outermost."""
     interceptors: list[grpc.ServerInterceptor] = [tracing] if tracing is not None else []
     if config.metrics_port is not None:  # outermost: counts every call with its final code
         interceptors.append(MetricsInterceptor(ServerMetrics()))
     if config.access_log:
         interceptors.append(AccessLogInterceptor())
+    # Inside the log and the metrics, so a shed call is logged and counted; before the token
+    # check and the decoding, so shedding costs nothing.
+    admission = AdmissionInterceptor(
+        config.max_concurrent_rpcs, MAX_CONTROL_STREAMS, config.max_queue_wait
+    )
+    interceptors.append(admission)
     if config.token:
         interceptors.append(TokenAuthInterceptor(config.token))
     interceptors.append(ErrorInterceptor())
@@ -93,11 +104,15 @@ def build_server(
         ("grpc.max_connection_age_ms", int(config.max_connection_age * 1000)),
         ("grpc.max_connection_age_grace_ms", int(max(config.grace, 1.0) * 1000)),
     ]
+    # No maximum_concurrent_rpcs: gRPC's own cap counts health and reflection streams with the
+    # calls (64 unauthenticated Watch streams starved a worker, D4). The admission interceptor
+    # caps the calls; the pool has threads for the running calls, as many waiting for a slot,
+    # the control streams and a margin for health checks and shed calls.
+    threads = 2 * config.max_concurrent_rpcs + MAX_CONTROL_STREAMS + 8
     server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=config.max_concurrent_rpcs),
+        futures.ThreadPoolExecutor(max_workers=threads),
         interceptors=interceptors,
         options=options,
-        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
     )
     limits = ServiceLimits(max_batch=config.max_batch)
     health_servicer = health.HealthServicer()
@@ -117,7 +132,7 @@ def build_server(
         server.add_insecure_port(address)
     else:
         server.add_secure_port(address, credentials)
-    return server, health_servicer, names
+    return server, health_servicer, names, admission
 
 
 def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str], None]) -> None:
@@ -132,7 +147,7 @@ def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str
     warm_up()
     tracing = tracing_interceptor()  # None unless OTEL_TRACES_EXPORTER asks for traces
     interceptor, provider = tracing if tracing is not None else (None, None)
-    server, health_servicer, names = build_server(config, port, tracing=interceptor)
+    server, health_servicer, names, admission = build_server(config, port, tracing=interceptor)
     server.start()
     log.info("worker %d (pid %d) serving on %s", index, os.getpid(), config.address(port))
     ready(", ".join(names))
@@ -145,7 +160,12 @@ def run_worker(config: ServerConfig, port: int, index: int, ready: Callable[[str
     # seconds to move traffic away, and calls that arrive meanwhile are not refused.
     health_servicer.enter_graceful_shutdown()
     time.sleep(config.drain)
-    server.stop(config.grace).wait()
+    stopped = server.stop(config.grace)  # no new calls; cancels what is left after the grace
+    # Health Watch and reflection streams never end by themselves: once the calls are done
+    # (or the grace is over) cancel them too, instead of holding shutdown for the whole grace.
+    admission.wait_idle(config.grace)
+    server.stop(None)
+    stopped.wait()
     if provider is not None:
         provider.shutdown()  # flushes the spans still batched
     log.info("worker %d (pid %d) stopped", index, os.getpid())

@@ -239,3 +239,161 @@ def test_d7_connections_are_aged_so_clients_rebalance(serve_grpc) -> None:
         peers = {r["peer"] for r in _access_lines(server, EVALUATE)}
         assert len(peers) >= 2, peers
         channel.close()
+
+
+# --- D4: health and reflection cannot starve a worker, nor hold its shutdown ----------------
+
+
+def _watch(channel: grpc.Channel) -> object:
+    health = health_pb2_grpc.HealthStub(channel)
+    return health.Watch(health_pb2.HealthCheckRequest(service=""), timeout=60)
+
+
+def test_d4_watch_streams_do_not_take_the_call_slots(serve_grpc) -> None:
+    """70 unauthenticated Watch streams (more than the 64 call slots) on one worker: calls and
+    health checks still work; watchers past their own budget are refused instead."""
+    with serve_grpc("--workers", "1", env={"CPSOLVER_TOKEN": "s3cret"}) as server:
+        channel = server.channel()
+        watches = [_watch(channel) for _ in range(70)]
+        opened = refused = 0
+        for watch in watches:
+            try:
+                next(watch)  # type: ignore[call-overload]
+                opened += 1
+            except grpc.RpcError as exc:
+                assert exc.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                refused += 1
+        assert opened >= 1 and opened + refused == 70
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        request = chinese_poker_pb2.EvaluateHandRequest(cards=TRIPS)
+        token = [("authorization", "Bearer s3cret")]
+        assert stub.EvaluateHand(request, timeout=10, metadata=token).hand.name == "three twos"
+        health = health_pb2_grpc.HealthStub(channel)
+        check = health.Check(health_pb2.HealthCheckRequest(service=""), timeout=5)
+        assert check.status == health_pb2.HealthCheckResponse.SERVING
+        for watch in watches:
+            watch.cancel()  # type: ignore[attr-defined]
+        channel.close()
+
+
+def test_d4_open_streams_do_not_hold_shutdown(serve_grpc) -> None:
+    """Open Watch streams and reflection streams fed an undecodable message: SIGTERM with a
+    30 s grace still exits 0 within seconds (no call is in flight)."""
+    with serve_grpc("--workers", "1", env={"CPSOLVER_GRACE": "30"}) as server:
+        channel = server.channel()
+        watches = [_watch(channel) for _ in range(5)]
+        for watch in watches:
+            next(watch)  # type: ignore[call-overload]
+        reflect = channel.stream_stream(
+            "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+            request_serializer=None,
+            response_deserializer=None,
+        )
+        streams = [reflect(iter([b"\xff"]), timeout=60) for _ in range(5)]
+        for stream in streams:
+            with pytest.raises(grpc.RpcError) as caught:
+                list(stream)
+            assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        signalled = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=40) == 0
+        assert time.monotonic() - signalled < 10
+        assert not any("killing" in line for line in server.stderr)
+        channel.close()
+
+
+# --- D5 / D6: deadlines, cancellation, admission --------------------------------------------
+
+
+def _advise_request(samples: int) -> object:
+    from cpsolver.cards import parse_cards
+    from cpsolver.v1 import chlust_pb2
+    from cpsolver.wire.cards import cards_to_wire
+
+    return chlust_pb2.AdvisePlayRequest(
+        hand=cards_to_wire(parse_cards("Qd Qh Tc")),
+        trump=cards_pb2.SUIT_SPADES,
+        seat=0,
+        seats=[0, 1, 2, 3],
+        trick=chlust_pb2.TrickRecord(leader=0),
+        turned=cards_to_wire(parse_cards("Js"))[0],
+        samples=samples,
+    )
+
+
+def _advise(channel: grpc.Channel, samples: int, timeout: float) -> grpc.Future:
+    from cpsolver.v1 import chlust_pb2_grpc
+
+    stub = chlust_pb2_grpc.ChlustServiceStub(channel)
+    return stub.AdvisePlay.future(_advise_request(samples), timeout=timeout)
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _worker_pid(server: object) -> int:
+    return _children(server.proc.pid)[0]  # type: ignore[attr-defined]
+
+
+def test_d5_a_sampled_call_stops_at_its_deadline(serve_grpc) -> None:
+    """AdvisePlay with 5000 samples (~25 s of CPU) and a 0.3 s deadline: the worker stops
+    within about the deadline instead of computing the whole answer for nobody."""
+    with serve_grpc("--workers", "1") as server:
+        channel = server.channel()
+        pid = _worker_pid(server)
+        before = _cpu_seconds(pid)
+        with pytest.raises(grpc.RpcError) as caught:
+            _advise(channel, 5000, 0.3).result()
+        assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        time.sleep(3)
+        assert _cpu_seconds(pid) - before < 2.0
+        channel.close()
+
+
+def test_d5_a_cancelled_call_does_not_hold_shutdown(serve_grpc) -> None:
+    """A long AdvisePlay in flight at SIGTERM (grace 1 s): the worker exits 0 at the end of the
+    grace, without the supervisor's SIGKILL."""
+    with serve_grpc("--workers", "1", env={"CPSOLVER_GRACE": "1"}) as server:
+        channel = server.channel()
+        call = _advise(channel, 5000, 60)
+        time.sleep(1)  # the call is running
+        signalled = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.proc.wait(timeout=30) == 0
+        assert time.monotonic() - signalled < 5
+        assert not any("killing" in line for line in server.stderr)
+        with pytest.raises(grpc.RpcError):
+            call.result()
+        channel.close()
+
+
+def test_d6_calls_queue_for_a_slot_in_time_then_are_shed_before_work(serve_grpc) -> None:
+    """One call slot: while a long call holds it, a call with a 0.5 s deadline is refused
+    DEADLINE_EXCEEDED without running, one with a long deadline waits for the slot and is
+    served, and one past the queue's 2 s bound is shed with RESOURCE_EXHAUSTED."""
+    env = {"CPSOLVER_MAX_CONCURRENT_RPCS": "1", "CPSOLVER_MAX_QUEUE_WAIT": "2"}
+    with serve_grpc("--workers", "1", env=env) as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        request = chinese_poker_pb2.EvaluateHandRequest(cards=TRIPS)
+        holder = _advise(channel, 5000, 1.2)  # holds the slot ~1.2 s (its deadline)
+        time.sleep(0.2)
+        short = stub.EvaluateHand.future(request, timeout=0.5)
+        patient = stub.EvaluateHand.future(request, timeout=10)
+        with pytest.raises(grpc.RpcError) as caught:
+            short.result()
+        assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        assert patient.result().hand.name == "three twos"
+        with pytest.raises(grpc.RpcError):
+            holder.result()
+        holder = _advise(channel, 5000, 6)  # holds the slot ~6 s
+        time.sleep(0.2)
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.EvaluateHand(request, timeout=10)
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert 1.5 < time.monotonic() - started < 4
+        holder.cancel()
+        channel.close()

@@ -158,15 +158,32 @@ def test_mutual_tls_requires_a_client_certificate(serve_grpc, pki) -> None:
 
 
 def test_calls_over_the_concurrency_cap_get_resource_exhausted(serve_grpc) -> None:
-    """With a cap of 1 call per worker, a second call while one is open is refused."""
-    with serve_grpc("--workers", "1", "--max-concurrent-rpcs", "1") as server:
+    """With a cap of 1 call per worker and a 0.3 s queue, a second call while a long one runs
+    is shed; health Watch streams do not take the slot (issue 15, D4)."""
+    from cpsolver.cards import parse_cards
+    from cpsolver.v1 import chlust_pb2, chlust_pb2_grpc
+    from cpsolver.wire.cards import cards_to_wire
+
+    env = {"CPSOLVER_MAX_QUEUE_WAIT": "0.3"}
+    with serve_grpc("--workers", "1", "--max-concurrent-rpcs", "1", env=env) as server:
         channel = server.channel()
         health = health_pb2_grpc.HealthStub(channel)
         watch = health.Watch(health_pb2.HealthCheckRequest(service=SERVICE))  # stays open
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
+        assert evaluate_call(channel).hand.name == "three twos"  # the watch took no slot
+        advise = chlust_pb2.AdvisePlayRequest(
+            hand=cards_to_wire(parse_cards("Qd Qh Tc")), trump=cards_pb2.SUIT_SPADES,
+            seat=0, seats=[0, 1, 2, 3], trick=chlust_pb2.TrickRecord(leader=0),
+            turned=cards_to_wire(parse_cards("Js"))[0], samples=5000,
+        )  # fmt: skip
+        long_call = chlust_pb2_grpc.ChlustServiceStub(channel).AdvisePlay.future(
+            advise, timeout=3
+        )
+        time.sleep(0.3)
         with pytest.raises(grpc.RpcError) as caught:
             evaluate_call(channel)
         assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        long_call.cancel()
         watch.cancel()
         for _ in range(50):  # the slot frees once the server sees the cancellation
             try:
