@@ -149,6 +149,10 @@ class AccessLogInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         return wrap_handler(continuation(handler_call_details), self._around, method)
 
 
+def _unused(request: Any, context: grpc.ServicerContext) -> Any:
+    raise AssertionError("never called: the token check answers instead")
+
+
 class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
     """Requires ``authorization: Bearer <token>`` metadata (UNAUTHENTICATED otherwise).
 
@@ -175,10 +179,18 @@ class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         if method.startswith(self.EXEMPT_PREFIXES):
             return continuation(handler_call_details)
         metadata = handler_call_details.invocation_metadata
-        supplied = next((v for k, v in metadata or () if k == "authorization"), "")
-        if isinstance(supplied, str) and hmac.compare_digest(supplied.encode(), self._expected):
+        # Every authorization value must be the token: with several, checking only the first
+        # would let whatever a proxy or a client library adds after it pass unexamined.
+        supplied = [v for k, v in metadata or () if k == "authorization"]
+        if supplied and all(
+            isinstance(v, str) and hmac.compare_digest(v.encode(), self._expected)
+            for v in supplied
+        ):
             return continuation(handler_call_details)
-        return wrap_handler(continuation(handler_call_details), self._deny, method)
+        handler = continuation(handler_call_details)
+        if handler is None:  # an unknown method: say UNAUTHENTICATED, not which methods exist
+            return grpc.unary_unary_rpc_method_handler(self._deny(_unused, False, method))
+        return wrap_handler(handler, self._deny, method)
 
 
 class ErrorInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]

@@ -397,3 +397,30 @@ def test_d6_calls_queue_for_a_slot_in_time_then_are_shed_before_work(serve_grpc)
         assert 1.5 < time.monotonic() - started < 4
         holder.cancel()
         channel.close()
+
+
+# --- the token check --------------------------------------------------------------------------
+
+
+def test_every_authorization_header_is_checked_and_unknown_methods_need_the_token(
+    serve_grpc,
+) -> None:
+    with serve_grpc("--workers", "1", env={"CPSOLVER_TOKEN": "s3cret"}) as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        request = chinese_poker_pb2.EvaluateHandRequest(cards=TRIPS)
+        good = ("authorization", "Bearer s3cret")
+        assert stub.EvaluateHand(request, timeout=10, metadata=[good]).hand.name == "three twos"
+        with pytest.raises(grpc.RpcError) as caught:
+            stub.EvaluateHand(
+                request, timeout=10, metadata=[good, ("authorization", "Bearer other")]
+            )
+        assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        unknown = _raw(channel, "/cpsolver.v1.ChinesePokerService/NoSuchMethod")
+        with pytest.raises(grpc.RpcError) as caught:
+            unknown(b"", timeout=10)
+        assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        with pytest.raises(grpc.RpcError) as caught:
+            unknown(b"", timeout=10, metadata=[good])
+        assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED
+        channel.close()
