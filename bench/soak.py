@@ -1,0 +1,323 @@
+"""Reliability soak (issue 15): fuzz, sustained load, overload, kill -9, SIGTERM in flight.
+
+    python -m bench.soak [--fuzz 100000] [--load-seconds 180] [--overload 5] [--seed 15]
+
+Starts ``cpsolver serve --workers 2`` on 127.0.0.1 (a free port; ``--max-connection-age 10
+--drain 2 --grace 5``, the access log to a temporary file) and runs, in order, every phase
+bounded in count and time:
+
+1. **fuzz**: ``--fuzz`` hostile requests over every RPC (:mod:`bench.hostile`); calls by code,
+   the workers' RSS before and after;
+2. **capacity**: closed-loop unary ``Solve`` (objective strength, random hands) from client
+   processes for 10 s: OK calls per second;
+3. **load**: open-loop arrivals at 80% of that capacity for ``--load-seconds`` (2 s deadlines);
+4. **overload**: open loop at ``--overload`` times capacity for 30 s: the server should shed
+   with RESOURCE_EXHAUSTED and keep its goodput (OK/s) near capacity;
+5. **kill -9**: open loop at 50% for 30 s, one worker SIGKILLed at 5 s: calls lost, and the
+   time until the restarted worker serves existing clients' calls (from the access log);
+6. **SIGTERM**: open loop at 50%, SIGTERM at 5 s: calls started before SIGTERM or within the
+   drain that did not succeed (lost), the exit code, whether any worker had to be killed.
+
+Clients run in their own processes (``spawn``), so the load generator does not share the GIL
+with the measurement; on a 2-core host the clients still share the cores with the server.
+Figures go to docs/BENCHMARKS.md with the command and date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import calendar
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from bench.hostile import fire, rss_kb
+
+DEADLINE = 2.0
+CHANNELS = 4
+
+
+def _requests(count: int, seed: int) -> list[bytes]:
+    from cpsolver.v1 import cards_pb2, chinese_poker_pb2
+
+    rng = random.Random(seed)
+    suits = (cards_pb2.SUIT_CLUBS, cards_pb2.SUIT_DIAMONDS, cards_pb2.SUIT_HEARTS,
+             cards_pb2.SUIT_SPADES)  # fmt: skip
+    out = []
+    for _ in range(count):
+        hand = rng.sample(range(52), 13)
+        request = chinese_poker_pb2.SolveRequest(
+            objective=chinese_poker_pb2.OBJECTIVE_STRENGTH,
+            cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand],
+        )
+        out.append(request.SerializeToString())
+    return out
+
+
+SOLVE = "/cpsolver.v1.ChinesePokerService/Solve"
+
+
+def _load_client(
+    address: str, rate: float, seconds: float, closed: int, seed: int, out: Any
+) -> None:
+    """One client process: open loop at ``rate`` calls/s (or ``closed`` closed-loop threads)
+    for ``seconds``; puts a list of (start, latency s, code name), ``start`` on the
+    system-wide monotonic clock (the parent compares it with when it sent a signal)."""
+    import grpc
+
+    bodies = _requests(500, seed)
+    channels = [
+        grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+        for _ in range(CHANNELS)
+    ]
+    for channel in channels:
+        grpc.channel_ready_future(channel).result(timeout=30)
+    calls = [c.unary_unary(SOLVE, request_serializer=None, response_deserializer=None)
+             for c in channels]  # fmt: skip
+    records: list[tuple[float, float, str]] = []
+    lock = threading.Lock()
+    begin = time.monotonic()
+    end = begin + seconds
+    rng = random.Random(seed)
+
+    def record(started: float, future: Any) -> None:
+        exc = future.exception()
+        code = "OK" if exc is None else exc.code().name
+        with lock:
+            records.append((started, time.monotonic() - started, code))
+
+    if closed:
+
+        def loop(offset: int) -> None:
+            index = offset
+            while time.monotonic() < end:
+                started = time.monotonic()
+                future = calls[index % CHANNELS].future(bodies[index % len(bodies)],
+                                                        timeout=DEADLINE)  # fmt: skip
+                with contextlib.suppress(grpc.RpcError):
+                    future.result()
+                record(started, future)
+                index += closed
+
+        threads = [threading.Thread(target=loop, args=(i,)) for i in range(closed)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    else:
+        pending: list[Any] = []
+        index = 0
+        next_at = begin
+        while next_at < end:
+            now = time.monotonic()
+            if now < next_at:
+                time.sleep(next_at - now)
+            started = time.monotonic()
+            future = calls[index % CHANNELS].future(bodies[index % len(bodies)],
+                                                    timeout=DEADLINE)  # fmt: skip
+            future.add_done_callback(lambda f, s=started: record(s, f))
+            pending.append(future)
+            index += 1
+            next_at += rng.expovariate(rate)  # Poisson arrivals
+        for future in pending:
+            with contextlib.suppress(Exception):  # counted by the callback
+                future.result(timeout=DEADLINE + 5)
+        time.sleep(0.2)
+    for channel in channels:
+        channel.close()
+    out.put(records)
+
+
+def drive(address: str, *, rate: float = 0.0, seconds: float, closed: int = 0,
+          processes: int = 1, seed: int = 7) -> list[tuple[float, float, str]]:  # fmt: skip
+    """Run ``processes`` client processes sharing the rate (or closed-loop threads); merge."""
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    procs = [
+        ctx.Process(target=_load_client,
+                    args=(address, rate / processes, seconds, closed, seed + i, out))
+        for i in range(processes)
+    ]  # fmt: skip
+    for p in procs:
+        p.start()
+    merged: list[tuple[float, float, str]] = []
+    for _ in procs:
+        merged.extend(out.get(timeout=seconds + 120))
+    for p in procs:
+        p.join(timeout=30)
+    return merged
+
+
+def _quantile_ms(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(records: list[tuple[float, float, str]], seconds: float) -> dict[str, Any]:
+    codes = Counter(code for _, _, code in records)
+    ok = [lat for _, lat, code in records if code == "OK"]
+    return {
+        "calls": len(records),
+        "codes": dict(codes),
+        "ok_per_s": round(len(ok) / seconds, 1),
+        "p50_ms": round(_quantile_ms(ok, 0.5), 1),
+        "p99_ms": round(_quantile_ms(ok, 0.99), 1),
+    }
+
+
+class Server:
+    """``cpsolver serve`` in a subprocess, its stderr (JSON lines) in a file."""
+
+    def __init__(self, *args: str) -> None:
+        self.log = Path(tempfile.mkstemp(prefix="cpsolver-soak-", suffix=".log")[1])
+        command = [sys.executable, "-c", "from cpsolver.client.cli import main; main()",
+                   "serve", "--host", "127.0.0.1", "--port", "0", "--log-format", "json",
+                   *args]  # fmt: skip
+        self._stderr = self.log.open("w")
+        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self._stderr)
+        self.address = ""
+        deadline = time.monotonic() + 300
+        while not self.address:
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("server did not start:\n" + self.log.read_text()[-2000:])
+            for line in self.lines():
+                if line.get("event") == "ready":
+                    self.address = str(line["address"])
+            time.sleep(0.2)
+
+    def lines(self) -> list[dict[str, Any]]:
+        found = []
+        for text in self.log.read_text().splitlines():
+            if text.startswith("{"):
+                try:
+                    found.append(json.loads(text))
+                except json.JSONDecodeError:
+                    continue
+        return found
+
+    def workers(self) -> list[int]:
+        pid = self.proc.pid
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+    def close(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(60)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self._stderr.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fuzz", type=int, default=100_000)
+    parser.add_argument("--load-seconds", type=float, default=180.0)
+    parser.add_argument("--overload", type=float, default=5.0)
+    parser.add_argument("--overload-seconds", type=float, default=30.0)
+    parser.add_argument("--seed", type=int, default=15)
+    args = parser.parse_args()
+    report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    server = Server("--workers", "2", "--max-connection-age", "10", "--drain", "2",
+                    "--grace", "5")  # fmt: skip
+    try:
+        workers = server.workers()
+        # 1. fuzz
+        fire(server.address, 500, seed=args.seed + 1, max_seconds=60)  # warm-up
+        before = {pid: rss_kb(pid) for pid in workers}
+        fuzz = fire(server.address, args.fuzz, seed=args.seed, max_seconds=1800,
+                    in_flight=16, channels=4)  # fmt: skip
+        after = {pid: rss_kb(pid) for pid in workers}
+        report["fuzz"] = {
+            "calls": fuzz.calls, "seconds": round(fuzz.seconds, 1), "codes": dict(fuzz.codes),
+            "unexpected": fuzz.bad[:10], "workers_alive": server.workers() == workers,
+            "rss_kb_before": before, "rss_kb_after": after,
+            "rss_growth_pct": round(max(100 * (after[p] - before[p]) / before[p]
+                                        for p in workers), 2),
+        }  # fmt: skip
+        print(json.dumps({"fuzz": report["fuzz"]}), flush=True)
+        # 2. capacity (closed loop)
+        closed = drive(server.address, seconds=10, closed=8, processes=2)
+        capacity = summary(closed, 10)["ok_per_s"]
+        report["capacity"] = summary(closed, 10)
+        print(json.dumps({"capacity": report["capacity"]}), flush=True)
+        # 3. 80% load
+        load = drive(server.address, rate=0.8 * capacity, seconds=args.load_seconds,
+                     processes=2)  # fmt: skip
+        report["load_80pct"] = {"rate": round(0.8 * capacity, 1),
+                                **summary(load, args.load_seconds)}  # fmt: skip
+        print(json.dumps({"load_80pct": report["load_80pct"]}), flush=True)
+        # 4. overload
+        over = drive(server.address, rate=args.overload * capacity,
+                     seconds=args.overload_seconds, processes=2)  # fmt: skip
+        over_summary = summary(over, args.overload_seconds)
+        goodput = round(over_summary["ok_per_s"] / capacity, 2)
+        report["overload"] = {"rate": round(args.overload * capacity, 1), **over_summary,
+                              "goodput_vs_capacity": goodput}  # fmt: skip
+        print(json.dumps({"overload": report["overload"]}), flush=True)
+        # 5. kill -9 of a worker under load (existing client connections)
+        victim = server.workers()[0]
+        killed_at: list[float] = []
+
+        def kill() -> None:
+            time.sleep(5)
+            killed_at.append(time.time())
+            os.kill(victim, signal.SIGKILL)
+
+        threading.Thread(target=kill, daemon=True).start()
+        killed = drive(server.address, rate=0.5 * capacity, seconds=30, processes=1)
+        fresh = [p for p in server.workers() if p not in workers]
+        served = [
+            line for line in server.lines()
+            if line.get("event") == "rpc" and line.get("worker") in fresh
+            and line.get("method") == SOLVE
+        ]  # fmt: skip
+        first = None
+        if served and killed_at:
+            stamp = time.strptime(str(served[0]["ts"]), "%Y-%m-%dT%H:%M:%SZ")
+            first = round(calendar.timegm(stamp) - killed_at[0], 1)  # the log has 1 s stamps
+        report["kill9"] = {**summary(killed, 30), "restarted_worker_serves_after_s": first}
+        print(json.dumps({"kill9": report["kill9"]}), flush=True)
+        # 6. SIGTERM with calls in flight
+        signalled: list[float] = []
+
+        def terminate() -> None:
+            time.sleep(5)
+            signalled.append(time.monotonic())
+            server.proc.send_signal(signal.SIGTERM)
+
+        threading.Thread(target=terminate, daemon=True).start()
+        term = drive(server.address, rate=0.5 * capacity, seconds=12, processes=1)
+        rc = server.proc.wait(60)
+        # Calls that fit the window: started before the 2 s drain ended, with 0.5 s of slack
+        # for a call's deadline to the drain's end (the server refuses calls after it).
+        cutoff = signalled[0] + 2.0 - 0.5
+        inside = [r for r in term if r[0] < cutoff]
+        report["sigterm"] = {
+            **summary(term, 12), "exit_code": rc,
+            "started_before_drain_end": len(inside),
+            "lost": sum(1 for r in inside if r[2] != "OK"),
+            "sigkill": any("killing" in str(line.get("msg", "")) for line in server.lines()),
+        }  # fmt: skip
+        print(json.dumps({"sigterm": report["sigterm"]}), flush=True)
+    finally:
+        server.close()
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
