@@ -28,7 +28,7 @@ from cpsolver.budget import TimeLimitError, call_budget
 from cpsolver.errors import InvalidInputError
 from cpsolver.server.metrics import SOLVING_METHODS, ServerMetrics
 from cpsolver.wire.bounds import check_bounds
-from cpsolver.wire.status import status_from_exception
+from cpsolver.wire.status import ShuttingDownError, status_from_exception
 
 __all__ = [
     "AccessLogInterceptor",
@@ -396,6 +396,13 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         self._lock = threading.Condition()
         self._calls = 0
         self._streams = 0
+        self._closing: str | None = None  # set at the end of the grace: why calls must stop
+
+    def abort_calls(self, reason: str) -> None:
+        """Make every call still in progress stop at its next budget check with
+        :class:`~cpsolver.wire.status.ShuttingDownError` (``reason``), so its caller gets the
+        server's own status instead of a cancelled stream."""
+        self._closing = reason
 
     def wait_idle(self, timeout: float) -> bool:
         """Wait until no call (streams aside) is in progress; False after ``timeout``."""
@@ -458,26 +465,37 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             return handler  # health Check, unknown methods: never refused here
         enter, leave = self._enter, self._leave
 
+        def counted(context: grpc.ServicerContext) -> None:
+            # The slot frees when the RPC has ended, its status sent (gRPC's termination
+            # callback), not when the handler returns: shutdown waits on it, and cancelling
+            # the remaining streams then cannot cut off a call's answer on its way out.
+            if not context.add_callback(lambda: leave(control)):
+                leave(control)  # already over (cancelled meanwhile)
+
+        def wanted_by(context: grpc.ServicerContext) -> Callable[[], bool]:
+            def wanted() -> bool:
+                if self._closing is not None:
+                    raise ShuttingDownError(self._closing)
+                return bool(context.is_active())
+
+            return wanted
+
         def around(behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
             if response_streaming:
 
                 def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
                     enter(context, arrived, control)
-                    try:
-                        with call_budget(context.time_remaining(), context.is_active):
-                            yield from behavior(request, context)
-                    finally:
-                        leave(control)
+                    counted(context)
+                    with call_budget(context.time_remaining(), wanted_by(context)):
+                        yield from behavior(request, context)
 
                 return streaming
 
             def unary(request: Any, context: grpc.ServicerContext) -> Any:
                 enter(context, arrived, control)
-                try:
-                    with call_budget(context.time_remaining(), context.is_active):
-                        return behavior(request, context)
-                finally:
-                    leave(control)
+                counted(context)
+                with call_budget(context.time_remaining(), wanted_by(context)):
+                    return behavior(request, context)
 
             return unary
 

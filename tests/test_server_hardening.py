@@ -424,3 +424,35 @@ def test_every_authorization_header_is_checked_and_unknown_methods_need_the_toke
             unknown(b"", timeout=10, metadata=[good])
         assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED
         channel.close()
+
+
+def test_d7_a_call_cut_by_shutdown_gets_the_servers_own_status(serve_grpc, tmp_path) -> None:
+    """A call still running when the grace ends answers ABORTED with the reason (not retried
+    into "connection refused"), to a raw stub and through the CLI."""
+    import subprocess
+    import sys
+
+    with serve_grpc("--workers", "1", env={"CPSOLVER_GRACE": "1"}) as server:
+        channel = server.channel()
+        call = _advise(channel, 5000, 60)
+        position = tmp_path / "position.json"
+        position.write_text(json.dumps({
+            "hand": "Qd Qh Tc", "trump": "s", "seat": 0, "seats": [0, 1, 2, 3],
+            "history": [], "trick": {"leader": 0, "cards": ""}, "turned": "Js",
+        }))  # fmt: skip
+        cli = subprocess.Popen(
+            [sys.executable, "-c", "from cpsolver.client.cli import main; main()",
+             "chlust", "advise", "--server", server.address, "--samples", "5000",
+             "--timeout", "60", str(position)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        time.sleep(2)  # both calls are running
+        server.proc.send_signal(signal.SIGTERM)
+        with pytest.raises(grpc.RpcError) as caught:
+            call.result()
+        assert caught.value.code() == grpc.StatusCode.ABORTED
+        assert "shut down" in (caught.value.details() or "")
+        _, err = cli.communicate(timeout=60)
+        assert "shut down" in err and "refused" not in err, err
+        assert server.proc.wait(timeout=20) == 0
+        channel.close()

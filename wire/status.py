@@ -18,6 +18,7 @@ in-process caller gets.
 * :class:`~cpsolver.errors.InfeasibleError` -> ``FAILED_PRECONDITION`` with an ErrorInfo;
 * :class:`~cpsolver.budget.TimeLimitError` (CP-SAT's time limit, or the call's deadline
   reached inside a sampling loop) -> ``DEADLINE_EXCEEDED``;
+* :class:`ShuttingDownError` (the grace ended with the call still running) -> ``ABORTED``;
 * anything else is a bug -> ``INTERNAL`` (no details leak; the server logs the traceback).
 
 Field paths: the library's paths are structured, with 0-based list indexes
@@ -62,6 +63,7 @@ __all__ = [
     "OK_STATUS",
     "REASONS",
     "RequestTooLargeError",
+    "ShuttingDownError",
     "exception_from_status",
     "parse_wire_path",
     "paths_moved",
@@ -85,6 +87,12 @@ class RequestTooLargeError(InvalidInputError):
     def __init__(self, field: Field, description: str, *, limit: int) -> None:
         super().__init__(field, description)
         self.limit = limit
+
+
+class ShuttingDownError(CpsolverError):
+    """The server shut down before the call finished (its grace period ended): ``ABORTED``,
+    which the client's retry policy does not retry against the same, now closed, address, so
+    the caller reads this reason rather than "connection refused"."""
 
 
 def _reason(kind: type[CpsolverError]) -> str:
@@ -226,6 +234,8 @@ def status_from_exception(exc: BaseException) -> status_pb2.Status:
         return status_pb2.Status(
             code=code_pb2.FAILED_PRECONDITION, message=str(exc), details=[_error_info(exc)]
         )
+    if isinstance(exc, ShuttingDownError):
+        return status_pb2.Status(code=code_pb2.ABORTED, message=str(exc))
     if isinstance(exc, TimeLimitError):  # CP-SAT's own limit, or the call's deadline (D5)
         return status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=str(exc))
     if isinstance(exc, MissingExtraError):  # e.g. engine=cpsat on a server without [cpsat]
