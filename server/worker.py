@@ -40,9 +40,10 @@ __all__ = ["build_server", "run_worker", "warm_up"]
 
 log = logging.getLogger("cpsolver.server")
 
-# Items in any repeated field of a request (cards have their own bound, a deck): generous for
-# every legitimate request, small enough that no request makes a worker walk millions.
-MAX_ITEMS = 10_000
+# Items in any repeated field of a request (cards have their own bound, a deck): a backstop,
+# looser than every field's own limit (--max-batch for BatchSolve, whose message names it),
+# small enough that no request makes a worker walk millions.
+MAX_ITEMS = 100_000
 # Open health Watch and reflection streams per worker: their own budget, apart from the calls'
 # (a kubelet or a load balancer needs one or two; more are refused, never starve the calls).
 MAX_CONTROL_STREAMS = 16
@@ -93,7 +94,7 @@ def build_server(
         interceptors.append(TokenAuthInterceptor(config.token))
     interceptors.append(ErrorInterceptor())
     # Innermost: decodes every body itself, inside the token check and the error mapping.
-    interceptors.append(DecodeInterceptor(max_items=max(config.max_batch, MAX_ITEMS)))
+    interceptors.append(DecodeInterceptor(max_items=max(2 * config.max_batch, MAX_ITEMS)))
     options = [
         ("grpc.so_reuseport", 1),
         ("grpc.max_receive_message_length", config.max_message_bytes),

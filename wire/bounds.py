@@ -6,7 +6,8 @@ card, each echoing its input) and its error reply outgrows the response cap (iss
 :func:`check_bounds` walks a decoded request once and raises on the first field past its bound:
 
 * a repeated field of ``cpsolver.v1.Card``: at most :data:`MAX_CARDS` (a whole deck);
-* any other repeated field: at most ``max_items`` (``--max-batch``, the largest batch);
+* any other repeated field: at most ``max_items`` (a backstop looser than each field's own
+  limit, such as ``--max-batch``, which the servicer checks with its own message);
 * a string: at most :data:`MAX_TEXT` characters (presets, seat and rule names are short);
 
 The error is a :class:`~cpsolver.wire.status.RequestTooLargeError` naming the field, with the
