@@ -38,6 +38,7 @@ __all__ = [
     "MetricsInterceptor",
     "TokenAuthInterceptor",
     "final_code",
+    "observed",
     "status_of",
     "wrap_handler",
 ]
@@ -93,6 +94,48 @@ def final_code(context: grpc.ServicerContext, failed: bool) -> grpc.StatusCode:
     return grpc.StatusCode.UNKNOWN if failed else grpc.StatusCode.OK
 
 
+# on_end(context, started_at, messages answered, failed): called once when a call ends
+OnEnd = Callable[[grpc.ServicerContext, float, int, bool], None]
+
+
+def observed(
+    behavior: Behavior,
+    response_streaming: bool,
+    on_end: OnEnd,
+    on_start: Callable[[], None] = lambda: None,
+) -> Behavior:
+    """``behavior`` timed: ``on_start`` runs when the call starts running, ``on_end`` once when
+    it ends, however it ends, with the ``time.perf_counter()`` of its start, the messages it
+    answered and whether it raised (the access log and the metrics observe calls through this
+    one wrapper)."""
+    if response_streaming:
+
+        def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+            on_start()
+            start, items, failed = time.perf_counter(), 0, True
+            try:
+                for response in behavior(request, context):
+                    items += 1
+                    yield response
+                failed = False
+            finally:
+                on_end(context, start, items, failed)
+
+        return streaming
+
+    def unary(request: Any, context: grpc.ServicerContext) -> Any:
+        on_start()
+        start, failed = time.perf_counter(), True
+        try:
+            response = behavior(request, context)
+            failed = False
+            return response
+        finally:
+            on_end(context, start, 0 if failed else 1, failed)
+
+    return unary
+
+
 class AccessLogInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
     """Logs one JSON line per call: method, status, latency (ms), peer, worker pid."""
 
@@ -114,31 +157,10 @@ class AccessLogInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         access_log.info(json.dumps(record))
 
     def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
-        log = self._log
-        if response_streaming:
+        def on_end(context: grpc.ServicerContext, start: float, items: int, failed: bool) -> None:
+            self._log(method, context, start, failed)
 
-            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-                start = time.perf_counter()
-                failed = True
-                try:
-                    yield from behavior(request, context)
-                    failed = False
-                finally:
-                    log(method, context, start, failed)
-
-            return streaming
-
-        def unary(request: Any, context: grpc.ServicerContext) -> Any:
-            start = time.perf_counter()
-            failed = True
-            try:
-                response = behavior(request, context)
-                failed = False
-                return response
-            finally:
-                log(method, context, start, failed)
-
-        return unary
+        return observed(behavior, response_streaming, on_end)
 
     def intercept_service(
         self,
@@ -254,10 +276,9 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         self._metrics = metrics
         self._labels: dict[str, tuple[str, str, str]] = {}
 
-    def _begin(self, method: str) -> float:
+    def _begin(self, method: str) -> None:
         self._metrics.started.labels(*self._labels[method]).inc()
         self._metrics.in_flight.inc()
-        return time.perf_counter()
 
     def _end(
         self, method: str, context: grpc.ServicerContext, start: float, items: int, failed: bool
@@ -275,31 +296,13 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             metrics.solve_seconds.inc(seconds)
 
     def _around(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
-        begin, end = self._begin, self._end
-        if response_streaming:
+        def on_start() -> None:
+            self._begin(method)
 
-            def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-                start, items, failed = begin(method), 0, True
-                try:
-                    for response in behavior(request, context):
-                        items += 1
-                        yield response
-                    failed = False
-                finally:
-                    end(method, context, start, items, failed)
+        def on_end(context: grpc.ServicerContext, start: float, items: int, failed: bool) -> None:
+            self._end(method, context, start, items, failed)
 
-            return streaming
-
-        def unary(request: Any, context: grpc.ServicerContext) -> Any:
-            start, failed = begin(method), True
-            try:
-                response = behavior(request, context)
-                failed = False
-                return response
-            finally:
-                end(method, context, start, 0 if failed else 1, failed)
-
-        return unary
+        return observed(behavior, response_streaming, on_end, on_start)
 
     def intercept_service(
         self,
