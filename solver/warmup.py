@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable
 
-__all__ = ["SAMPLE_HAND", "steps", "warm_up"]
+__all__ = ["SAMPLE_HAND", "steps", "warm_up", "warm_up_search"]
 
 SAMPLE_HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
 
@@ -22,12 +22,22 @@ Progress = Callable[[int, int, str], None]
 """Called before each step with (step number from 1, number of steps, what the step does)."""
 
 
+def warm_up_search(*, parallel: bool = True) -> None:
+    """Load (or compile) the arranger's kernels: the exact search's
+    (:func:`cpsolver.chinese.search.warm_up`, ``parallel`` as there) and the constrained
+    search's (:func:`cpsolver.chinese.select.warm_up`). This module sits above both, so neither
+    imports the other to warm it up."""
+    from cpsolver.chinese import search, select
+
+    search.warm_up(parallel=parallel)
+    select.warm_up()
+
+
 def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
     """The warm-up steps in order, as (what it does, the call). ``parallel`` loads the
     multi-threaded batch kernel too: a process that forks afterwards passes False (see
     :func:`cpsolver.chinese.search.warm_up`)."""
     from cpsolver.chinese import ev_kernel, solve
-    from cpsolver.chinese.search import warm_up as warm_up_search
     from cpsolver.errors import CpsolverError
     from cpsolver.evaluator.poker import poker_tables
     from cpsolver.rules import ChineseRules

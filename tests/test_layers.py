@@ -125,3 +125,52 @@ def test_in_process_client_loads_no_wire_code() -> None:
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True
     )
     assert run.stdout.strip() == "[]", run.stdout
+
+
+def _private_imports(path: Path) -> list[tuple[int, str, str]]:
+    """(line, module, name) of every ``from cpsolver.X import _name`` in the file (dunders
+    aside): a module's ``_private`` names are its own."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cpsolver"):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append((node.lineno, node.module or "", alias.name))
+    return found
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    wrong = [
+        f"{path.relative_to(ROOT)}:{line}: from {module} import {name}"
+        for package in FOLDERS
+        for path in _files(package)
+        for line, module, name in _private_imports(path)
+    ]
+    assert not wrong, "private names imported across modules:\n" + "\n".join(wrong)
+
+
+def test_the_private_import_guard_sees_lazy_ones(tmp_path: Path) -> None:
+    source = tmp_path / "lazy.py"
+    source.write_text(
+        "from cpsolver.cards import Card, __all__\n"
+        "def f():\n    from cpsolver.chinese.search import _WEIGHTS\n"
+    )
+    assert _private_imports(source) == [(3, "cpsolver.chinese.search", "_WEIGHTS")]
+
+
+def _module_name(package: str, path: Path) -> str:
+    parts = path.relative_to(FOLDERS[package]).with_suffix("").parts
+    return ".".join((package, *parts)).removesuffix(".__init__")
+
+
+def test_the_solver_modules_import_no_cycle() -> None:
+    """No two library modules import each other, lazily or not (``search`` warmed ``select``
+    up while ``select`` imported ``search``; :mod:`cpsolver.warmup` above both does it now)."""
+    graph: dict[str, set[str]] = {}
+    for path in _files("cpsolver"):
+        name = _module_name("cpsolver", path)
+        graph[name] = {m for _, m in _imports(path) if m.startswith("cpsolver.") and m != name}
+    both = sorted(
+        f"{a} <-> {b}" for a, deps in graph.items() for b in deps if a < b and a in graph.get(b, ())
+    )
+    assert not both, "modules importing each other:\n" + "\n".join(both)

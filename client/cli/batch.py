@@ -29,7 +29,6 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from cpsolver.chinese.search import warm_up
 from cpsolver.chinese.solve import MAX_ALTERNATIVES
 from cpsolver.client.cli.main import (
     EXIT_BAD_INPUT,
@@ -42,6 +41,7 @@ from cpsolver.client.cli.render import console
 from cpsolver.client.local import LocalSolver, Solver
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.rules import parse_assignments
+from cpsolver.warmup import warm_up_search
 
 __all__ = ["Line", "read_lines"]
 
@@ -178,7 +178,7 @@ def batch(
     except OSError as exc:
         raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror}") from None
     if isinstance(solver, LocalSolver):
-        warm_up()
+        warm_up_search()
     err = console(stderr=True)
     progress = Progress(
         TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

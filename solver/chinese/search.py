@@ -92,6 +92,7 @@ __all__ = [
     "SPLIT_A",
     "SPLIT_B",
     "SPLIT_FRONT",
+    "WEIGHTS",
     "BatchResult",
     "SearchResult",
     "search",
@@ -104,6 +105,7 @@ __all__ = [
     "split_cards",
     "split_rows",
     "subset_classes",
+    "subset_classes_into",
     "subset_classes_reference",
     "valid_splits",
     "warm_up",
@@ -112,7 +114,7 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 SplitArray = npt.NDArray[np.int16]
 FloatArray = npt.NDArray[np.float64]
-_ClassArgs = tuple[  # what _subset_classes takes after the hand (see _class_args)
+_ClassArgs = tuple[  # what subset_classes_into takes after the hand (see _class_args)
     npt.NDArray[np.int16],
     npt.NDArray[np.int16],
     npt.NDArray[np.int16],
@@ -168,7 +170,8 @@ PAIRS_PER_FRONT = 126
 """Splits ``f * 126 .. f * 126 + 125`` share front ``COMB3[f]``."""
 _COMB5_I64: IntArray = COMB5.astype(np.int64)
 _COMB3_I64: IntArray = COMB3.astype(np.int64)
-_WEIGHTS: IntArray = MULTISET_WEIGHTS.astype(np.int64)
+WEIGHTS: IntArray = MULTISET_WEIGHTS.astype(np.int64)
+"""The multiset weights as the kernels take them (int64; :mod:`cpsolver.chinese.select` too)."""
 _NEG_INF = -np.inf
 
 
@@ -205,7 +208,7 @@ def sorted_indices(cards: Sequence[Card]) -> IntArray:
 
 
 @njit(cache=True, nogil=True)
-def _subset_classes(
+def subset_classes_into(
     idx: IntArray,
     nonflush5: npt.NDArray[np.int16],
     flush5: npt.NDArray[np.int16],
@@ -216,6 +219,7 @@ def _subset_classes(
     cls5: IntArray,
     cls3: IntArray,
 ) -> None:  # pragma: no cover - compiled
+    """Write the classes of ``idx``'s subsets ``comb5``, ``comb3`` into ``cls5``, ``cls3``."""
     for i in range(comb5.shape[0]):
         suit = idx[comb5[i, 0]] & 3
         flush = True
@@ -368,7 +372,7 @@ def _batch(
         cls3 = np.empty(comb3.shape[0], dtype=np.int64)
         one_split = np.empty(1, dtype=np.int64)
         one_value = np.empty(1, dtype=np.float64)
-        _subset_classes(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
         _search(cls5, cls3, vb, vm, vf, strict, split_f, split_a, split_b, 1, one_split, one_value)
         s = one_split[0]
         a = split_a[s]
@@ -396,14 +400,14 @@ def subset_classes(idx: IntArray, tables: PokerTables) -> tuple[IntArray, IntArr
     """
     cls5 = np.empty(len(COMB5), dtype=np.int64)
     cls3 = np.empty(len(COMB3), dtype=np.int64)
-    _subset_classes(idx, *_class_args(tables), cls5, cls3)
+    subset_classes_into(idx, *_class_args(tables), cls5, cls3)
     return cls5, cls3
 
 
 def _class_args(poker: PokerTables) -> _ClassArgs:
-    """What :func:`_subset_classes` (and each batch kernel) takes after the hand: the lookup
+    """What :func:`subset_classes_into` (and each batch kernel) takes after the hand: the lookup
     tables of ``poker`` and the multiset weights and subset positions."""
-    return (poker.nonflush5, poker.flush5, poker.front3, _WEIGHTS, _COMB5_I64, _COMB3_I64)
+    return (poker.nonflush5, poker.flush5, poker.front3, WEIGHTS, _COMB5_I64, _COMB3_I64)
 
 
 def search_classes(
@@ -717,7 +721,7 @@ def _batch_pairing(
     one_split = np.empty(1, dtype=np.int64)
     one_value = np.empty(1, dtype=np.float64)
     for h in range(hands.shape[0]):
-        _subset_classes(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
         _search_pairing(
             cls5, cls3, tables, mode, strict, split_f, split_a, split_b, 1, one_split, one_value
         )
@@ -792,6 +796,8 @@ def warm_up(*, parallel: bool = True) -> float:
     threading layer; with the GNU OpenMP layer a process that did so must not fork workers that
     use it afterwards (numba aborts them), so a process that forks calls
     ``warm_up(parallel=False)`` before forking, or nothing, and each worker calls ``warm_up()``.
+    The constrained search's kernel is :func:`cpsolver.chinese.select.warm_up`'s;
+    :func:`cpsolver.warmup.warm_up_search` loads both.
     """
     from cpsolver.chinese.objectives import get_objective
     from cpsolver.rules import ChineseRules
@@ -817,7 +823,4 @@ def warm_up(*, parallel: bool = True) -> float:
 
         dispatcher(_batch).compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
     assert found.splits
-    from cpsolver.chinese.select import warm_up as warm_up_select  # constraints and 13 of N
-
-    warm_up_select()
     return time.perf_counter() - start

@@ -48,7 +48,7 @@ import numpy.typing as npt
 from cpsolver.cards import Card
 from cpsolver.chinese.constraints import RowMasks
 from cpsolver.chinese.objectives import RowTables
-from cpsolver.chinese.search import _WEIGHTS, _subset_classes
+from cpsolver.chinese.search import WEIGHTS, subset_classes_into
 from cpsolver.errors import InfeasibleError
 from cpsolver.evaluator.poker import PokerTables
 from cpsolver.jit import njit
@@ -315,12 +315,12 @@ def subset_classes_n(idx: IntArray, poker: PokerTables) -> tuple[IntArray, IntAr
     t = subset_tables(len(idx))
     cls5 = np.empty(len(t.comb5), dtype=np.int64)
     cls3 = np.empty(len(t.comb3), dtype=np.int64)
-    _subset_classes(
+    subset_classes_into(
         np.ascontiguousarray(idx, dtype=np.int64),
         poker.nonflush5,
         poker.flush5,
         poker.front3,
-        _WEIGHTS,
+        WEIGHTS,
         t.comb5,
         t.comb3,
         cls5,

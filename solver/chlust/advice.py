@@ -28,10 +28,10 @@ import numpy as np
 from cpsolver.budget import check_budget
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from cpsolver.chlust.deal import check_seed, one_card
-from cpsolver.chlust.play import _duty
+from cpsolver.chlust.play import duty
 from cpsolver.errors import InvalidInputError
 from cpsolver.estimate import Estimate, wilson_interval
-from cpsolver.evaluator.chlust import _evaluate
+from cpsolver.evaluator.chlust import evaluate_parsed
 from cpsolver.rules.chlust import ChlustRules, Underruff
 from cpsolver.tricks import Trick
 
@@ -166,7 +166,7 @@ def _triple_keys(
     """Key of every 3-card subset of ``unseen``, by bitmask over the positions in ``unseen``."""
     keys: dict[int, int] = {}
     for a, b, c in itertools.combinations(range(len(unseen)), 3):
-        value = _evaluate((unseen[a], unseen[b], unseen[c]), trump, wild, rules)
+        value = evaluate_parsed((unseen[a], unseen[b], unseen[c]), trump, wild, rules)
         keys[(1 << a) | (1 << b) | (1 << c)] = value.key
     return keys
 
@@ -214,7 +214,7 @@ def showdown_odds(
             "opponents", f"{opponents} hands need {3 * opponents} cards; {len(unseen)} unseen"
         )
     wild = rules.wild_card(trump, turned_card)
-    mine = _evaluate(held, trump, wild, rules)
+    mine = evaluate_parsed(held, trump, wild, rules)
     keys = _triple_keys(unseen, trump, wild, rules)
     # The hand's fate depends only on whether some opponent holds a "bad" hand: a better set
     # when the hand is a set, any set when it is not.
@@ -371,7 +371,7 @@ def advise_play(
     unseen = [c for c in rules.card_deck.cards if c not in known]
     need = {s: size - (1 if s in trick.seats else 0) for s in order if s != seat}
     voids = _voids(history, trick, rules)
-    candidates = _duty(sorted(held), trick, rules)[0]
+    candidates = duty(sorted(held), trick, rules)[0]
 
     worlds, method = _worlds(unseen, need, voids, samples, seed)
     totals = {c: [] for c in candidates}  # type: dict[Card, list[int]]
@@ -504,7 +504,7 @@ def _after(
             return gained
         return gained + _after(hands, Trick(trick.trump, winner), order, me, rules)
     seat = _next_seat(trick, order)
-    legal = _duty(hands[seat], trick, rules)[0]
+    legal = duty(hands[seat], trick, rules)[0]
     results = []
     for card in legal:
         rest = dict(hands)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
 from cpsolver.errors import CardError, Field, IllegalPlayError, InvalidInputError, field_path
-from cpsolver.evaluator.chlust import SetValue, _evaluate
+from cpsolver.evaluator.chlust import SetValue, evaluate_parsed
 from cpsolver.rules.chlust import ChlustRules
 
 __all__ = [
@@ -273,7 +273,7 @@ def showdown(
     if len(numbers) != len(parsed) or len(set(numbers)) != len(numbers):
         raise InvalidInputError("seats", f"expected {len(parsed)} distinct seats, got {numbers}")
     wild = rules.wild_card(trump, turned_card)
-    values = tuple(_evaluate(h, trump, wild, rules) for h in parsed)
+    values = tuple(evaluate_parsed(h, trump, wild, rules) for h in parsed)
     keys = sorted({v.key for v in values}, reverse=True)
     ranking = tuple(
         tuple(s for s, v in zip(numbers, values, strict=True) if v.key == key) for key in keys

@@ -32,6 +32,7 @@ from cpsolver.tricks import Trick
 __all__ = [
     "DealResult",
     "TrickGame",
+    "duty",
     "first_leader",
     "legal_plays",
     "play_deal",
@@ -39,8 +40,10 @@ __all__ = [
 ]
 
 
-def _duty(hand: Sequence[Card], trick: Trick, rules: ChlustRules) -> tuple[tuple[Card, ...], str]:
-    """The legal cards of ``hand`` and the CH-8 duty that selects them (for error messages)."""
+def duty(hand: Sequence[Card], trick: Trick, rules: ChlustRules) -> tuple[tuple[Card, ...], str]:
+    """The legal cards of ``hand`` on ``trick`` and the CH-8 duty that selects them, in words
+    (the one statement of CH-8: :func:`legal_plays`, :meth:`TrickGame.play` and the advice
+    derive from it)."""
     head = trick.head
     led = trick.led_suit
     if head is None or led is None:
@@ -85,7 +88,7 @@ def legal_plays(
     for card in cards:
         if card in trick.cards:
             raise InvalidInputError("hand", f"card {card} is already on the trick")
-    return _duty(cards, trick, rules)[0]
+    return duty(cards, trick, rules)[0]
 
 
 def first_leader(players: int, dealer: int, folded: Sequence[int] = ()) -> int:
@@ -257,7 +260,7 @@ class TrickGame:
         seat = self.to_play
         if seat is None:
             return ()
-        return _duty(sorted(self._held[seat]), self._current, self._rules)[0]
+        return duty(sorted(self._held[seat]), self._current, self._rules)[0]
 
     @property
     def _rules(self) -> ChlustRules:
@@ -281,12 +284,12 @@ class TrickGame:
         held = self._held[to_play]
         if parsed not in held:
             raise IllegalPlayError(field, f"seat {to_play} does not hold {parsed}", rule="CH-8")
-        legal, duty = _duty(sorted(held), self._current, self._rules)
+        legal, why = duty(sorted(held), self._current, self._rules)
         if parsed not in legal:
             allowed = " ".join(str(c) for c in legal)
             raise IllegalPlayError(
                 field,
-                f"seat {to_play} may not play {parsed}: {duty} (legal: {allowed})",
+                f"seat {to_play} may not play {parsed}: {why} (legal: {allowed})",
                 rule="CH-8",
             )
         held.remove(parsed)

@@ -30,7 +30,7 @@ from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_cards, parse_suit
 from cpsolver.errors import Field
 from cpsolver.rules.chlust import ChlustRules, Purity
 
-__all__ = ["SetCategory", "SetValue", "WildRole", "evaluate_set", "set_key"]
+__all__ = ["SetCategory", "SetValue", "WildRole", "evaluate_parsed", "evaluate_set", "set_key"]
 
 
 class SetCategory(enum.IntEnum):
@@ -205,11 +205,14 @@ def evaluate_set(
     trump = parse_suit(trump, field="trump")
     held = parse_cards(cards, deck=rules.card_deck, count=3, field=field)
     wild = rules.wild_card(trump, turned)
-    return _evaluate(held, trump, wild, rules)
+    return evaluate_parsed(held, trump, wild, rules)
 
 
-def _evaluate(held: tuple[Card, ...], trump: Suit, wild: Card, rules: ChlustRules) -> SetValue:
-    """Evaluate validated cards (no parsing; used by the hot paths of showdown and odds)."""
+def evaluate_parsed(
+    held: tuple[Card, ...], trump: Suit, wild: Card, rules: ChlustRules
+) -> SetValue:
+    """:func:`evaluate_set` of cards already checked (three distinct cards of the deck) with the
+    wild card resolved: no parsing, for the hot paths of the showdown and the odds."""
     ordered = tuple(
         sorted(held, key=lambda c: (c.rank, ChlustRules.suit_rank(c.suit)), reverse=True)
     )
