@@ -73,7 +73,7 @@ from cpsolver.three_leaves import Deal as LeavesDeal
 from cpsolver.three_leaves import DealResult as LeavesDealResult
 from cpsolver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
 from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
-from cpsolver.three_leaves.game import check_play_request
+from cpsolver.three_leaves.engine import check_play_request
 from cpsolver.tricks import Trick
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc

@@ -4,7 +4,7 @@ No game logic: every method converts the request with :mod:`cpsolver.wire.three_
 the library and converts the result back; library exceptions propagate to the error
 interceptor. The caps (samples, seeds, carried pot) are the library's: ``advise_hand`` and
 ``play_deal`` check them (``cpsolver.three_leaves.advice.check_advice_limits``,
-``game.check_play_limits``), in-process too.
+``deal.check_play_limits``), in-process too.
 """
 
 from __future__ import annotations

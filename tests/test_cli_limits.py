@@ -39,8 +39,8 @@ from cpsolver.errors import InvalidInputError
 from cpsolver.three_leaves import Choices, Deal
 from cpsolver.three_leaves.advice import MAX_SAMPLES as LEAVES_MAX_SAMPLES
 from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
-from cpsolver.three_leaves.game import MAX_CARRIED_POT, check_play_limits
-from cpsolver.three_leaves.game import MAX_SEED as LEAVES_MAX_SEED
+from cpsolver.three_leaves.deal import MAX_CARRIED_POT, check_play_limits
+from cpsolver.three_leaves.deal import MAX_SEED as LEAVES_MAX_SEED
 from cpsolver.tricks import Trick
 from cpsolver.v1 import (
     chinese_poker_pb2,

@@ -19,11 +19,8 @@ from cpsolver.three_leaves import (
     Deal,
     Outcome,
     best_khlyust,
-    check_play,
-    legal_plays,
     play_deal,
 )
-from cpsolver.tricks import Play, Trick
 
 A, B, C, D = 0, 1, 2, 3
 
@@ -184,62 +181,6 @@ def test_tl4_class_order_option() -> None:
     rules = ThreeLeavesRules().replace(class_order="trips_first")
     best, _ = best_khlyust(hands, Suit.CLUBS, dealer=D, players=4, rules=rules)
     assert best is not None and best.seat == A
-
-
-# ---------------------------------------------------------------------------------- TL-5
-
-
-def test_tl_e5_face_up_trump_wins_face_down_ace_cannot() -> None:
-    """TL-E5: trumps ♦, A♠ led: a void player's face-up 8♦ wins; a face-down A♣ cannot."""
-    hand = parse_cards("8d Ac Kh")
-    legal = legal_plays(hand, Suit.SPADES, Suit.DIAMONDS, seat=1)
-    assert Play(1, _c("8d")) in legal
-    assert Play(1, _c("Ac"), True) in legal
-    assert Play(1, _c("Ac")) not in legal  # a non-trump is never played face up when void
-    trick = Trick(Suit.DIAMONDS, 0).play(0, _c("As"))
-    assert trick.play(1, _c("8d")).winner == 1
-    assert trick.play(1, _c("Ac"), face_down=True).winner == 0
-
-
-def test_tl5_must_follow_suit_but_need_not_head() -> None:
-    """TL-5: holding the led suit, any card of it (no duty to head), face up only."""
-    hand = parse_cards("Ks 9s 8d")
-    assert set(legal_plays(hand, Suit.SPADES, Suit.DIAMONDS)) == {
-        Play(0, _c("Ks")),
-        Play(0, _c("9s")),
-    }
-    with pytest.raises(IllegalPlayError, match="must follow suit") as info:
-        check_play(hand, Suit.SPADES, Suit.DIAMONDS, _c("8d"), False)
-    assert info.value.rule == "TL-5"
-    with pytest.raises(IllegalPlayError, match="face up"):
-        check_play(hand, Suit.SPADES, Suit.DIAMONDS, _c("9s"), True)
-    with pytest.raises(IllegalPlayError, match="does not hold"):
-        check_play(hand, Suit.SPADES, Suit.DIAMONDS, _c("As"), False)
-    with pytest.raises(IllegalPlayError, match="lead is played face up"):
-        check_play(hand, None, Suit.DIAMONDS, _c("9s"), True)
-
-
-@pytest.mark.parametrize(
-    ("void", "expected"),
-    [
-        ("trump_or_discard", {("8d", False), ("8d", True), ("Ac", True), ("Kh", True)}),
-        ("must_trump", {("8d", False)}),
-        ("discard_only", {("8d", True), ("Ac", True), ("Kh", True)}),
-    ],
-)
-def test_tl5_void_options(void: str, expected: set[tuple[str, bool]]) -> None:
-    """TL-5 void options: a trump face up or any card face down [default]; must_trump;
-    discard_only."""
-    rules = ThreeLeavesRules().replace(void=void)
-    legal = legal_plays(parse_cards("8d Ac Kh"), Suit.SPADES, Suit.DIAMONDS, rules=rules)
-    assert {(str(p.card), p.face_down) for p in legal} == expected
-
-
-def test_tl5_must_trump_without_trumps_discards_face_down() -> None:
-    """TL-5 void=must_trump: holding no trump, the void player discards face down."""
-    rules = ThreeLeavesRules().replace(void="must_trump")
-    legal = legal_plays(parse_cards("Ac Kh"), Suit.SPADES, Suit.DIAMONDS, rules=rules)
-    assert {(str(p.card), p.face_down) for p in legal} == {("Ac", True), ("Kh", True)}
 
 
 def _tl_e6_deal(**rules: object) -> Deal:

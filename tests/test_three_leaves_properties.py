@@ -48,7 +48,7 @@ def rules_strategy(draw: st.DrawFn) -> ThreeLeavesRules:
 def _random_policy(rng: random.Random):  # type: ignore[no-untyped-def]
     def choose(seat: int, hand: tuple[Card, ...], trick: Trick, rules: ThreeLeavesRules) -> Play:
         assert trick.trump is not None
-        legal = legal_plays(hand, trick.led_suit, trick.trump, rules=rules, seat=seat)
+        legal = legal_plays(hand, trick, rules, seat=seat)
         assert legal, "TL-5: a player always has a legal play"
         return rng.choice(legal)
 

@@ -40,7 +40,7 @@ from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.rules import ThreeLeavesRules, parse_assignments
 from cpsolver.three_leaves import Choices, Deal, DealResult, leaf_trick
 from cpsolver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate
-from cpsolver.three_leaves.game import MAX_CARRIED_POT, MAX_SEED
+from cpsolver.three_leaves.deal import MAX_CARRIED_POT, MAX_SEED
 
 __all__ = ["leaves"]
 

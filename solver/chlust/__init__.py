@@ -28,10 +28,13 @@ from cpsolver.chlust.deal import (
 from cpsolver.chlust.play import (
     DealResult,
     TrickGame,
+    can_play,
+    duty,
     first_leader,
     legal_plays,
     play_deal,
     settle_tricks,
+    verify_play,
 )
 from cpsolver.evaluator.chlust import SetCategory, SetValue, WildRole, evaluate_set
 from cpsolver.rules.chlust import ChlustRules
@@ -52,7 +55,9 @@ __all__ = [
     "TrickGame",
     "WildRole",
     "advise_play",
+    "can_play",
     "deal",
+    "duty",
     "evaluate_set",
     "exchange_seat",
     "exchange_trump_ace",
@@ -64,5 +69,6 @@ __all__ = [
     "settle_tricks",
     "showdown",
     "showdown_odds",
+    "verify_play",
     "wilson_interval",
 ]

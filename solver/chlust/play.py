@@ -11,7 +11,7 @@ The duties of CH-8, for a player holding ``hand`` facing the trick so far:
 The wild card plays as itself in tricks (CH-3). Trick winners come from :mod:`cpsolver.tricks`.
 
 >>> from cpsolver.cards import Suit
->>> from cpsolver.tricks import Trick
+>>> from cpsolver.tricks import Play, Trick
 >>> over = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
 >>> legal_plays("Th Kh Ac", over), legal_plays("Th Ac Ks", over)
 ((Card('Kh'),), (Card('Th'),))
@@ -27,16 +27,18 @@ from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from cpsolver.chlust.deal import one_card, parse_hands
 from cpsolver.errors import Field, IllegalPlayError, InvalidInputError
 from cpsolver.rules.chlust import ChlustRules, TrickTie, Underruff
-from cpsolver.tricks import Trick
+from cpsolver.tricks import Play, Trick
 
 __all__ = [
     "DealResult",
     "TrickGame",
+    "can_play",
     "duty",
     "first_leader",
     "legal_plays",
     "play_deal",
     "settle_tricks",
+    "verify_play",
 ]
 
 
@@ -78,7 +80,7 @@ def legal_plays(
     ``trick.trump`` is the trump suit. CH-E10, trumps ♥, Q♦ led:
 
     >>> from cpsolver.cards import Suit
-    >>> from cpsolver.tricks import Trick
+    >>> from cpsolver.tricks import Play, Trick
     >>> led = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
     >>> legal_plays("Kd Ad Ts", led), legal_plays("Jh As Kc", led)
     ((Card('Kd'), Card('Ad')), (Card('Jh'),))
@@ -89,6 +91,60 @@ def legal_plays(
         if card in trick.cards:
             raise InvalidInputError("hand", f"card {card} is already on the trick")
     return duty(cards, trick, rules)[0]
+
+
+def _card(play: Card | str | Play, rules: ChlustRules, field: Field) -> Card:
+    return play.card if isinstance(play, Play) else one_card(play, rules, field)
+
+
+def can_play(
+    hand: Sequence[Card],
+    trick: Trick,
+    play: Card | str | Play,
+    rules: ChlustRules | str | None = None,
+) -> bool:
+    """True when ``hand`` may play ``play`` (a card, its notation or a
+    :class:`~cpsolver.tricks.Play`) to ``trick`` under CH-8 (:func:`duty`).
+
+    >>> from cpsolver.cards import Suit
+    >>> over = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
+    >>> can_play(parse_cards("Th Kh Ac"), over, "Kh"), can_play(parse_cards("Th Kh Ac"), over, "Th")
+    (True, False)
+    """
+    resolved = ChlustRules.resolve(rules)
+    card = _card(play, resolved, "card")
+    return card in hand and card in duty(hand, trick, resolved)[0]
+
+
+def verify_play(
+    hand: Sequence[Card],
+    trick: Trick,
+    play: Card | str | Play,
+    rules: ChlustRules | str | None = None,
+    *,
+    field: Field = "card",
+    who: str = "the player",
+) -> None:
+    """Raise :class:`IllegalPlayError` (rule CH-8) saying why ``hand`` may not play ``play`` to
+    ``trick`` (a card not held, or the :func:`duty` it breaks), else return.
+
+    >>> from cpsolver.cards import Suit
+    >>> over = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
+    >>> verify_play(parse_cards("Th Kh Ac"), over, "Th")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.IllegalPlayError: card: the player may not play Th: ... (legal: Kh) (CH-8)
+    """
+    resolved = ChlustRules.resolve(rules)
+    card = _card(play, resolved, field)
+    if card not in hand:
+        raise IllegalPlayError(field, f"{who} does not hold {card}", rule="CH-8")
+    legal, why = duty(hand, trick, resolved)
+    if card not in legal:
+        allowed = " ".join(str(c) for c in legal)
+        raise IllegalPlayError(
+            field, f"{who} may not play {card}: {why} (legal: {allowed})", rule="CH-8"
+        )
 
 
 def first_leader(players: int, dealer: int, folded: Sequence[int] = ()) -> int:
@@ -282,16 +338,9 @@ class TrickGame:
             )
         parsed = one_card(card, self._rules, field)
         held = self._held[to_play]
-        if parsed not in held:
-            raise IllegalPlayError(field, f"seat {to_play} does not hold {parsed}", rule="CH-8")
-        legal, why = duty(sorted(held), self._current, self._rules)
-        if parsed not in legal:
-            allowed = " ".join(str(c) for c in legal)
-            raise IllegalPlayError(
-                field,
-                f"seat {to_play} may not play {parsed}: {why} (legal: {allowed})",
-                rule="CH-8",
-            )
+        verify_play(
+            sorted(held), self._current, parsed, self._rules, field=field, who=f"seat {to_play}"
+        )
         held.remove(parsed)
         self._current = self._current.play(to_play, parsed)
         if len(self._current) == len(self._held):

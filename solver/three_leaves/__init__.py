@@ -1,7 +1,11 @@
 """Three Leaves ("Tri listika", RULES §4) on the shared card model, evaluator and tricks.
 
-* :mod:`cpsolver.three_leaves.game` - a deal from facts and choices: khlyust check and payment
-  round, play-out, exchange, tricks with face-down discards, settlement over a session.
+* :mod:`cpsolver.three_leaves.play` - TL-5 written once: legal plays, checking a play, a policy;
+* :mod:`cpsolver.three_leaves.deal` - seats and turn order, a deal's facts and the players'
+  choices, the khlyust check (TL-2..TL-4);
+* :mod:`cpsolver.three_leaves.engine` - a deal played to its end: payment round, play-out,
+  exchange, tricks with face-down discards, settlement (TL-3..TL-6);
+* :mod:`cpsolver.three_leaves.session` - deals in sequence, the pot carried over (TL-6);
 * :mod:`cpsolver.three_leaves.advice` - odds and exchange advice for bots.
 """
 
@@ -16,20 +20,21 @@ from cpsolver.three_leaves.advice import (
     khlyust_odds,
     trick_odds,
 )
-from cpsolver.three_leaves.game import (
+from cpsolver.three_leaves.deal import (
     Choices,
     Deal,
-    DealResult,
     Exchange,
     ExchangeAction,
     KhlyustClaim,
-    LegalPlay,
-    Outcome,
-    Payment,
-    PlayPolicy,
-    SessionResult,
     assistant_of,
     best_khlyust,
+    turn_order,
+)
+from cpsolver.three_leaves.engine import DealResult, Outcome, Payment, play_deal, play_tricks
+from cpsolver.three_leaves.play import (
+    LegalPlay,
+    PlayPolicy,
+    can_play,
     check_play,
     greedy_policy,
     leaf_trick,
@@ -37,11 +42,9 @@ from cpsolver.three_leaves.game import (
     legal_plays,
     parse_play,
     parse_plays,
-    play_deal,
-    play_session,
-    play_tricks,
-    turn_order,
+    verify_play,
 )
+from cpsolver.three_leaves.session import SessionResult, play_session
 
 __all__ = [
     "Choices",
@@ -63,6 +66,7 @@ __all__ = [
     "advise_hand",
     "assistant_of",
     "best_khlyust",
+    "can_play",
     "check_play",
     "exchange_advice",
     "greedy_policy",
@@ -77,4 +81,5 @@ __all__ = [
     "play_tricks",
     "trick_odds",
     "turn_order",
+    "verify_play",
 ]

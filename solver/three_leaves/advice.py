@@ -4,7 +4,7 @@ What is exact and what is sampled:
 
 * :func:`khlyust_odds` is **exact** (enumeration of the unseen cards; inclusion-exclusion over
   the opponents with counts of disjoint hands).
-* :func:`trick_odds` plays the three tricks with :func:`~cpsolver.three_leaves.game.greedy_policy`
+* :func:`trick_odds` plays the three tricks with :func:`~cpsolver.three_leaves.play.greedy_policy`
   for everyone on the dealt hands. With one opponent it enumerates every opponent hand
   (**exact**); otherwise it samples seeded deals (**Monte Carlo**, 95% Wilson intervals).
 * :func:`exchange_advice` compares standing, passing and every discard by the expected money
@@ -36,18 +36,16 @@ from cpsolver.errors import InvalidInputError
 from cpsolver.estimate import Z95, Estimate, wilson_interval
 from cpsolver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
 from cpsolver.rules.three_leaves import ThreeLeavesRules
-from cpsolver.three_leaves.game import (
+from cpsolver.three_leaves.deal import (
     MAX_CARRIED_POT,
     MAX_SEED,
     Choices,
     Deal,
     Exchange,
     ExchangeAction,
-    Outcome,
-    greedy_policy,
-    play_deal,
-    play_tricks,
 )
+from cpsolver.three_leaves.engine import Outcome, play_deal, play_tricks
+from cpsolver.three_leaves.play import greedy_policy
 
 __all__ = [
     "DEFAULT_SAMPLES",
@@ -121,8 +119,8 @@ def check_advice_limits(
 ) -> None:
     """Raise :class:`InvalidInputError` naming the field unless :func:`advise_hand` accepts it:
     ``position`` a turn position of ``rules``, ``samples`` 2 to :data:`MAX_SAMPLES`, ``seed`` 0
-    to :data:`~cpsolver.three_leaves.game.MAX_SEED`, ``carried_pot`` 0 to
-    :data:`~cpsolver.three_leaves.game.MAX_CARRIED_POT` (the remote client checks with it before
+    to :data:`~cpsolver.three_leaves.deal.MAX_SEED`, ``carried_pot`` 0 to
+    :data:`~cpsolver.three_leaves.deal.MAX_CARRIED_POT` (the remote client checks with it before
     sending, so both give the same error).
 
     >>> check_advice_limits(position=1, samples=MAX_SAMPLES + 1)

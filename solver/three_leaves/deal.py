@@ -1,0 +1,311 @@
+"""Three Leaves deal facts (TL-2..TL-4): seats and turn order, the exchange choices, a deal's
+facts and the players' choices, and the khlyust check.
+
+Seats are numbered 0..n-1 clockwise. The dealer is a seat (default the last, n-1); the
+**assistant** is the dealer's left-hand neighbour (``(dealer + 1) % n``), leads the first trick
+and is first in turn; turn order runs clockwise from the assistant and ends with the dealer.
+With the default dealer, seat 0 is the assistant, so the worked examples' A, B, C, D are seats
+0, 1, 2, 3.
+
+A deal is given as facts (:class:`Deal`: dealt hands, the turned trump card, the stock in draw
+order) plus the players' choices (:class:`Choices`: exchanges, play-out demand, payment-round
+picks, the plays in order, or a policy choosing them); :mod:`cpsolver.three_leaves.engine`
+plays it.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from cpsolver.cards import Card, CardsLike, Suit, format_cards, parse_card, parse_cards
+from cpsolver.errors import Field, InvalidInputError
+from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
+from cpsolver.rules.three_leaves import ThreeLeavesRules
+from cpsolver.three_leaves.play import PlayLike, PlayPolicy, parse_plays
+
+__all__ = [
+    "MAX_CARRIED_POT",
+    "MAX_SEED",
+    "Choices",
+    "Deal",
+    "Exchange",
+    "ExchangeAction",
+    "KhlyustClaim",
+    "assistant_of",
+    "best_khlyust",
+    "check_play_limits",
+    "turn_order",
+]
+
+MAX_SEED = 2**32 - 1
+"""Largest seed of a deal's random choices or of the advice's samples (seeds are 0 or more;
+Three Leaves seeds are uint32 on the wire)."""
+MAX_CARRIED_POT = 1_000_000_000
+"""Largest pot carried into a deal (money is int32 on the wire; a deal adds antes of at most
+1,000,000 a player, shares and penalties on top)."""
+
+
+def check_play_limits(*, seed: int = 0, carried_pot: int = 0) -> None:
+    """Raise :class:`InvalidInputError` naming ``seed`` (0 to :data:`MAX_SEED`) or
+    ``carried_pot`` (0 to :data:`MAX_CARRIED_POT`) unless :func:`play_deal` accepts it (the
+    remote client checks with it before sending, so both give the same error).
+
+    >>> check_play_limits(seed=MAX_SEED, carried_pot=MAX_CARRIED_POT)
+    >>> check_play_limits(carried_pot=-1)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: carried_pot: must be 0 to 1000000000, got -1
+    """
+    if not 0 <= seed <= MAX_SEED:
+        raise InvalidInputError("seed", f"must be 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= carried_pot <= MAX_CARRIED_POT:
+        raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
+
+
+def assistant_of(dealer: int, players: int) -> int:
+    """The dealer's left-hand neighbour (TL-3).
+
+    >>> assistant_of(3, 4), assistant_of(1, 2)
+    (0, 0)
+    """
+    return (dealer + 1) % players
+
+
+def turn_order(dealer: int, players: int) -> tuple[int, ...]:
+    """Seats in turn from the assistant, clockwise, ending with the dealer (TL-3, TL-4).
+
+    >>> turn_order(3, 4), turn_order(0, 3)
+    ((0, 1, 2, 3), (1, 2, 0))
+    """
+    first = assistant_of(dealer, players)
+    return tuple((first + i) % players for i in range(players))
+
+
+class ExchangeAction(enum.Enum):
+    """TL-3: what a player other than the dealer and the assistant does after the deal."""
+
+    PLAY = "play"
+    PASS = "pass"
+    DRAW = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One player's TL-3 choice: play, pass, or discard 1-3 cards and draw as many."""
+
+    action: ExchangeAction = ExchangeAction.PLAY
+    discard: tuple[Card, ...] = ()
+
+    @classmethod
+    def parse(cls, value: object, *, rules: ThreeLeavesRules, field: Field) -> Exchange:
+        """``"play"``, ``"pass"``, or the cards to discard (``"8c 9d"`` / a list).
+
+        >>> Exchange.parse("8c 9d", rules=ThreeLeavesRules(), field="x").discard
+        (Card('8c'), Card('9d'))
+        """
+        if isinstance(value, Exchange):
+            return value
+        if isinstance(value, str) and value.strip().lower() in ("play", "pass", "stand"):
+            word = value.strip().lower()
+            return cls(ExchangeAction.PASS if word == "pass" else ExchangeAction.PLAY)
+        if isinstance(value, Mapping):
+            value = value.get("discard", ())
+        if not isinstance(value, (str, list, tuple)):
+            raise InvalidInputError(
+                field, f"expected 'play', 'pass' or cards to discard, got {value!r}"
+            )
+        cards = parse_cards(value, deck=rules.card_deck, count=(1, 2, 3), field=field)
+        return cls(ExchangeAction.DRAW, cards)
+
+    def __str__(self) -> str:
+        if self.action is ExchangeAction.DRAW:
+            return f"draw {len(self.discard)} (discard {format_cards(self.discard)})"
+        return str(self.action.value)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The facts of one deal (TL-2): who deals, the hands dealt by seat, the turned trump card
+    and the stock below it in draw order (only as many cards as draws need; may be empty)."""
+
+    rules: ThreeLeavesRules
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    trump_card: Card
+    stock: tuple[Card, ...] = ()
+
+    @property
+    def trump(self) -> Suit:
+        """The trump suit, set by the turned card."""
+        return self.trump_card.suit
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return len(self.hands)
+
+    @property
+    def assistant(self) -> int:
+        """The assistant's seat."""
+        return assistant_of(self.dealer, self.players)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """Turn order from the assistant (TL-3)."""
+        return turn_order(self.dealer, self.players)
+
+    @classmethod
+    def of(
+        cls,
+        hands: Sequence[CardsLike],
+        trump_card: Card | str,
+        stock: CardsLike = (),
+        *,
+        dealer: int | None = None,
+        rules: ThreeLeavesRules | str | None = None,
+    ) -> Deal:
+        """Validate and build a deal: 3 cards a hand from the rule set's deck, no card twice,
+        as many hands as ``rules.players`` (when ``rules`` is None the hands set the count)."""
+        if rules is None:
+            if not 2 <= len(hands) <= 4:
+                raise InvalidInputError("hands", f"expected 2 to 4 hands, got {len(hands)}")
+            resolved = ThreeLeavesRules(players=len(hands))
+        else:
+            resolved = ThreeLeavesRules.resolve(rules)
+        if len(hands) != resolved.players:
+            raise InvalidInputError(
+                "hands", f"expected {resolved.players} hands (rules.players), got {len(hands)}"
+            )
+        deck = resolved.card_deck
+        parsed = tuple(
+            parse_cards(h, deck=deck, count=3, field=("hands", i)) for i, h in enumerate(hands)
+        )
+        turned = (
+            trump_card
+            if isinstance(trump_card, Card)
+            else parse_card(trump_card, deck=deck, field="trump_card")
+        )
+        if turned not in deck:
+            raise InvalidInputError("trump_card", f"card {turned} is not in the {deck.describe()}")
+        rest = parse_cards(stock, deck=deck, field="stock")
+        # (path, the place in words for the other card's message, card)
+        seen: dict[Card, str] = {}
+        places: list[tuple[Field, str, Card]] = [
+            (("hands", i), f"in hand {i + 1}", c) for i, h in enumerate(parsed) for c in h
+        ]
+        places.append(("trump_card", "the trump card", turned))
+        places += [(("stock", i), f"stock card {i + 1}", c) for i, c in enumerate(rest)]
+        for where, words, card in places:
+            if card in seen:
+                raise InvalidInputError(where, f"card {card} is dealt twice (also {seen[card]})")
+            seen[card] = words
+        seat = resolved.players - 1 if dealer is None else dealer
+        if not 0 <= seat < resolved.players:
+            raise InvalidInputError(
+                "dealer", f"must be a seat 0 to {resolved.players - 1}, got {seat}"
+            )
+        return cls(resolved, seat, parsed, turned, rest)
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the players choose in a deal (absent choices take the defaults noted).
+
+    * ``exchanges``: seat -> :class:`Exchange` for the players who may choose (TL-3); others
+      absent play. The dealer and the assistant may only play.
+    * ``demand_playout``: an opponent demands a play-out of a plain khlyust (TL-4).
+    * ``picks``: the holder's cards picked in the payment round, in turn from the holder's
+      left (TL-4, ``draw_source=holder``); None (or no picks: the wire cannot tell an empty
+      list from an absent one) picks at random with ``seed``.
+    * ``plays``: every play in order as ``(card, face_down)``, or a :data:`PlayPolicy`.
+    """
+
+    exchanges: Mapping[int, Exchange] = field(default_factory=dict)
+    demand_playout: bool = False
+    picks: tuple[Card, ...] | None = None
+    plays: tuple[tuple[Card, bool], ...] | PlayPolicy = ()
+    seed: int = 0
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        exchanges: Mapping[int, object] | None = None,
+        demand_playout: bool = False,
+        picks: CardsLike | None = None,
+        plays: str | Iterable[PlayLike] | PlayPolicy = (),
+        seed: int = 0,
+        rules: ThreeLeavesRules | None = None,
+    ) -> Choices:
+        """Parse choices from text or values (cards in the rule set's deck)."""
+        r = rules or ThreeLeavesRules(deck=32)
+        ex = {
+            int(seat): Exchange.parse(v, rules=r, field=("exchanges", str(seat)))
+            for seat, v in (exchanges or {}).items()
+        }
+        parsed_picks = (
+            None if picks is None else parse_cards(picks, deck=r.card_deck, field="picks") or None
+        )
+        parsed_plays: tuple[tuple[Card, bool], ...] | PlayPolicy
+        parsed_plays = plays if callable(plays) else parse_plays(plays, rules=r)
+        return cls(ex, demand_playout, parsed_picks, parsed_plays, seed)
+
+
+@dataclass(frozen=True, slots=True)
+class KhlyustClaim:
+    """A khlyust held at a check (TL-4): seat, its value and its place in turn order."""
+
+    seat: int
+    value: KhlyustValue
+    turn_position: int
+
+    @property
+    def order_key(self) -> tuple[int, int, int, int]:
+        """The TL-4 key including the seat tie-break."""
+        return self.value.order_key(self.turn_position)
+
+    def to_dict(self) -> dict[str, object]:
+        """The claim as JSON: ``seat``, ``cards``, ``class``, ``points``, ``top``."""
+        return {
+            "seat": self.seat,
+            "cards": [str(c) for c in self.value.cards],
+            "class": self.value.khlyust_class.label,
+            "points": self.value.points,
+            "top": self.value.top.symbol,
+        }
+
+
+def best_khlyust(
+    hands: Mapping[int, Sequence[Card]],
+    trump: Suit,
+    dealer: int,
+    players: int,
+    rules: ThreeLeavesRules | None = None,
+) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
+    """The best khlyust among ``hands`` (seat -> cards) and every khlyust found (TL-4).
+
+    >>> from cpsolver.cards import parse_cards
+    >>> best, found = best_khlyust({0: parse_cards("Jd Td 8d"), 1: parse_cards("Ah Kh Qh")},
+    ...                            Suit.DIAMONDS, dealer=1, players=2)
+    >>> best.seat, [c.value.khlyust_class.label for c in found]
+    (0, ['trump_khlyust', 'plain_khlyust'])
+    """
+    r = rules or ThreeLeavesRules()
+    order = turn_order(dealer, players)
+    claims = []
+    for pos, seat in enumerate(order):
+        if seat not in hands:
+            continue
+        value = evaluate_khlyust(
+            hands[seat],
+            trump,
+            deck=r.card_deck,
+            class_ranking=r.class_ranking,
+            field=("hands", seat),
+        )
+        if value.is_khlyust:
+            claims.append(KhlyustClaim(seat, value, pos))
+    best = max(claims, key=lambda c: c.order_key) if claims else None
+    return best, tuple(claims)
