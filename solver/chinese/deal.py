@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from cpsolver.cards import DECK_52, Card
 from cpsolver.errors import Field, InvalidInputError
+from cpsolver.seeds import MAX_SEED
 
 __all__ = ["MAX_SEED", "SEATS", "Deal", "check_deal_request", "deal", "deals"]
 
 SEATS = ("N", "E", "S", "W")
-MAX_SEED = 2**63 - 1  # seeds travel as int64 on the wire; the last deal's seed must fit
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def check_deal_request(seed: int, players: int = 4, count: int = 1) -> None:
                 InvalidInputError(
                     "seed",
                     f"the deals' seeds {seed}..{seed + count - 1} must be at most "
-                    f"{MAX_SEED} (2**63 - 1)",
+                    f"{MAX_SEED} (cpsolver.seeds.MAX_SEED)",
                 )
             )
     if problems:

@@ -27,12 +27,13 @@ import numpy as np
 
 from cpsolver.budget import check_budget
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
-from cpsolver.chlust.deal import check_seed, one_card
+from cpsolver.chlust.deal import one_card
 from cpsolver.chlust.play import duty
 from cpsolver.errors import InvalidInputError
 from cpsolver.estimate import Estimate, wilson_interval
 from cpsolver.evaluator.chlust import evaluate_parsed
 from cpsolver.rules.chlust import ChlustRules, Underruff
+from cpsolver.seeds import check_seed
 from cpsolver.tricks import Trick
 
 __all__ = [
@@ -72,7 +73,7 @@ def check_odds_limits(*, opponents: int, samples: int, exact_limit: int, seed: i
     """Raise :class:`InvalidInputError` naming the field unless :func:`showdown_odds` accepts
     it: ``opponents`` 1 to 3 (CH-1), ``samples`` 1 to :data:`MAX_ODDS_SAMPLES`,
     ``exact_limit`` 0 to :data:`MAX_EXACT_LIMIT`, ``seed`` 0 to
-    :data:`~cpsolver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
+    :data:`~cpsolver.seeds.MAX_SEED`. The remote client checks with it before sending.
 
     >>> check_odds_limits(opponents=3, samples=MAX_ODDS_SAMPLES, exact_limit=0, seed=0)
     >>> check_odds_limits(opponents=1, samples=MAX_ODDS_SAMPLES + 1, exact_limit=0, seed=0)
@@ -95,7 +96,7 @@ def check_advice_limits(
     """Raise :class:`InvalidInputError` naming the field unless :func:`advise_play` accepts it:
     ``seats`` 2 to 4 distinct seats 0 to 3 (CH-1) with ``seat`` among them, ``samples`` 2 to
     :data:`MAX_ADVICE_SAMPLES` (a sampled mean's 95% interval needs two), ``seed`` 0 to
-    :data:`~cpsolver.chlust.deal.MAX_SEED`. The remote client checks with it before sending.
+    :data:`~cpsolver.seeds.MAX_SEED`. The remote client checks with it before sending.
 
     >>> check_advice_limits(samples=1, seed=0)
     Traceback (most recent call last):

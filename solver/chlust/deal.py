@@ -18,6 +18,7 @@ from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards,
 from cpsolver.errors import CardError, Field, IllegalPlayError, InvalidInputError, field_path
 from cpsolver.evaluator.chlust import SetValue, evaluate_parsed
 from cpsolver.rules.chlust import ChlustRules
+from cpsolver.seeds import MAX_SEED, check_seed
 
 __all__ = [
     "MAX_SEED",
@@ -32,24 +33,6 @@ __all__ = [
     "parse_hands",
     "showdown",
 ]
-
-MAX_SEED = 2**63 - 1
-"""Largest seed of a deal or a sample (seeds are 0 or more: ``random.Random`` would deal a
-negative seed's absolute value again; Chlust seeds are int64 on the wire)."""
-
-
-def check_seed(seed: int, field: Field = "seed") -> None:
-    """Raise :class:`InvalidInputError` naming ``field`` unless ``seed`` is 0 to
-    :data:`MAX_SEED`.
-
-    >>> check_seed(MAX_SEED)
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    cpsolver.errors.InvalidInputError: seed: must be 0 to 9223372036854775807, got -1
-    """
-    if not 0 <= seed <= MAX_SEED:
-        raise InvalidInputError(field, f"must be 0 to {MAX_SEED}, got {seed}")
 
 
 def one_card(value: Card | str, rules: ChlustRules, field: Field) -> Card:

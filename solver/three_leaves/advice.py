@@ -36,9 +36,9 @@ from cpsolver.errors import InvalidInputError
 from cpsolver.estimate import Z95, Estimate, wilson_interval
 from cpsolver.evaluator.khlyust import KhlyustClass, KhlyustValue, evaluate_khlyust
 from cpsolver.rules.three_leaves import ThreeLeavesRules
+from cpsolver.seeds import check_seed
 from cpsolver.three_leaves.deal import (
     MAX_CARRIED_POT,
-    MAX_SEED,
     Choices,
     Deal,
     Exchange,
@@ -105,8 +105,7 @@ call plays (the CLI's ``--samples`` range and the server's)."""
 def _check_samples(samples: int, seed: int, least: int) -> None:
     if not least <= samples <= MAX_SAMPLES:
         raise InvalidInputError("samples", f"must be {least} to {MAX_SAMPLES}, got {samples}")
-    if not 0 <= seed <= MAX_SEED:
-        raise InvalidInputError("seed", f"must be 0 to {MAX_SEED}, got {seed}")
+    check_seed(seed)
 
 
 def check_advice_limits(
@@ -119,7 +118,7 @@ def check_advice_limits(
 ) -> None:
     """Raise :class:`InvalidInputError` naming the field unless :func:`advise_hand` accepts it:
     ``position`` a turn position of ``rules``, ``samples`` 2 to :data:`MAX_SAMPLES`, ``seed`` 0
-    to :data:`~cpsolver.three_leaves.deal.MAX_SEED`, ``carried_pot`` 0 to
+    to :data:`~cpsolver.seeds.MAX_SEED`, ``carried_pot`` 0 to
     :data:`~cpsolver.three_leaves.deal.MAX_CARRIED_POT` (the remote client checks with it before
     sending, so both give the same error).
 

@@ -23,6 +23,7 @@ from cpsolver.cards import Card, CardsLike, Suit, format_cards, parse_card, pars
 from cpsolver.errors import Field, InvalidInputError
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
 from cpsolver.rules.three_leaves import ThreeLeavesRules
+from cpsolver.seeds import MAX_SEED, check_seed
 from cpsolver.three_leaves.play import PlayLike, PlayPolicy, parse_plays
 
 __all__ = [
@@ -39,9 +40,6 @@ __all__ = [
     "turn_order",
 ]
 
-MAX_SEED = 2**32 - 1
-"""Largest seed of a deal's random choices or of the advice's samples (seeds are 0 or more;
-Three Leaves seeds are uint32 on the wire)."""
 MAX_CARRIED_POT = 1_000_000_000
 """Largest pot carried into a deal (money is int32 on the wire; a deal adds antes of at most
 1,000,000 a player, shares and penalties on top)."""
@@ -58,8 +56,7 @@ def check_play_limits(*, seed: int = 0, carried_pot: int = 0) -> None:
     ...
     cpsolver.errors.InvalidInputError: carried_pot: must be 0 to 1000000000, got -1
     """
-    if not 0 <= seed <= MAX_SEED:
-        raise InvalidInputError("seed", f"must be 0 to {MAX_SEED}, got {seed}")
+    check_seed(seed)
     if not 0 <= carried_pot <= MAX_CARRIED_POT:
         raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
 
