@@ -31,7 +31,7 @@ from cpsolver.chlust import (
     PlayAdvice,
     ShowdownOdds,
     advise_play,
-    legal_plays,
+    legal_cards,
     play_deal,
     showdown_odds,
 )
@@ -517,7 +517,7 @@ class LocalSolver:
         resolved = ChlustRules.resolve(rules, **overrides)
         suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
         cards = parse_cards(trick, deck=resolved.card_deck, count=(0, 1, 2, 3), field="trick")
-        return legal_plays(hand, Trick.of(suit, 0, cards), resolved)
+        return legal_cards(hand, Trick.of(suit, 0, cards), resolved)
 
     def chlust_play(
         self,
@@ -604,7 +604,7 @@ class LocalSolver:
     ) -> ChlustDeal:
         """``cpsolver.chlust.deal`` (CH-2)."""
         resolved = ChlustRules.resolve(rules, **overrides)
-        return deal_chlust(players or resolved.players, resolved, seed=seed, dealer=dealer)
+        return deal_chlust(seed, resolved, players=players or None, dealer=dealer)
 
     def chlust_bid(
         self,

@@ -18,7 +18,7 @@ from cpsolver.chlust import (
     advise_play,
     deal,
     exchange_seat,
-    legal_plays,
+    legal_cards,
     parse_hands,
     play_deal,
     showdown,
@@ -95,7 +95,7 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         played = cards_from_wire(request.trick, "trick")
         trump = suit_from_wire(request.trump, "trump")
         on_trick = parse_cards(played, deck=rules.card_deck, count=(0, 1, 2, 3), field="trick")
-        legal = legal_plays(hand, Trick.of(trump, 0, on_trick), rules)
+        legal = legal_cards(hand, Trick.of(trump, 0, on_trick), rules)
         return pb.LegalPlaysResponse(legal=cards_to_wire(legal))
 
     def PlayDeal(
@@ -216,9 +216,7 @@ class ChlustServicer(pb_grpc.ChlustServiceServicer):
         self, request: pb.DealHandsRequest, context: grpc.ServicerContext
     ) -> pb.DealHandsResponse:
         rules = rules_from_wire(request.rules, ChlustRules)
-        dealt = deal(
-            request.players or rules.players, rules, seed=request.seed, dealer=request.dealer
-        )
+        dealt = deal(request.seed, rules, players=request.players or None, dealer=request.dealer)
         return deal_to_wire(dealt, dealt.exchange_seat(rules))
 
 

@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from cpsolver.cards import Card, Suit, parse_cards
-from cpsolver.chlust import advise_play, legal_plays, showdown_odds
+from cpsolver.chlust import advise_play, legal_cards, showdown_odds
 from cpsolver.errors import InvalidInputError
 from cpsolver.evaluator import evaluate_set
 from cpsolver.rules import ChlustRules
@@ -139,7 +139,7 @@ def _paranoid(hands: dict[int, list[Card]], trick: Trick, order: list[int], me: 
         else order[(order.index(trick.plays[-1].seat) + 1) % len(order)]
     )
     values = []
-    for card in legal_plays(hands[seat], trick):
+    for card in legal_cards(hands[seat], trick):
         rest = {s: [c for c in h if c != card] for s, h in hands.items()}
         values.append(_paranoid(rest, trick.play(seat, card), order, me))
     return max(values) if seat == me else min(values)

@@ -16,7 +16,7 @@ from cpsolver.chlust import (
     exchange_seat,
     exchange_trump_ace,
     first_leader,
-    legal_plays,
+    legal_cards,
     play_deal,
     settle_tricks,
     showdown,
@@ -58,9 +58,9 @@ def test_ch2_exchange_needs_the_turned_trump_ace_and_the_lowest_trump() -> None:
 
 
 def test_deal_is_seeded_and_deals_one_at_a_time_from_the_dealers_left() -> None:
-    first = deal(3, seed=11, dealer=2)
-    assert first == deal(3, seed=11, dealer=2)
-    assert first != deal(3, seed=12, dealer=2)
+    first = deal(11, players=3, dealer=2)
+    assert first == deal(11, players=3, dealer=2)
+    assert first != deal(12, players=3, dealer=2)
     everything = [c for h in first.hands for c in h] + [first.turned, *first.stock]
     assert sorted(everything) == sorted(STANDARD.card_deck.cards)
     # Reconstruct the shuffled order: seat 0 (dealer's left) got cards 1, 4, 7.
@@ -71,7 +71,7 @@ def test_deal_is_seeded_and_deals_one_at_a_time_from_the_dealers_left() -> None:
 
 
 def test_deal_exchange_refuses_other_seats() -> None:
-    d = deal(2, seed=1)  # seed 1 turns the A♣; seat 0 holds the 10♣
+    d = deal(1, players=2)  # seed 1 turns the A♣; seat 0 holds the 10♣
     assert d.turned == Card.of("Ac") and Card.of("Tc") in d.hands[0]
     assert d.exchange_seat() == 0
     after = d.exchange(0)
@@ -137,21 +137,21 @@ def trick(trump: str, played: str) -> Trick:
         ("Qh Ah Ks", "Kh", "Ah"),  # trumps led: head the K♥
     ],
 )
-def test_ch_e10_legal_plays(hand: str, played: str, legal: str) -> None:
-    assert set(legal_plays(hand, trick("h", played), NINES)) == set(cards(legal))
+def test_ch_e10_legal_cards(hand: str, played: str, legal: str) -> None:
+    assert set(legal_cards(hand, trick("h", played), NINES)) == set(cards(legal))
 
 
 def test_ch8_underruff_may_discard_option() -> None:
     rules = ChlustRules().replace(underruff="may_discard")
-    assert set(legal_plays("Th Ac Ks", trick("h", "Qd Kd Jh"), rules)) == set(cards("Th Ac Ks"))
+    assert set(legal_cards("Th Ac Ks", trick("h", "Qd Kd Jh"), rules)) == set(cards("Th Ac Ks"))
     # Able to overtrump: still must.
-    assert legal_plays("Th Kh Ac", trick("h", "Qd Kd Jh"), rules) == cards("Kh")
+    assert legal_cards("Th Kh Ac", trick("h", "Qd Kd Jh"), rules) == cards("Kh")
 
 
 def test_ch8_follow_lower_when_unable_to_head_and_anything_when_void() -> None:
-    assert set(legal_plays("Td Ks Ac", trick("h", "Ad"))) == {Card.of("Td")}
-    assert set(legal_plays("Ts Ks Ac", trick("h", "Ad"))) == set(cards("Ts Ks Ac"))
-    assert set(legal_plays("Ts Ks Ac", trick("h", ""))) == set(cards("Ts Ks Ac"))
+    assert set(legal_cards("Td Ks Ac", trick("h", "Ad"))) == {Card.of("Td")}
+    assert set(legal_cards("Ts Ks Ac", trick("h", "Ad"))) == set(cards("Ts Ks Ac"))
+    assert set(legal_cards("Ts Ks Ac", trick("h", ""))) == set(cards("Ts Ks Ac"))
 
 
 def test_ch8_first_leader_skips_folded_dealer() -> None:
@@ -250,7 +250,7 @@ def test_random_legal_deals_have_three_tricks_and_never_empty_legal_sets(
     played with legal cards ends after exactly three tricks that sum to 3 (CH-9)."""
     rules = ChlustRules().replace(deck=deck, underruff=underruff)
     rng = random.Random(seed)
-    d = deal(players, rules, seed=seed, dealer=rng.randrange(players))
+    d = deal(seed, rules, players=players, dealer=rng.randrange(players))
     game = TrickGame(d.hands, d.trump, rules, dealer=d.dealer, turned=d.turned)
     while not game.is_over:
         seat = game.to_play

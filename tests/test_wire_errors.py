@@ -288,7 +288,7 @@ RPC_CASES = [
      "history[0]", "history[1]", "INVALID_INPUT_ERROR", {}),
     ("DealHands", "chlust", "DealHands",
      chlust_pb2.DealHandsRequest(players=2, dealer=5, seed=1),
-     lambda: deal(2, CH, seed=1, dealer=5),
+     lambda: deal(1, CH, players=2, dealer=5),
      "dealer", "dealer", "INVALID_INPUT_ERROR", {}),
     ("EvaluateKhlyust", "leaves", "EvaluateKhlyust",
      three_leaves_pb2.EvaluateKhlyustRequest(cards=_cards("As Ks As"), trump=SPADES),

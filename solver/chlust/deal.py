@@ -11,12 +11,14 @@
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
 from cpsolver.errors import CardError, Field, IllegalPlayError, InvalidInputError, field_path
-from cpsolver.evaluator.chlust import SetValue, evaluate_parsed
+from cpsolver.evaluator.chlust import SetValue, evaluate_parsed, evaluate_set
 from cpsolver.rules.chlust import ChlustRules
 from cpsolver.seeds import MAX_SEED, check_seed
 
@@ -27,6 +29,7 @@ __all__ = [
     "check_deal_request",
     "check_seed",
     "deal",
+    "evaluate",
     "exchange_seat",
     "exchange_trump_ace",
     "one_card",
@@ -130,16 +133,50 @@ def check_deal_request(players: int, *, seed: int, dealer: int = 0) -> None:
 
 
 def deal(
-    players: int, rules: ChlustRules | str | None = None, *, seed: int, dealer: int = 0
+    seed: int | None = None,
+    rules: ChlustRules | str | int | None = None,
+    /,
+    *,
+    players: int | None = None,
+    dealer: int = 0,
+    **keywords: Any,
 ) -> Deal:
-    """Shuffle (seeded) and deal three cards each, one at a time from the dealer's left, then
-    turn the next card for trumps (CH-2).
+    """The deal numbered ``seed``: the rule set's deck shuffled by ``random.Random(seed)``,
+    three cards each, one at a time from the dealer's left, then the next card turned for
+    trumps (CH-2). ``players`` defaults to ``rules.players``; ``seed`` and ``rules`` may be
+    passed by name.
 
-    >>> d = deal(3, seed=7)
+    The form ``deal(players, rules=None, *, seed, dealer=0)`` is deprecated: it warns and
+    deals the same.
+
+    >>> d = deal(7, players=3)
     >>> [len(h) for h in d.hands], len(d.stock), d.turned not in sum(d.hands, ())
     ([3, 3, 3], 10, True)
     """
+    named = keywords.pop("seed", None)
+    if "rules" in keywords:
+        if rules is not None:
+            raise TypeError("deal() got the rules twice")
+        rules = keywords.pop("rules")
+    if keywords:
+        raise TypeError(f"deal() got unexpected keyword arguments {sorted(keywords)}")
+    if named is not None and seed is not None:  # the deprecated deal(players, rules, *, seed)
+        warnings.warn(
+            "deal(players, rules, *, seed) is deprecated: use deal(seed, rules, players=...)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if players is not None:
+            raise TypeError("deal(players, rules, *, seed): players given twice")
+        players, seed = seed, named
+    else:
+        seed = named if seed is None else seed
+    if seed is None:
+        raise TypeError("deal() missing the seed")
+    if isinstance(rules, int):
+        raise TypeError("deal(seed, rules): rules must be a rule set or a preset name")
     rules = ChlustRules.resolve(rules)
+    players = rules.players if players is None else players
     check_deal_request(players, seed=seed, dealer=dealer)
     cards = list(rules.card_deck.cards)
     random.Random(seed).shuffle(cards)
@@ -151,6 +188,22 @@ def deal(
             position += 1
     turned = cards[position]
     return Deal(tuple(tuple(h) for h in hands), turned, dealer, tuple(cards[position + 1 :]))
+
+
+def evaluate(
+    cards: CardsLike,
+    trump: Suit | str,
+    rules: ChlustRules | str | None = None,
+    *,
+    turned: Card | None = None,
+) -> SetValue:
+    """Judge a 3-card Chlust hand under ``trump`` (CH-3..CH-5): :func:`evaluate_set` in the
+    games' one vocabulary (``cpsolver.three_leaves.evaluate`` is Three Leaves').
+
+    >>> evaluate("Tc Ac Kc", "h").name
+    'flush A-K-T ♣ (pure)'
+    """
+    return evaluate_set(cards, trump, rules, turned=turned)
 
 
 def exchange_seat(

@@ -10,15 +10,20 @@ The duties of CH-8, for a player holding ``hand`` facing the trick so far:
 
 The wild card plays as itself in tricks (CH-3). Trick winners come from :mod:`cpsolver.tricks`.
 
+CH-8 is stated once, in :func:`duty`; :func:`legal_plays`, :func:`can_play`,
+:func:`verify_play` and :class:`TrickGame` derive from it. As in Three Leaves, the legal plays
+are :class:`~cpsolver.tricks.Play` values of the seat to play:
+
 >>> from cpsolver.cards import Suit
->>> from cpsolver.tricks import Play, Trick
+>>> from cpsolver.tricks import Trick
 >>> over = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
->>> legal_plays("Th Kh Ac", over), legal_plays("Th Ac Ks", over)
-((Card('Kh'),), (Card('Th'),))
+>>> [str(p) for p in legal_plays("Th Kh Ac", over)], legal_cards("Th Ac Ks", over)
+(['3:Kh'], (Card('Th'),))
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -31,11 +36,14 @@ from cpsolver.tricks import Play, Trick
 
 __all__ = [
     "DealResult",
+    "LegalPlays",
     "TrickGame",
     "can_play",
     "duty",
     "first_leader",
+    "legal_cards",
     "legal_plays",
+    "next_seat",
     "play_deal",
     "settle_tricks",
     "verify_play",
@@ -72,25 +80,99 @@ def duty(hand: Sequence[Card], trick: Trick, rules: ChlustRules) -> tuple[tuple[
     return tuple(hand), "holding neither the led suit nor trumps: any card"
 
 
-def legal_plays(
-    hand: CardsLike, trick: Trick, rules: ChlustRules | str | None = None
-) -> tuple[Card, ...]:
-    """The cards ``hand`` may play to ``trick`` under CH-8 (never empty for a non-empty hand).
+class LegalPlays(tuple[Play, ...]):
+    """The legal plays :func:`legal_plays` returns. Until this release Chlust's
+    ``legal_plays`` returned cards; for one release the plays still answer ``card in plays``
+    and ``plays == (card, ...)`` as those cards did, with a :class:`DeprecationWarning`
+    (compare ``play.card``, or use :func:`legal_cards`)."""
 
-    ``trick.trump`` is the trump suit. CH-E10, trumps ♥, Q♦ led:
+    __slots__ = ()
+
+    @staticmethod
+    def _warn() -> None:
+        warnings.warn(
+            "Chlust's legal_plays returns Play values now (as Three Leaves' does): compare "
+            "play.card, or use legal_cards()",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, Card):
+            self._warn()
+            return any(p.card == item for p in self)
+        return tuple.__contains__(self, item)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, tuple) and other and all(isinstance(c, Card) for c in other):
+            self._warn()
+            return tuple(p.card for p in self) == other
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = tuple.__hash__
+
+
+def next_seat(trick: Trick, rules: ChlustRules | str | None = None) -> int:
+    """The seat after the trick's last play, clockwise at a table of ``rules.players`` (the
+    leader when the trick is empty): the default seat of :func:`legal_plays`. A seat that
+    folded is skipped by naming the seat to play instead.
 
     >>> from cpsolver.cards import Suit
-    >>> from cpsolver.tricks import Play, Trick
-    >>> led = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
-    >>> legal_plays("Kd Ad Ts", led), legal_plays("Jh As Kc", led)
-    ((Card('Kd'), Card('Ad')), (Card('Jh'),))
+    >>> next_seat(Trick.of(Suit.HEARTS, 3, parse_cards("Qd")), "heads_up")
+    0
     """
-    rules = ChlustRules.resolve(rules)
+    if not trick.plays:
+        return trick.leader
+    return (trick.plays[-1].seat + 1) % ChlustRules.resolve(rules).players
+
+
+def _parse_hand(hand: CardsLike, trick: Trick, rules: ChlustRules) -> tuple[Card, ...]:
     cards = parse_cards(hand, deck=rules.card_deck, count=(1, 2, 3), field="hand")
     for card in cards:
         if card in trick.cards:
             raise InvalidInputError("hand", f"card {card} is already on the trick")
-    return duty(cards, trick, rules)[0]
+    return cards
+
+
+def legal_cards(
+    hand: CardsLike, trick: Trick, rules: ChlustRules | str | None = None
+) -> tuple[Card, ...]:
+    """The cards of :func:`legal_plays` (never empty for a non-empty hand).
+
+    ``trick.trump`` is the trump suit. CH-E10, trumps ♥, Q♦ led:
+
+    >>> from cpsolver.cards import Suit
+    >>> from cpsolver.tricks import Trick
+    >>> led = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
+    >>> legal_cards("Kd Ad Ts", led), legal_cards("Jh As Kc", led)
+    ((Card('Kd'), Card('Ad')), (Card('Jh'),))
+    """
+    resolved = ChlustRules.resolve(rules)
+    return duty(_parse_hand(hand, trick, resolved), trick, resolved)[0]
+
+
+def legal_plays(
+    hand: CardsLike,
+    trick: Trick,
+    rules: ChlustRules | str | None = None,
+    *,
+    seat: int | None = None,
+) -> LegalPlays:
+    """Every play ``hand`` may make on ``trick`` under CH-8 (:func:`duty`), as plays of
+    ``seat`` (default :func:`next_seat`); the wild card plays as itself.
+
+    >>> from cpsolver.cards import Suit
+    >>> from cpsolver.tricks import Trick
+    >>> led = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
+    >>> [str(p) for p in legal_plays("Kd Ad Ts", led, seat=2)]
+    ['2:Kd', '2:Ad']
+    """
+    resolved = ChlustRules.resolve(rules)
+    to_play = next_seat(trick, resolved) if seat is None else seat
+    return LegalPlays(Play(to_play, c) for c in legal_cards(hand, trick, resolved))
 
 
 def _card(play: Card | str | Play, rules: ChlustRules, field: Field) -> Card:

@@ -28,6 +28,8 @@ from cpsolver.three_leaves.deal import (
     KhlyustClaim,
     assistant_of,
     best_khlyust,
+    deal,
+    evaluate,
     turn_order,
 )
 from cpsolver.three_leaves.engine import DealResult, Outcome, Payment, play_deal, play_tricks
@@ -68,6 +70,8 @@ __all__ = [
     "best_khlyust",
     "can_play",
     "check_play",
+    "deal",
+    "evaluate",
     "exchange_advice",
     "greedy_policy",
     "khlyust_odds",

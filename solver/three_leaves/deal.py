@@ -16,6 +16,7 @@ plays it.
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -37,6 +38,8 @@ __all__ = [
     "assistant_of",
     "best_khlyust",
     "check_play_limits",
+    "deal",
+    "evaluate",
     "turn_order",
 ]
 
@@ -236,8 +239,18 @@ class Choices:
         seed: int = 0,
         rules: ThreeLeavesRules | None = None,
     ) -> Choices:
-        """Parse choices from text or values (cards in the rule set's deck)."""
-        r = rules or ThreeLeavesRules(deck=32)
+        """Parse choices from text or values: cards of ``rules``' deck (default
+        :class:`ThreeLeavesRules`, 28 cards, like everything else; pass the deal's rules for
+        the 32-card deck).
+
+        >>> Choices.of(plays="7s", rules=ThreeLeavesRules(deck=32)).plays
+        ((Card('7s'), False),)
+        >>> Choices.of(plays="7s")
+        Traceback (most recent call last):
+        ...
+        cpsolver.errors.CardError: plays[1]: card '7s' is not in the 28-card deck (ranks 8-A)
+        """
+        r = rules or ThreeLeavesRules()
         ex = {
             int(seat): Exchange.parse(v, rules=r, field=("exchanges", str(seat)))
             for seat, v in (exchanges or {}).items()
@@ -306,3 +319,55 @@ def best_khlyust(
             claims.append(KhlyustClaim(seat, value, pos))
     best = max(claims, key=lambda c: c.order_key) if claims else None
     return best, tuple(claims)
+
+
+def deal(
+    seed: int, rules: ThreeLeavesRules | str | None = None, *, dealer: int | None = None
+) -> Deal:
+    """The deal numbered ``seed`` (TL-2): the rule set's deck shuffled by
+    ``random.Random(seed)``, three cards to each of ``rules.players`` seats one at a time from
+    the dealer's left, the next card turned for trumps, the rest the stock in draw order.
+    ``dealer`` defaults to the last seat.
+
+    >>> d = deal(7, "three_players")
+    >>> d.players, [len(h) for h in d.hands], len(d.stock), d.dealer
+    (3, [3, 3, 3], 18, 2)
+    >>> d == deal(7, "three_players") and d != deal(8, "three_players")
+    True
+    """
+    resolved = ThreeLeavesRules.resolve(rules)
+    check_seed(seed)
+    n = resolved.players
+    seat = n - 1 if dealer is None else dealer
+    if not isinstance(seat, int) or not 0 <= seat < n:
+        raise InvalidInputError("dealer", f"must be a seat 0 to {n - 1}, got {seat!r}")
+    cards = list(resolved.card_deck.cards)
+    random.Random(seed).shuffle(cards)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    position = 0
+    for _ in range(3):
+        for offset in range(1, n + 1):
+            hands[(seat + offset) % n].append(cards[position])
+            position += 1
+    return Deal(
+        resolved,
+        seat,
+        tuple(tuple(h) for h in hands),
+        cards[position],
+        tuple(cards[position + 1 :]),
+    )
+
+
+def evaluate(
+    cards: CardsLike, trump: Suit | str, rules: ThreeLeavesRules | str | None = None
+) -> KhlyustValue:
+    """Judge three cards under ``trump`` (TL-4) with ``rules``' deck and class order:
+    :func:`cpsolver.evaluator.evaluate_khlyust` in this game's vocabulary.
+
+    >>> evaluate("7s 7h 7d", "c", ThreeLeavesRules(deck=32)).khlyust_class.label
+    'three_of_a_rank'
+    """
+    resolved = ThreeLeavesRules.resolve(rules)
+    return evaluate_khlyust(
+        cards, trump, deck=resolved.card_deck, class_ranking=resolved.class_ranking
+    )

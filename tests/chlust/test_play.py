@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from cpsolver.cards import Card, Suit, parse_cards
-from cpsolver.chlust import ChlustRules, can_play, legal_plays, verify_play
+from cpsolver.chlust import ChlustRules, can_play, legal_cards, legal_plays, verify_play
 from cpsolver.errors import IllegalPlayError
 from cpsolver.tricks import Trick
 
@@ -53,7 +53,7 @@ def test_list_and_check_agree_with_ch8_on_every_hand(underruff: str) -> None:
         others = [c for c in rules.card_deck.cards if c not in trick.cards]
         for hand in itertools.combinations(others, 3):
             expected = _ch8_from_the_text(hand, trick, underruff)
-            assert set(legal_plays(hand, trick, rules)) == expected, (hand, str(trick))
+            assert {p.card for p in legal_plays(hand, trick, rules)} == expected, (hand, str(trick))
             for card in hand:
                 assert can_play(hand, trick, card, rules) is (card in expected)
                 if card in expected:
@@ -70,3 +70,29 @@ def test_a_card_not_held_is_refused() -> None:
     assert not can_play(hand, trick, "Jd")
     with pytest.raises(IllegalPlayError, match="does not hold Jd"):
         verify_play(hand, trick, "Jd", who="seat 1")
+
+
+def test_legal_plays_are_plays_of_the_seat_to_play() -> None:
+    """Like Three Leaves', Chlust's legal plays are Play values: the next seat's (clockwise
+    at rules.players) or the seat named; legal_cards is their cards."""
+    trick = Trick.of(Suit.HEARTS, 2, parse_cards("Qd"), players=3)
+    plays = legal_plays("Kd Ad Ts", trick, ChlustRules(players=3))
+    assert [(p.seat, str(p.card), p.face_down) for p in plays] == [
+        (0, "Kd", False),
+        (0, "Ad", False),
+    ]
+    assert {p.seat for p in legal_plays("Kd Ad Ts", trick, seat=1)} == {1}
+    assert legal_cards("Kd Ad Ts", trick) == tuple(p.card for p in plays)
+
+
+def test_the_old_card_answers_warn_for_one_release() -> None:
+    """Code written for the cards legal_plays returned until now keeps working, warned."""
+    trick = Trick.of(Suit.HEARTS, 0, parse_cards("Qd"))
+    plays = legal_plays("Kd Ad Ts", trick)
+    with pytest.warns(DeprecationWarning, match="legal_cards"):
+        assert Card.of("Kd") in plays
+    with pytest.warns(DeprecationWarning):
+        assert plays == (Card.of("Kd"), Card.of("Ad"))
+    with pytest.warns(DeprecationWarning):
+        assert Card.of("Ts") not in plays
+    assert plays == tuple(plays) and hash(plays) == hash(tuple(plays))
