@@ -613,7 +613,7 @@ class RemoteSolver:
         if turned is not None:
             request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
         response = self._chlust_call(self._chlust().PlayDeal, request, timeout)
-        return deal_result_from_wire(response, suit)
+        return deal_result_from_wire(response, suit, len(hands))
 
     def chlust_odds(
         self,

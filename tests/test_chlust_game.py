@@ -169,7 +169,7 @@ def test_ch_e11_whole_deal() -> None:
     result = play_deal(CH_E11_HANDS, "s", ["Ah Kh Qh", "Kc Js Tc", "Ad Jd Td"], turned="Qs")
     assert [t.winner for t in result.tricks] == [0, 1, 1]
     assert [t.leader for t in result.tricks] == [0, 0, 1]
-    assert dict(result.tricks_won) == {0: 1, 1: 2, 2: 0}
+    assert result.tricks_won == (1, 2, 0)
     assert result.winners == (1,)
     assert result.shares[1] == 1 and result.carried == 0
 
@@ -212,25 +212,33 @@ def test_folded_players_do_not_play_and_dealer_folded_leader() -> None:
     """CH-8: dealer folded -> first player still in clockwise from the dealer leads."""
     result = play_deal(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s", "Kh Qh Ad Jd Js Tc", folded=[0])
     assert result.tricks[0].leader == 1
-    assert set(result.tricks_won) == {1, 2}
-    assert dict(result.tricks_won) == {1: 3, 2: 0}
+    assert result.seats == (1, 2) and result.in_deal[0] is False
+    assert result.tricks_won[1:] == (3, 0) and result.shares[0] == 0
 
 
 # --- CH-9 result ---------------------------------------------------------------------------
 
 
 def test_ch9_tie_for_most_tricks() -> None:
-    tie = {0: 1, 1: 1, 2: 1}
+    tie = (1, 1, 1)
     winners, shares, carried = settle_tricks(tie)
-    assert winners == (0, 1, 2) and carried == 1 and not any(shares.values())
+    assert winners == (0, 1, 2) and carried == 1 and not any(shares)
     _, shares, carried = settle_tricks(tie, ChlustRules().replace(trick_tie="split"))
-    assert carried == 0 and set(shares.values()) == {Fraction(1, 3)}
+    assert carried == 0 and shares == (Fraction(1, 3),) * 3
     _, shares, carried = settle_tricks(tie, ChlustRules().replace(trick_tie="thirds"))
-    assert carried == 0 and set(shares.values()) == {Fraction(1, 3)}
-    _, shares, _ = settle_tricks({0: 2, 1: 1, 2: 0}, ChlustRules().replace(trick_tie="thirds"))
-    assert shares == {0: Fraction(2, 3), 1: Fraction(1, 3), 2: Fraction(0)}
-    _, shares, carried = settle_tricks({0: 2, 1: 1, 2: 0})
-    assert shares == {0: 1, 1: 0, 2: 0} and carried == 0
+    assert carried == 0 and shares == (Fraction(1, 3),) * 3
+    _, shares, _ = settle_tricks((2, 1, 0), ChlustRules().replace(trick_tie="thirds"))
+    assert shares == (Fraction(2, 3), Fraction(1, 3), Fraction(0))
+    _, shares, carried = settle_tricks((2, 1, 0))
+    assert shares == (1, 0, 0) and carried == 0
+
+
+def test_ch9_a_folded_seat_takes_no_share_and_no_tie() -> None:
+    """A folded seat (0 tricks, out of the deal) neither wins a tie of zeros nor a share."""
+    winners, shares, carried = settle_tricks((0, 2, 1, 0), in_deal=(False, True, True, True))
+    assert winners == (1,) and shares == (0, 1, 0, 0) and carried == 0
+    winners, _, carried = settle_tricks((0, 1, 1, 1), in_deal=(False, True, True, True))
+    assert winners == (1, 2, 3) and carried == 1
 
 
 # --- properties: random deals played with random legal cards -------------------------------
@@ -273,9 +281,9 @@ def test_random_legal_deals_have_three_tricks_and_never_empty_legal_sets(
         game.play(rng.choice(legal))
     result = game.result()
     assert len(result.tricks) == 3
-    assert sum(result.tricks_won.values()) == 3
+    assert sum(result.tricks_won) == 3
     assert all(len(t) == players for t in result.tricks)
-    assert sum(result.shares.values()) + result.carried == 1
+    assert sum(result.shares) + result.carried == 1
 
 
 # --- CH-6 bidding --------------------------------------------------------------------------

@@ -17,6 +17,8 @@ from cpsolver.rules import ThreeLeavesRules
 from cpsolver.three_leaves import (
     Choices,
     Deal,
+    Exchange,
+    ExchangeAction,
     Outcome,
     best_khlyust,
     play_deal,
@@ -294,6 +296,13 @@ def test_tl3_exchange_draws_from_the_stock_in_order_and_pass_drops_out() -> None
     )
     assert result.hands_played[B] == parse_cards("Ks Js 9s")
     assert result.in_deal == (True, True, False, True)
+    # Per seat, like every per-seat value: the dealer and the assistant choose nothing.
+    assert result.exchanges == (
+        None,
+        Exchange(ExchangeAction.DRAW, parse_cards("9h Jc")),
+        Exchange(ExchangeAction.PASS),
+        None,
+    )
     assert [t.winner for t in result.tricks] == [A, A, D]
     assert result.trick_counts == (2, 0, 0, 1)
     # A collects the share from B only: C passed, D took a trick.

@@ -145,7 +145,8 @@ def deal_result_to_wire(result: DealResult) -> pb.PlayDealResponse:
                 share_numerator=result.shares[seat].numerator,
                 share_denominator=result.shares[seat].denominator,
             )
-            for seat, won in result.tricks_won.items()
+            for seat, won in enumerate(result.tricks_won)
+            if result.in_deal[seat]
         ],
         winners=list(result.winners),
         carried_numerator=result.carried.numerator,
@@ -153,8 +154,9 @@ def deal_result_to_wire(result: DealResult) -> pb.PlayDealResponse:
     )
 
 
-def deal_result_from_wire(message: pb.PlayDealResponse, trump: Suit) -> DealResult:
-    """The library's :class:`DealResult` of a PlayDealResponse (``trump`` is the request's)."""
+def deal_result_from_wire(message: pb.PlayDealResponse, trump: Suit, players: int) -> DealResult:
+    """The library's :class:`DealResult` of a PlayDealResponse (``trump`` and ``players``, the
+    table's seats, are the request's; the response lists only the seats still in)."""
     tricks = tuple(
         Trick(
             trump,
@@ -163,12 +165,20 @@ def deal_result_from_wire(message: pb.PlayDealResponse, trump: Suit) -> DealResu
         )
         for t in message.tricks
     )
+    won = [0] * players
+    shares = [Fraction(0)] * players
+    in_deal = [False] * players
+    for s in message.seats:
+        won[s.seat] = s.tricks
+        shares[s.seat] = Fraction(s.share_numerator, s.share_denominator or 1)
+        in_deal[s.seat] = True
     return DealResult(
         tricks,
-        {s.seat: s.tricks for s in message.seats},
+        tuple(won),
         tuple(message.winners),
-        {s.seat: Fraction(s.share_numerator, s.share_denominator or 1) for s in message.seats},
+        tuple(shares),
         Fraction(message.carried_numerator, message.carried_denominator or 1),
+        tuple(in_deal),
     )
 
 

@@ -242,9 +242,20 @@ def leaves_result_to_wire(result: DealResult) -> pb.PlayLeavesDealResponse:
         net=list(result.net),
         notes=list(result.notes),
         khlyusts=[claim_to_wire(c) for c in result.khlyusts],
-        exchanges=[exchange_to_wire(seat, e) for seat, e in result.exchanges.items()],
+        exchanges=[
+            exchange_to_wire(seat, e) for seat, e in enumerate(result.exchanges) if e is not None
+        ],
         hands_played=[pb.LeavesHand(cards=cards_to_wire(h)) for h in result.hands_played],
     )
+
+
+def _exchanges_from_wire(
+    message: pb.PlayLeavesDealResponse, players: int
+) -> tuple[Exchange | None, ...]:
+    by_seat: list[Exchange | None] = [None] * players
+    for e in message.exchanges:
+        by_seat[e.seat] = Exchange(_ACTIONS[e.action], tuple(card_from_wire(c) for c in e.discard))
+    return tuple(by_seat)
 
 
 def leaves_result_from_wire(
@@ -260,10 +271,7 @@ def leaves_result_from_wire(
         _OUTCOMES_FROM_WIRE[message.outcome],
         best,
         claims,
-        {
-            e.seat: Exchange(_ACTIONS[e.action], tuple(card_from_wire(c) for c in e.discard))
-            for e in message.exchanges
-        },
+        _exchanges_from_wire(message, deal.players),
         tuple(message.in_deal),
         tuple(tuple(card_from_wire(c) for c in h.cards) for h in message.hands_played),
         tuple(

@@ -188,11 +188,11 @@ def play_cmd(
     for i, trick in enumerate(result.tricks, start=1):
         plays = ", ".join(f"{p.seat} {p.card.pretty}" for p in trick.plays)
         click.echo(f"trick {i}: {plays} -> seat {trick.winner}")
-    won = ", ".join(f"seat {s}: {n}" for s, n in result.tricks_won.items())
+    won = ", ".join(f"seat {s}: {result.tricks_won[s]}" for s in result.seats)
     click.echo(f"tricks: {won}")
     shares = [
         f"seat {s} takes {'the pot' if f == 1 else f'{f} of the pot'}"
-        for s, f in result.shares.items()
+        for s, f in enumerate(result.shares)
         if f
     ]
     if result.carried:

@@ -24,7 +24,7 @@ are :class:`~cpsolver.tricks.Play` values of the seat to play:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -245,17 +245,24 @@ def first_leader(players: int, dealer: int, folded: Sequence[int] = ()) -> int:
 
 @dataclass(frozen=True)
 class DealResult:
-    """The outcome of three tricks under CH-9.
+    """The outcome of three tricks under CH-9; per-seat values are tuples indexed by seat
+    (every seat at the table, as in Three Leaves).
 
-    ``shares`` maps each seat still in to its fraction of the pot; ``carried`` is the fraction
-    that stays for the next deal.
+    ``tricks_won[seat]`` and ``shares[seat]`` (the fraction of the pot) are 0 for a seat that
+    folded (``in_deal[seat]`` False); ``carried`` is the fraction that stays for the next deal.
     """
 
     tricks: tuple[Trick, ...]
-    tricks_won: Mapping[int, int]
+    tricks_won: tuple[int, ...]
     winners: tuple[int, ...]
-    shares: Mapping[int, Fraction]
+    shares: tuple[Fraction, ...]
     carried: Fraction
+    in_deal: tuple[bool, ...]
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats still in the deal, in seat order."""
+        return tuple(s for s, playing in enumerate(self.in_deal) if playing)
 
     def to_dict(self) -> dict[str, object]:
         """Plain JSON values (fractions as strings such as ``"1/3"``)."""
@@ -268,40 +275,52 @@ class DealResult:
                 }
                 for t in self.tricks
             ],
-            "tricks_won": {str(s): n for s, n in self.tricks_won.items()},
+            "tricks_won": {str(s): self.tricks_won[s] for s in self.seats},
             "winners": list(self.winners),
-            "shares": {str(s): str(f) for s, f in self.shares.items()},
+            "shares": {str(s): str(self.shares[s]) for s in self.seats},
             "carried": str(self.carried),
         }
 
 
 def settle_tricks(
-    tricks_won: Mapping[int, int], rules: ChlustRules | str | None = None
-) -> tuple[tuple[int, ...], dict[int, Fraction], Fraction]:
-    """CH-9: (seats with most tricks, pot fraction per seat, fraction carried over).
+    tricks_won: Sequence[int],
+    rules: ChlustRules | str | None = None,
+    *,
+    in_deal: Sequence[bool] | None = None,
+) -> tuple[tuple[int, ...], tuple[Fraction, ...], Fraction]:
+    """CH-9: (seats with most tricks, pot fraction per seat, fraction carried over), from the
+    tricks each seat took (a tuple by seat; ``in_deal`` marks the seats still in, default all).
 
-    >>> winners, shares, carried = settle_tricks({0: 1, 1: 1, 2: 1})
+    >>> winners, shares, carried = settle_tricks((1, 1, 1))
     >>> winners, carried
     ((0, 1, 2), Fraction(1, 1))
-    >>> settle_tricks({0: 2, 1: 1}, ChlustRules().replace(trick_tie="thirds"))[1]
-    {0: Fraction(2, 3), 1: Fraction(1, 3)}
+    >>> settle_tricks((2, 0, 1), ChlustRules().replace(trick_tie="thirds"), in_deal=(1, 0, 1))[1]
+    (Fraction(2, 3), Fraction(0, 1), Fraction(1, 3))
     """
     rules = ChlustRules.resolve(rules)
-    most = max(tricks_won.values())
-    winners = tuple(s for s, n in tricks_won.items() if n == most)
-    total = sum(tricks_won.values())
-    if rules.trick_tie is TrickTie.THIRDS:
-        shares = {s: Fraction(n, total) for s, n in tricks_won.items()}
-        return winners, shares, Fraction(0)
-    shares = dict.fromkeys(tricks_won, Fraction(0))
-    if len(winners) == 1:
+    won = tuple(tricks_won)
+    playing = tuple(bool(x) for x in in_deal) if in_deal is not None else (True,) * len(won)
+    if len(playing) != len(won):
+        raise InvalidInputError("in_deal", f"expected {len(won)} seats, got {len(playing)}")
+    seats = [s for s in range(len(won)) if playing[s]]
+    if not seats:
+        raise InvalidInputError("in_deal", "no seat is in the deal")
+    most = max(won[s] for s in seats)
+    winners = tuple(s for s in seats if won[s] == most)
+    total = sum(won[s] for s in seats)
+    shares = [Fraction(0)] * len(won)
+    carried = Fraction(0)
+    if rules.trick_tie is TrickTie.THIRDS and total:
+        for s in seats:
+            shares[s] = Fraction(won[s], total)
+    elif len(winners) == 1:
         shares[winners[0]] = Fraction(1)
-        return winners, shares, Fraction(0)
-    if rules.trick_tie is TrickTie.SPLIT:
+    elif rules.trick_tie is TrickTie.SPLIT:
         for s in winners:
             shares[s] = Fraction(1, len(winners))
-        return winners, shares, Fraction(0)
-    return winners, shares, Fraction(1)
+    else:
+        carried = Fraction(1)
+    return winners, tuple(shares), carried
 
 
 @dataclass
@@ -429,12 +448,12 @@ class TrickGame:
             self._done.append(self._current)
             self._current = Trick(self._current.trump, self._current.winner)
 
-    def tricks_won(self) -> dict[int, int]:
-        """Tricks taken so far per seat still in."""
-        won = dict.fromkeys(self._order, 0)
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks taken so far by each seat at the table (0 for a seat that folded)."""
+        won = [0] * len(self.hands)
         for t in self._done:
             won[t.winner] += 1
-        return won
+        return tuple(won)
 
     def result(self) -> DealResult:
         """The CH-9 result; raises when fewer than three tricks are complete."""
@@ -443,8 +462,9 @@ class TrickGame:
                 "plays", f"the deal is not over: {len(self._done)} of 3 tricks played"
             )
         won = self.tricks_won()
-        winners, shares, carried = settle_tricks(won, self._rules)
-        return DealResult(tuple(self._done), won, winners, shares, carried)
+        in_deal = tuple(s in self._held for s in range(len(self.hands)))
+        winners, shares, carried = settle_tricks(won, self._rules, in_deal=in_deal)
+        return DealResult(tuple(self._done), won, winners, shares, carried, in_deal)
 
 
 def play_deal(
@@ -466,8 +486,8 @@ def play_deal(
 
     >>> result = play_deal(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s",
     ...                    "Ah Kh Qh  Kc Js Tc  Ad Jd Td")
-    >>> dict(result.tricks_won), result.winners, result.shares[1]
-    ({0: 1, 1: 2, 2: 0}, (1,), Fraction(1, 1))
+    >>> result.tricks_won, result.winners, result.shares[1]
+    ((1, 2, 0), (1,), Fraction(1, 1))
     """
     game = TrickGame(hands, trump, rules, dealer, folded, turned)
     if isinstance(plays, str):

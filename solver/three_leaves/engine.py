@@ -70,7 +70,9 @@ class Payment:
 class DealResult:
     """Everything that happened in a deal and what it did to the money.
 
-    ``net[seat]`` is the seat's gain in the deal including its ante (negative: paid);
+    Per-seat values are tuples indexed by seat: ``exchanges[seat]`` is the seat's TL-3
+    choice (None for the dealer, the assistant, and when a khlyust ended the deal before the
+    exchange); ``net[seat]`` is the seat's gain in the deal including its ante (negative: paid);
     ``pot_before`` includes this deal's antes; ``pot_after`` is what stays for the next deal.
     ``sum(net) + pot_after - carried_in == 0``.
     """
@@ -79,7 +81,7 @@ class DealResult:
     outcome: Outcome
     khlyust: KhlyustClaim | None
     khlyusts: tuple[KhlyustClaim, ...]
-    exchanges: Mapping[int, Exchange]
+    exchanges: tuple[Exchange | None, ...]
     in_deal: tuple[bool, ...]
     hands_played: tuple[tuple[Card, ...], ...]
     tricks: tuple[Trick, ...]
@@ -110,7 +112,7 @@ class DealResult:
             "assistant": self.deal.assistant,
             "khlyust": None if k is None else k.to_dict(),
             "khlyusts": [c.to_dict() for c in self.khlyusts],
-            "exchanges": {str(s): str(e) for s, e in sorted(self.exchanges.items())},
+            "exchanges": {str(s): str(e) for s, e in enumerate(self.exchanges) if e is not None},
             "in_deal": list(self.in_deal),
             "hands_played": [[str(c) for c in h] for h in self.hands_played],
             "tricks": [
@@ -216,7 +218,7 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
             outcome,
             claim,
             found,
-            dict(exchanges),
+            tuple(exchanges.get(s) for s in range(n)),
             tuple(in_deal),
             tuple(hands[s] for s in range(n)),
             tricks,
