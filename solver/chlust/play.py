@@ -27,9 +27,10 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any, overload
 
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
-from cpsolver.chlust.deal import one_card, parse_hands
+from cpsolver.chlust.deal import Deal, one_card, parse_hands
 from cpsolver.errors import Field, IllegalPlayError, InvalidInputError
 from cpsolver.rules.chlust import ChlustRules, TrickTie, Underruff
 from cpsolver.tricks import Play, Trick
@@ -467,6 +468,18 @@ class TrickGame:
         return DealResult(tuple(self._done), won, winners, shares, carried, in_deal)
 
 
+@overload
+def play_deal(
+    deal: Deal,
+    plays: CardsLike | Sequence[CardsLike],
+    /,
+    *,
+    rules: ChlustRules | str | None = None,
+    folded: Sequence[int] = (),
+) -> DealResult: ...
+
+
+@overload
 def play_deal(
     hands: Sequence[CardsLike | None],
     trump: Suit | str,
@@ -476,19 +489,45 @@ def play_deal(
     dealer: int = 0,
     folded: Sequence[int] = (),
     turned: Card | str | None = None,
+) -> DealResult: ...
+
+
+def play_deal(
+    hands: Deal | Sequence[CardsLike | None],
+    trump: Any = None,
+    plays: Any = None,
+    rules: ChlustRules | str | None = None,
+    *,
+    dealer: int = 0,
+    folded: Sequence[int] = (),
+    turned: Card | str | None = None,
 ) -> DealResult:
-    """Play a whole deal from the hands and the cards in play order (CH-8, CH-9).
+    """Play a whole deal to its end (CH-8, CH-9): ``play_deal(deal, plays, *, rules, folded)``
+    as in Three Leaves, ``deal`` a :class:`~cpsolver.chlust.deal.Deal` (its hands, dealer and
+    turned card); or from loose facts, ``play_deal(hands, trump, plays, rules, *, dealer,
+    folded, turned)``, when only the trump suit is known (as on the wire and in the CLI's JSON).
 
     ``plays`` is one string/sequence of cards, or one entry per trick. Every illegal play
     raises :class:`IllegalPlayError` (``plays[k]``, 1-based, rule CH-8).
 
-    CH-E11 (seat 0 deals; trumps ♠):
+    CH-E11 (seat 0 deals; trumps ♠), from loose facts and from a deal:
 
     >>> result = play_deal(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s",
     ...                    "Ah Kh Qh  Kc Js Tc  Ad Jd Td")
     >>> result.tricks_won, result.winners, result.shares[1]
     ((1, 2, 0), (1,), Fraction(1, 1))
+    >>> dealt = Deal(tuple(parse_cards(h) for h in ("Ah Td Kc", "Kh Ad Js", "Qh Jd Tc")),
+    ...              Card.of("As"), dealer=0, stock=())
+    >>> play_deal(dealt, "Ah Kh Qh  Kc Js Tc  Ad Jd Td") == result
+    True
     """
+    if isinstance(hands, Deal):
+        if dealer or turned is not None or (plays is not None and trump is not None and rules):
+            raise TypeError("play_deal(deal, plays, *, rules, folded): the deal has the rest")
+        deal = hands
+        if trump is not None:  # play_deal(deal, plays[, rules])
+            plays, rules = trump, rules if plays is None else plays
+        hands, trump, dealer, turned = deal.hands, deal.trump, deal.dealer, deal.turned
     game = TrickGame(hands, trump, rules, dealer, folded, turned)
     if isinstance(plays, str):
         cards: list[Card | str] = list(_parse_plays(plays, game))

@@ -10,7 +10,16 @@ import itertools
 import pytest
 
 from cpsolver.cards import Card, Suit, parse_cards
-from cpsolver.chlust import ChlustRules, can_play, legal_cards, legal_plays, verify_play
+from cpsolver.chlust import (
+    ChlustRules,
+    TrickGame,
+    can_play,
+    deal,
+    legal_cards,
+    legal_plays,
+    play_deal,
+    verify_play,
+)
 from cpsolver.errors import IllegalPlayError
 from cpsolver.tricks import Trick
 
@@ -96,3 +105,24 @@ def test_the_old_card_answers_warn_for_one_release() -> None:
     with pytest.warns(DeprecationWarning):
         assert Card.of("Ts") not in plays
     assert plays == tuple(plays) and hash(plays) == hash(tuple(plays))
+
+
+def test_play_deal_takes_a_deal_like_three_leaves() -> None:
+    """play_deal(deal, plays) plays a dealt Deal (its hands, dealer, turned card) exactly as
+    the loose facts would; the deal's own rules are passed by name."""
+    nines = ChlustRules.preset("nines")
+    for seed in range(20):
+        dealt = deal(seed, nines, players=3, dealer=seed % 3)
+        game = TrickGame(list(dealt.hands), dealt.trump, nines, dealt.dealer, turned=dealt.turned)
+        plays = []
+        while not game.is_over:
+            card = game.legal()[-1]  # any legal card will do
+            plays.append(card)
+            game.play(card)
+        loose = play_deal(
+            list(dealt.hands), dealt.trump, plays, nines, dealer=dealt.dealer, turned=dealt.turned
+        )
+        assert play_deal(dealt, plays, rules=nines) == loose == game.result()
+        assert play_deal(dealt, plays, nines) == loose
+    with pytest.raises(TypeError, match="the deal has"):
+        play_deal(dealt, plays, rules=nines, dealer=1)
