@@ -413,6 +413,13 @@ class TrickGame:
         """The cards ``seat`` still holds."""
         return tuple(self._held.get(seat, ()))
 
+    def legal_plays(self) -> LegalPlays:
+        """The legal plays of the player to play (CH-8), as :func:`legal_plays` gives them."""
+        seat = self.to_play
+        if seat is None:
+            return LegalPlays()
+        return LegalPlays(Play(seat, c) for c in self.legal())
+
     def legal(self) -> tuple[Card, ...]:
         """The legal cards of the player to play (CH-8)."""
         seat = self.to_play
