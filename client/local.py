@@ -20,10 +20,11 @@ from typing import Any, Protocol, Self, runtime_checkable
 
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
 from cpsolver.chinese import Solution, solve, solve_many
+from cpsolver.chinese.constraints import Constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import deals
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
-from cpsolver.chinese.scoring import TableResult, score
+from cpsolver.chinese.scoring import Seat, TableResult, check_arrangement, score
 from cpsolver.chlust import (
     BidAction,
     Bidding,
@@ -43,7 +44,7 @@ from cpsolver.chlust.advice import (
     DEFAULT_EXACT_LIMIT,
     DEFAULT_ODDS_SAMPLES,
 )
-from cpsolver.chlust.deal import Showdown, showdown
+from cpsolver.chlust.deal import Showdown, exchange_seat, one_card, parse_hands, showdown
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue, evaluate_set
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
@@ -82,13 +83,17 @@ class Solver(Protocol):
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        constraints: Constraints | str | Iterable[str] | None = None,
+        engine: str = "exact",
         rollouts: int = 0,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
-        """The best arrangement of 13 cards (see :func:`solver.solve`; ``rollouts`` and
-        ``seed`` select the expected-value objective's rollout mode)."""
+        """The best arrangement of 13 cards, or the best 13 of 14-17 (see
+        :func:`cpsolver.solve`: ``constraints`` and ``engine`` as there; ``rollouts`` and
+        ``seed`` select the expected-value objective's rollout mode; ``overrides`` are rule
+        options by name)."""
         ...
 
     def solve_batch(
@@ -136,6 +141,33 @@ class Solver(Protocol):
     ) -> tuple[ChineseDeal, ...]:
         """``count`` seeded Chinese poker deals, seeds ``seed``, ``seed + 1``, ... (CP-1,
         ``cpsolver.chinese.deal.deals``); the same seed gives the same hands either way."""
+        ...
+
+    def validate(
+        self,
+        back: CardsLike,
+        middle: CardsLike,
+        front: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Seat:
+        """Check one arrangement (CP-6): its rows' hands, royalties and foul
+        (``cpsolver.chinese.scoring.check_arrangement``; remote: ``ValidateArrangement``)."""
+        ...
+
+    def chlust_exchange(
+        self,
+        hands: Sequence[CardsLike],
+        turned: Card | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[int | None, ChlustDeal]:
+        """The seat that may exchange its lowest trump for the turned trump ace (CH-2), or
+        None, and the hands and turned card after it (remote: ``Exchange``)."""
         ...
 
     def chlust_evaluate(
@@ -368,6 +400,8 @@ class LocalSolver:
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        constraints: Constraints | str | Iterable[str] | None = None,
+        engine: str = "exact",
         rollouts: int = 0,
         seed: int = 0,
         timeout: float | None = None,
@@ -379,6 +413,8 @@ class LocalSolver:
             rules,
             objective or DEFAULT_OBJECTIVE,
             alternatives=alternatives,
+            constraints=constraints,
+            engine=engine,
             rollouts=rollouts,
             seed=seed,
             **overrides,
@@ -474,6 +510,36 @@ class LocalSolver:
     ) -> tuple[ChineseDeal, ...]:
         """``cpsolver.chinese.deal.deals`` (CP-1)."""
         return deals(seed, players, count)
+
+    def validate(
+        self,
+        back: CardsLike,
+        middle: CardsLike,
+        front: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Seat:
+        """``cpsolver.chinese.scoring.check_arrangement`` (CP-6)."""
+        return check_arrangement(back, middle, front, rules, **overrides)
+
+    def chlust_exchange(
+        self,
+        hands: Sequence[CardsLike],
+        turned: Card | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[int | None, ChlustDeal]:
+        """``cpsolver.chlust.exchange_seat`` and ``Deal.exchange`` (CH-2)."""
+        resolved = ChlustRules.resolve(rules, **overrides)
+        card = one_card(turned, resolved, "turned")
+        parsed = parse_hands(hands, resolved, exclude=(card,))
+        seat = exchange_seat(parsed, card, resolved)
+        dealt = ChlustDeal(parsed, card, 0, ())
+        return seat, dealt if seat is None else dealt.exchange(seat, resolved)
 
     def chlust_evaluate(
         self,

@@ -37,10 +37,10 @@ from grpc_status import rpc_status
 from cpsolver.cards import Card, CardsLike, Suit, parse_card, parse_cards, parse_suit
 from cpsolver.chinese import Solution
 from cpsolver.chinese.constrained import check_engine
-from cpsolver.chinese.constraints import as_constraints
+from cpsolver.chinese.constraints import Constraints, as_constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import check_deal_request
-from cpsolver.chinese.scoring import TableResult, read_seats
+from cpsolver.chinese.scoring import Seat, TableResult, check_arrangement, read_seats
 from cpsolver.chinese.solve import check_solve_limits
 from cpsolver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from cpsolver.chlust import Deal as ChlustDeal
@@ -53,14 +53,14 @@ from cpsolver.chlust.advice import (
 from cpsolver.chlust.advice import check_advice_limits as check_chlust_advice
 from cpsolver.chlust.advice import check_odds_limits as check_chlust_odds
 from cpsolver.chlust.bidding import parse_bid_action
-from cpsolver.chlust.deal import Showdown, one_card
+from cpsolver.chlust.deal import Showdown, one_card, parse_hands
 from cpsolver.chlust.deal import check_deal_request as check_chlust_deal
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.rules import ChineseRules, ChlustRules, Row, ThreeLeavesRules
 from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
@@ -86,6 +86,7 @@ from cpsolver.wire.cards import (
 )
 from cpsolver.wire.chinese_poker import (
     MAX_DEALS,
+    arrangement_check_from_wire,
     constraints_to_wire,
     deal_from_wire,
     hand_from_wire,
@@ -384,14 +385,15 @@ class RemoteSolver:
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        constraints: Constraints | str | Iterable[str] | None = None,
+        engine: str = "exact",
         rollouts: int = 0,
         seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
         """The best arrangement of 13 cards, as :func:`solver.solve` returns it."""
-        constraints = overrides.pop("constraints", None)
-        engine = check_engine(overrides.pop("engine", "exact"))
+        engine = check_engine(engine)
         resolved = ChineseRules.resolve(rules, **overrides)
         request = self._solve_request(cards, resolved, objective, alternatives)
         check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed)
@@ -481,6 +483,33 @@ class RemoteSolver:
             response = self._call(self._chinese.DealTables, request, timeout)
             found.extend(deal_from_wire(t) for t in response.tables)
         return tuple(found)
+
+    def validate(
+        self,
+        back: CardsLike,
+        middle: CardsLike,
+        front: CardsLike,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Seat:
+        """Check one arrangement with ``ValidateArrangement`` (CP-6), as
+        ``cpsolver.chinese.scoring.check_arrangement``: the rows are read here with the library
+        (the same errors as in-process), the server evaluates and judges them."""
+        resolved = ChineseRules.resolve(rules, **overrides)
+        local = check_arrangement(back, middle, front, resolved)  # the library's input errors
+        assert local.rows is not None
+        request = pb.ValidateArrangementRequest(
+            arrangement=pb.Arrangement(
+                back=cards_to_wire(local.rows[Row.BACK]),
+                middle=cards_to_wire(local.rows[Row.MIDDLE]),
+                front=cards_to_wire(local.rows[Row.FRONT]),
+            ),
+            rules=rules_to_wire(resolved, pb.ChineseRules),
+        )
+        response = self._call(self._chinese.ValidateArrangement, request, timeout)
+        return arrangement_check_from_wire(response, local.rows, resolved)
 
     # -- Chlust (RULES.md §3) -----------------------------------------------------------
 
@@ -699,6 +728,33 @@ class RemoteSolver:
             request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
         response = self._chlust_call(self._chlust().AdvisePlay, request, timeout)
         return advice_from_wire(response)
+
+    def chlust_exchange(
+        self,
+        hands: Sequence[CardsLike],
+        turned: Card | str,
+        rules: ChlustRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> tuple[int | None, ChlustDeal]:
+        """The trump-ace exchange with ``Exchange`` (CH-2): the seat that may exchange (None:
+        nobody) and the hands and turned card after it, as ``cpsolver.chlust.exchange_seat``
+        and ``Deal.exchange`` give them."""
+        from cpsolver.v1 import chlust_pb2
+
+        resolved = ChlustRules.resolve(rules, **overrides)
+        card = one_card(turned, resolved, "turned")
+        parsed = parse_hands(hands, resolved, exclude=(card,))  # the library's input errors
+        request = chlust_pb2.ExchangeRequest(
+            hands=[chlust_pb2.ChlustHand(cards=cards_to_wire(h)) for h in parsed],
+            turned=card_to_wire(card),
+            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+        )
+        response = self._chlust_call(self._chlust().Exchange, request, timeout)
+        after = tuple(tuple(card_from_wire(c) for c in h.cards) for h in response.hands)
+        seat = response.seat if response.HasField("seat") else None
+        return seat, ChlustDeal(after, card_from_wire(response.turned), 0, ())
 
     def chlust_deal(
         self,

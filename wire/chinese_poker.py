@@ -17,7 +17,7 @@ from cpsolver.cards import Card
 from cpsolver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
 from cpsolver.chinese.deal import Deal
 from cpsolver.chinese.ev import RowOdds
-from cpsolver.chinese.naturals import Natural, NaturalKind
+from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, Solution
 from cpsolver.errors import Field, FieldPath, InvalidInputError, field_path
@@ -28,6 +28,7 @@ from cpsolver.wire.cards import card_from_wire, card_to_wire, cards_from_wire, c
 
 __all__ = [
     "MAX_DEALS",
+    "arrangement_check_from_wire",
     "constraints_from_wire",
     "constraints_to_wire",
     "deal_from_wire",
@@ -97,6 +98,35 @@ def arrangement_check_to_wire(seat: Seat) -> chinese_poker_pb2.ValidateArrangeme
         foul_reason=seat.foul_reason,
         rows=rows_to_wire(seat.hands, seat.royalties),
         royalties=seat.royalty_total,
+    )
+
+
+def arrangement_check_from_wire(
+    message: chinese_poker_pb2.ValidateArrangementResponse,
+    rows: Mapping[Row, Sequence[Card]],
+    rules: ChineseRules,
+) -> Seat:
+    """The library's :class:`Seat` of a ValidateArrangementResponse for ``rows`` (the
+    request's, which the response does not repeat): the hands, royalties and foul the server
+    found; the natural the 13 cards make (CP-11) is a rule fact, read with the library."""
+    by_row = {
+        Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: r for r in message.rows
+    }
+    hands = {row: hand_from_wire(r.hand) for row, r in by_row.items()}
+    royalties = {row: r.royalty for row, r in by_row.items()}
+    ordered = {row: tuple(rows[row]) for row in (Row.BACK, Row.MIDDLE, Row.FRONT)}
+    cards = ordered[Row.BACK] + ordered[Row.MIDDLE] + ordered[Row.FRONT]
+    available = detect_natural(cards) if rules.naturals and len(set(cards)) == 13 else None
+    return Seat(
+        "",
+        cards,
+        MappingProxyType(ordered),
+        MappingProxyType(hands),
+        not message.valid,
+        message.foul_reason,
+        None,
+        available,
+        MappingProxyType(royalties),
     )
 
 
