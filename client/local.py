@@ -45,6 +45,7 @@ from cpsolver.chlust.advice import (
     DEFAULT_ODDS_SAMPLES,
 )
 from cpsolver.chlust.deal import Showdown, exchange_seat, one_card, parse_hands, showdown
+from cpsolver.client.compat import seed_first
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue, evaluate_set
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
@@ -133,14 +134,18 @@ class Solver(Protocol):
 
     def deal(
         self,
-        players: int = 4,
+        seed: int | None = None,
+        /,
         *,
-        seed: int,
+        players: int | None = None,
         count: int = 1,
         timeout: float | None = None,
+        **legacy: Any,
     ) -> tuple[ChineseDeal, ...]:
         """``count`` seeded Chinese poker deals, seeds ``seed``, ``seed + 1``, ... (CP-1,
-        ``cpsolver.chinese.deal.deals``); the same seed gives the same hands either way."""
+        ``cpsolver.chinese.deal.deals``; 4 players by default); the same seed gives the same
+        hands either way. ``seed`` may be passed by name; the old ``deal(players, *, seed)``
+        warns (:mod:`cpsolver.client.compat`)."""
         ...
 
     def validate(
@@ -264,15 +269,17 @@ class Solver(Protocol):
 
     def chlust_deal(
         self,
-        players: int | None = None,
+        seed: int | None = None,
         rules: ChlustRules | str | None = None,
+        /,
         *,
-        seed: int,
+        players: int | None = None,
         dealer: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDeal:
-        """A seeded Chlust deal (CH-2, ``cpsolver.chlust.deal``; players default to the rules')."""
+        """The Chlust deal numbered ``seed`` (CH-2, ``cpsolver.chlust.deal``; players default
+        to the rules'). The old ``chlust_deal(players, rules, *, seed)`` warns."""
         ...
 
     def chlust_bid(
@@ -502,14 +509,19 @@ class LocalSolver:
 
     def deal(
         self,
-        players: int = 4,
+        seed: int | None = None,
+        /,
         *,
-        seed: int,
+        players: int | None = None,
         count: int = 1,
         timeout: float | None = None,
+        **legacy: Any,
     ) -> tuple[ChineseDeal, ...]:
         """``cpsolver.chinese.deal.deals`` (CP-1)."""
-        return deals(seed, players, count)
+        start, n = seed_first("deal", seed, legacy, players)
+        if legacy:
+            raise TypeError(f"deal() got unexpected keyword arguments {sorted(legacy)}")
+        return deals(start, 4 if n is None else n, count)
 
     def validate(
         self,
@@ -660,17 +672,19 @@ class LocalSolver:
 
     def chlust_deal(
         self,
-        players: int | None = None,
+        seed: int | None = None,
         rules: ChlustRules | str | None = None,
+        /,
         *,
-        seed: int,
+        players: int | None = None,
         dealer: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> ChlustDeal:
         """``cpsolver.chlust.deal`` (CH-2)."""
-        resolved = ChlustRules.resolve(rules, **overrides)
-        return deal_chlust(seed, resolved, players=players or None, dealer=dealer)
+        start, n = seed_first("chlust_deal", seed, overrides, players)
+        resolved = ChlustRules.resolve(overrides.pop("rules", rules), **overrides)
+        return deal_chlust(start, resolved, players=n or None, dealer=dealer)
 
     def chlust_bid(
         self,

@@ -55,6 +55,7 @@ from cpsolver.chlust.advice import check_odds_limits as check_chlust_odds
 from cpsolver.chlust.bidding import parse_bid_action
 from cpsolver.chlust.deal import Showdown, one_card, parse_hands
 from cpsolver.chlust.deal import check_deal_request as check_chlust_deal
+from cpsolver.client.compat import seed_first
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue
@@ -464,16 +465,22 @@ class RemoteSolver:
 
     def deal(
         self,
-        players: int = 4,
+        seed: int | None = None,
+        /,
         *,
-        seed: int,
+        players: int | None = None,
         count: int = 1,
         timeout: float | None = None,
+        **legacy: Any,
     ) -> tuple[ChineseDeal, ...]:
         """Seeded deals with ``DealTables`` (CP-1), as ``cpsolver.chinese.deal.deals``: the same
         seeds give the same hands in-process and on the server. The request is checked here
         with the library (the same errors); more than :data:`DEAL_CHUNK` deals are asked for
         in several calls (the server's cap per call), each with ``timeout``."""
+        seed, n = seed_first("deal", seed, legacy, players)
+        if legacy:
+            raise TypeError(f"deal() got unexpected keyword arguments {sorted(legacy)}")
+        players = 4 if n is None else n
         check_deal_request(seed, players, count)
         found: list[ChineseDeal] = []
         for start in range(seed, seed + count, DEAL_CHUNK):
@@ -758,10 +765,11 @@ class RemoteSolver:
 
     def chlust_deal(
         self,
-        players: int | None = None,
+        seed: int | None = None,
         rules: ChlustRules | str | None = None,
+        /,
         *,
-        seed: int,
+        players: int | None = None,
         dealer: int = 0,
         timeout: float | None = None,
         **overrides: Any,
@@ -771,7 +779,8 @@ class RemoteSolver:
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import deal_from_wire
 
-        resolved = ChlustRules.resolve(rules, **overrides)
+        seed, players = seed_first("chlust_deal", seed, overrides, players)
+        resolved = ChlustRules.resolve(overrides.pop("rules", rules), **overrides)
         n = players or resolved.players
         check_chlust_deal(n, seed=seed, dealer=dealer)  # the library's checks and errors
         request = chlust_pb2.DealHandsRequest(

@@ -21,7 +21,7 @@ from cpsolver.client import Solver, connect
 def play(solver: Solver, seed: int, rules: str = "standard") -> int:
     """Play one table with ``solver`` and print it; returns 0."""
     # The same seeded deal as `cpsolver deal --seed SEED` (DealTables when remote).
-    hands = solver.deal(4, seed=seed)[0].by_seat()
+    hands = solver.deal(seed, players=4)[0].by_seat()
     # One call for the whole table (BatchSolve streaming when remote).
     results = list(solver.solve_batch(hands.values(), rules))
     plays: dict[str, Solution] = {}

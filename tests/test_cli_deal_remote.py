@@ -131,14 +131,14 @@ def test_remote_deal_equals_local_deal(remote: RemoteSolver) -> None:
     and raises the library's InvalidInputError with the same violations."""
     local = LocalSolver()
     for players, seed, count in ((4, 7, 1), (2, 0, 5), (3, 99, DEAL_CHUNK + 1)):
-        got = remote.deal(players, seed=seed, count=count)
-        assert got == local.deal(players, seed=seed, count=count)
+        got = remote.deal(seed, players=players, count=count)
+        assert got == local.deal(seed, players=players, count=count)
         assert len(got) == count and got[-1].seed == seed + count - 1
     for players, seed, count in ((5, 1, 1), (4, -1, 1), (4, 1, 0), (4, MAX_SEED, 2)):
         with pytest.raises(InvalidInputError) as mine:
-            local.deal(players, seed=seed, count=count)
+            local.deal(seed, players=players, count=count)
         with pytest.raises(InvalidInputError) as theirs:
-            remote.deal(players, seed=seed, count=count)
+            remote.deal(seed, players=players, count=count)
         assert theirs.value.violations == mine.value.violations
 
 

@@ -216,8 +216,8 @@ def test_typed_client_refuses_past_the_caps_like_the_library(remote: RemoteSolve
         ("samples", lambda s: s.chlust_advise(
             "Ad Kh Ts", trick, seat=2, seats=[0, 1, 2], samples=MAX_ADVICE_SAMPLES + 1)),
         ("seats", lambda s: s.chlust_advise("Ad Kh Ts", trick, seat=2**40, seats=[0, 1, 2**40])),
-        ("seed", lambda s: s.chlust_deal(4, seed=CHLUST_MAX_SEED + 1)),
-        ("dealer", lambda s: s.chlust_deal(4, seed=1, dealer=2**40)),
+        ("seed", lambda s: s.chlust_deal(CHLUST_MAX_SEED + 1, players=4)),
+        ("dealer", lambda s: s.chlust_deal(1, players=4, dealer=2**40)),
         ("samples", lambda s: s.leaves_advise("8s 9h Jc", "9d", samples=LEAVES_MAX_SAMPLES + 1)),
         ("samples", lambda s: s.leaves_advise("8s 9h Jc", "9d", samples=0, odds=False)),
         ("seed", lambda s: s.leaves_advise("8s 9h Jc", "9d", seed=LEAVES_MAX_SEED + 1)),

@@ -202,8 +202,8 @@ def test_remote_chlust_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
     args = ("Ad Kh Ts", trick)
     kwargs = {"seat": 2, "seats": [0, 1, 2, 3], "samples": 30, "seed": 1}
     assert remote.chlust_advise(*args, **kwargs) == local.chlust_advise(*args, **kwargs)  # type: ignore[arg-type]
-    assert remote.chlust_deal(3, "nines", seed=11, dealer=1) == local.chlust_deal(
-        3, "nines", seed=11, dealer=1
+    assert remote.chlust_deal(11, "nines", players=3, dealer=1) == local.chlust_deal(
+        11, "nines", players=3, dealer=1
     )
     actions = ["raise", "raise", "call", "fold"]
     assert remote.chlust_bid(actions, 3, max_raises=3) == local.chlust_bid(actions, 3, max_raises=3)

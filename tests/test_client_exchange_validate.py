@@ -82,3 +82,23 @@ def test_solve_with_constraints_is_the_same_remote(remote: RemoteSolver) -> None
     mine = LOCAL.solve(hand, objective="royalties", constraints=wanted)
     assert Card.of("As") in mine.front and Card.of("Ks") not in mine.back
     assert remote.solve(hand, objective="royalties", constraints=wanted) == mine
+
+
+def test_deals_take_the_seed_first_and_the_old_order_warns(remote: RemoteSolver) -> None:
+    """deal(seed, *, players) and chlust_deal(seed, rules, *, players), as the library's; the
+    order the docs used until now (players first, the seed by name) warns, same answer."""
+    for solver in (LOCAL, remote):
+        new = solver.deal(41, players=3, count=2)
+        assert [d.seed for d in new] == [41, 42] and len(new[0].hands) == 3
+        assert solver.deal(seed=41, players=3, count=2) == new
+        with pytest.warns(DeprecationWarning, match=r"deal\(players, \.\.\., \*, seed\)"):
+            assert solver.deal(3, seed=41, count=2) == new
+        dealt = solver.chlust_deal(11, "nines", players=3, dealer=1)
+        assert len(dealt.hands) == 3 and dealt.dealer == 1
+        with pytest.warns(DeprecationWarning, match="chlust_deal"):
+            assert solver.chlust_deal(3, "nines", seed=11, dealer=1) == dealt
+        with pytest.warns(DeprecationWarning):
+            assert solver.chlust_deal(3, rules="nines", seed=11, dealer=1) == dealt
+    assert remote.deal(41, players=3, count=2) == LOCAL.deal(41, players=3, count=2)
+    with pytest.raises(TypeError, match="missing the seed"):
+        LOCAL.deal(players=3)

@@ -352,7 +352,7 @@ def deal_cmd(
 ) -> None:
     """Deal a seeded hand (CH-2): three cards each and the turned trump card."""
     rules = _rules(preset, assignments)
-    dealt = solver.chlust_deal(players, rules, seed=seed, dealer=dealer)
+    dealt = solver.chlust_deal(seed, rules, players=players, dealer=dealer)
     exchange = dealt.exchange_seat(rules)
     if as_json:
         emit_json(

@@ -56,7 +56,7 @@ def deal(
     check_deal_request(seed, players, count)  # before any output: bad input prints nothing
     out = console()
     for start in range(seed, seed + count, CHUNK):
-        dealt = solver.deal(players, seed=start, count=min(CHUNK, seed + count - start))
+        dealt = solver.deal(start, players=players, count=min(CHUNK, seed + count - start))
         for one in dealt:
             if as_json:
                 emit_json(one.to_dict())
