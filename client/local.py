@@ -740,7 +740,7 @@ class LocalSolver:
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
         """``cpsolver.three_leaves.best_khlyust`` over the deal's hands."""
         return best_khlyust(
-            dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
+            deal.hands, deal.trump, deal.dealer, deal.players, deal.rules
         )
 
     def leaves_play(

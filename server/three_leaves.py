@@ -151,7 +151,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
         with paths_moved(hand_paths_to_wire):
             deal = deal_from_request(request)
         best, found = best_khlyust(
-            dict(enumerate(deal.hands)), deal.trump, deal.dealer, deal.players, deal.rules
+            deal.hands, deal.trump, deal.dealer, deal.players, deal.rules
         )
         return pb.ResolveLeavesDealResponse(
             khlyusts=[claim_to_wire(c) for c in found],

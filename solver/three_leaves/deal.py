@@ -288,28 +288,35 @@ class KhlyustClaim:
 
 
 def best_khlyust(
-    hands: Mapping[int, Sequence[Card]],
+    hands: Sequence[Sequence[Card] | None] | Mapping[int, Sequence[Card]],
     trump: Suit,
     dealer: int,
     players: int,
     rules: ThreeLeavesRules | None = None,
 ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
-    """The best khlyust among ``hands`` (seat -> cards) and every khlyust found (TL-4).
+    """The best khlyust among ``hands`` and every khlyust found (TL-4). ``hands`` is a tuple by
+    seat, like every per-seat value (None for a seat out of the deal), or a mapping seat -> cards
+    of the seats in.
 
     >>> from cpsolver.cards import parse_cards
-    >>> best, found = best_khlyust({0: parse_cards("Jd Td 8d"), 1: parse_cards("Ah Kh Qh")},
+    >>> best, found = best_khlyust((parse_cards("Jd Td 8d"), parse_cards("Ah Kh Qh")),
     ...                            Suit.DIAMONDS, dealer=1, players=2)
     >>> best.seat, [c.value.khlyust_class.label for c in found]
     (0, ['trump_khlyust', 'plain_khlyust'])
     """
     r = rules or ThreeLeavesRules()
+    by_seat: Mapping[int, Sequence[Card]] = (
+        hands
+        if isinstance(hands, Mapping)
+        else {seat: h for seat, h in enumerate(hands) if h is not None}
+    )
     order = turn_order(dealer, players)
     claims = []
     for pos, seat in enumerate(order):
-        if seat not in hands:
+        if seat not in by_seat:
             continue
         value = evaluate_khlyust(
-            hands[seat],
+            by_seat[seat],
             trump,
             deck=r.card_deck,
             class_ranking=r.class_ranking,

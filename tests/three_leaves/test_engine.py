@@ -147,6 +147,8 @@ def test_tl_e3_trump_khlyust_beats_plain() -> None:
     best, found = best_khlyust(hands, Suit.DIAMONDS, dealer=D, players=4)
     assert best is not None and best.seat == D
     assert len(found) == 2
+    by_seat = (hands[A], None, None, hands[D])  # the same hands as a tuple by seat
+    assert best_khlyust(by_seat, Suit.DIAMONDS, dealer=D, players=4) == (best, found)
 
 
 def test_tl_e4_points_decide_within_a_class() -> None:
