@@ -4,10 +4,13 @@
 :mod:`~cpsolver.three_leaves.play` (TL-5 plays), :mod:`~cpsolver.three_leaves.deal` (a deal's
 facts and choices, the khlyust check), :mod:`~cpsolver.three_leaves.engine` (playing a deal to
 its end and settling it) and :mod:`~cpsolver.three_leaves.session` (deals in sequence). Import
-from :mod:`cpsolver.three_leaves` (or those modules); this module re-exports their names.
+from :mod:`cpsolver.three_leaves` (or those modules); this module re-exports their names and
+warns (:class:`DeprecationWarning`) when imported.
 """
 
 from __future__ import annotations
+
+import warnings
 
 from cpsolver.three_leaves.deal import (
     MAX_CARRIED_POT,
@@ -44,6 +47,13 @@ from cpsolver.three_leaves.play import (
     parse_plays,
 )
 from cpsolver.three_leaves.session import SessionResult, play_session
+
+warnings.warn(
+    "cpsolver.three_leaves.game is deprecated: import from cpsolver.three_leaves (or its "
+    "modules play, deal, engine, session)",
+    DeprecationWarning,
+    stacklevel=2,
+)
 
 __all__ = [
     "FACE_DOWN_MARK",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from cpsolver.cards import Card
@@ -50,3 +53,28 @@ def test_choices_default_to_the_28_card_deck_like_everything_else() -> None:
     assert Choices.of(plays="7s", rules=ThreeLeavesRules(deck=32)).plays == (
         (Card.of("7s"), False),
     )
+
+
+def test_the_old_game_module_warns_and_still_has_its_names() -> None:
+    """cpsolver.three_leaves.game (which docs/API.md named until now) warns when imported, in a
+    fresh interpreter, and still gives the names it had."""
+    script = (
+        "import warnings\n"
+        "warnings.simplefilter('error')\n"
+        "try:\n"
+        "    import cpsolver.three_leaves.game\n"
+        "except DeprecationWarning as w:\n"
+        "    print('warned:', w)\n"
+        "warnings.simplefilter('ignore')\n"
+        "from cpsolver.three_leaves.game import MAX_SEED, check_play_limits, play_deal, Choices\n"
+        "from cpsolver.three_leaves import play_deal as new\n"
+        "print(play_deal is new)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert run.stdout.splitlines() == [
+        "warned: cpsolver.three_leaves.game is deprecated: import from cpsolver.three_leaves "
+        "(or its modules play, deal, engine, session)",
+        "True",
+    ]
