@@ -25,7 +25,7 @@ the number of worker processes.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
@@ -41,6 +41,7 @@ from cpsolver.chinese.ev_model import (
     declare_ev,
     kernel_mode,
     row_values,
+    table_filename,
     total_ev,
 )
 from cpsolver.chinese.objectives import get_objective
@@ -48,9 +49,21 @@ from cpsolver.chinese.search import search_pairing_batch
 from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
 from cpsolver.rules.chinese import ChineseRules
 
-__all__ = ["CHUNK", "IterationReport", "Policy", "deal_hands", "play_policy", "train"]
+__all__ = [
+    "CHUNK",
+    "ChunkMap",
+    "IterationReport",
+    "Policy",
+    "deal_hands",
+    "play_policy",
+    "train",
+]
 
 CHUNK = 250  # deals per task
+
+ChunkMap = Callable[[Callable[[tuple[Any, ...]], Any], Iterable[tuple[Any, ...]]], Iterator[Any]]
+"""How a pass's chunk tasks are run: ``map(chunk_task, tasks)``, results in task order (the
+built-in ``map``, a process pool's, or a map onto other machines)."""
 
 
 @dataclass(frozen=True)
@@ -185,23 +198,31 @@ def train(
     min_iterations: int = 3,
     progress: Callable[[int, int], None] | None = None,
     report: Callable[[IterationReport], None] | None = None,
+    chunk_map: ChunkMap | None = None,
+    warm_start: OpponentModel | None = None,
 ) -> OpponentModel:
     """Train the opponent model of ``rules`` by fictitious play (module doc).
 
     ``progress(done, total)`` is called after each chunk (``total`` = chunks of all
-    iterations); ``report`` after each iteration.
+    iterations); ``report`` after each iteration. ``chunk_map`` runs the chunk tasks instead of
+    ``workers`` local processes (e.g. on Ray); the result is the same bit for bit, since chunk
+    results are summed in task order whoever computes them. ``warm_start``: iteration 0 plays
+    that model's policy (its distributions under ``rules``) instead of ``strength``.
     """
     chunks = [CHUNK] * (deals // CHUNK) + ([deals % CHUNK] if deals % CHUNK else [])
     total = len(chunks) * (iterations + 3)  # iterations 0..K, the polish and check passes
     done = 0
     model: OpponentModel | None = None
+    if warm_start is not None:
+        model = OpponentModel(rules, warm_start.rows, warm_start.naturals)
     previous: OpponentModel | None = None
     reports: list[IterationReport] = []
     executor = (
         ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"))
-        if workers > 1
+        if workers > 1 and chunk_map is None
         else None
     )
+    mapper: ChunkMap = chunk_map or (executor.map if executor else map)
 
     def run_pass(
         current: OpponentModel | None, against: OpponentModel | None, salt: int
@@ -213,7 +234,7 @@ def train(
         hist = np.zeros((3, NUM_CLASSES), dtype=np.int64)
         nats = np.zeros(5, dtype=np.int64)
         gain_sum = gain_sq = 0.0
-        results = executor.map(_chunk, tasks) if executor else map(_chunk, tasks)
+        results = mapper(_chunk, tasks)
         for h, n, gs, gq in results:
             hist += h
             nats += n
@@ -292,7 +313,9 @@ def train(
         "final_gain": [final.gain, final.gain_se],
         "command": "cpsolver train --rules standard "
         + " ".join(f"--set {k}={v}" for k, v in rules.to_dict().items())
-        + f" --deals {deals} --iterations {iterations} --seed {seed} --min-gain {min_gain:g}",
+        + f" --deals {deals} --iterations {iterations} --seed {seed} --min-gain {min_gain:g}"
+        + ("" if warm_start is None else f" --warm-start {table_filename(warm_start.rules)}"),
+        "warm_start": None if warm_start is None else warm_start.rules.to_dict(),
     }
     return OpponentModel(
         rules, model.rows, model.naturals, model.previous_rows, model.previous_naturals, meta
