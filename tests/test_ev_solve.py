@@ -149,16 +149,23 @@ def test_cli_solve_reports_ev_and_rollouts_reproducibly() -> None:
 
 def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
     env = {**os.environ, "CPSOLVER_TABLES": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
-    missing = run("solve", HAND, "--set", "order=strict", env=env)
+    missing = run("solve", HAND, "--set", "scoring=scoop_double", env=env)
     assert missing.returncode == 2
-    assert "cpsolver train --rules standard --set order=strict" in missing.stderr
+    assert "cpsolver train --rules standard --set scoring=scoop_double" in missing.stderr
     trained = run(
-        "train", "--set", "order=strict", "--rules", "two_four", "--deals", "60",
+        "train", "--set", "scoring=scoop_double", "--rules", "two_four", "--deals", "60",
         "--iterations", "1", "--seed", "1", "--workers", "1", "--out", str(tmp_path), env=env,
     )  # fmt: skip
     # One iteration cannot converge: the file is written, the exit code says under-trained.
     assert trained.returncode == 5, trained.stderr
     assert "wrote" in trained.stderr
-    ok = run("solve", HAND, "--rules", "two_four", "--set", "order=strict", "--json", env=env)
-    assert ok.returncode == 0, ok.stderr
-    assert json.loads(ok.stdout)["rules"]["order"] == "strict"
+    # The file is the table key's: it serves the trained rule set and the others of its key.
+    for extra in (("--set", "order=strict"), ("--set", "players=4", "--set", "naturals=true")):
+        ok = run(
+            "solve", HAND, "--rules", "two_four", "--set", "scoring=scoop_double", *extra,
+            "--json", env=env,
+        )  # fmt: skip
+        assert ok.returncode == 0, ok.stderr
+        assert json.loads(ok.stdout)["rules"]["scoring"] == "scoop_double"
+        option, value = extra[-1].split("=")
+        assert str(json.loads(ok.stdout)["rules"][option]).lower() == value

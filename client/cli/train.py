@@ -1,4 +1,6 @@
-"""``cpsolver train``: self-play training of the expected-value tables of one rule set."""
+"""``cpsolver train``: self-play training of the expected-value tables of a rule set's table key
+(:mod:`cpsolver.chinese.table_keys`): training any rule set trains its key, whose file then
+serves every rule set of the key."""
 
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from cpsolver.chinese.ev_model import save_model, table_filename
+from cpsolver.chinese.ev_model import TablesError, load_model, save_model, table_filename
+from cpsolver.chinese.table_keys import table_key
 from cpsolver.chinese.training import IterationReport, train
 from cpsolver.client.cli.main import main, rules_options
+from cpsolver.errors import InvalidInputError
 from cpsolver.rules.base import parse_assignments
 from cpsolver.rules.chinese import ChineseRules
 
@@ -58,6 +62,14 @@ def _default_out() -> Path:
     help="Worker processes.",
 )
 @click.option(
+    "--warm-start",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Start self-play from this table file's policy (e.g. the nearest trained key's) "
+    "instead of the strength objective.",
+)
+@click.option(
     "--min-gain",
     default=0.01,
     show_default=True,
@@ -77,19 +89,31 @@ def train_command(
     iterations: int,
     seed: int,
     workers: int,
+    warm_start: Path | None,
     min_gain: float,
     out: Path | None,
 ) -> None:
-    """Train the opponent model of a rule set by self-play and write its table file.
+    """Train the opponent model of a rule set's table key by self-play and write its file.
 
-    Deterministic for a seed (whatever --workers). The shipped standard tables (`make tables`):
-    ``cpsolver train --rules standard --deals 20000 --iterations 16 --min-gain 0.001 --seed 2026
-    --out solver/data``. Stopping at --iterations before an iteration gains less than
-    --min-gain writes the file, warns and exits 5 (under-trained tables).
+    Training any rule set trains its key (players 2, order weak, wheel lowest, naturals on;
+    docs/EV.md), whose file serves every rule set of the key. Deterministic for a seed
+    (whatever --workers). The shipped tables: `make tables`
+    (python -m cpsolver.chinese.make_tables), e.g. ``cpsolver train --rules standard
+    --set players=2 --deals 40000 --iterations 16 --min-gain 0.001 --seed 2026 --out
+    solver/data``. Stopping at --iterations before an iteration gains less than --min-gain
+    writes the file, warns and exits 5 (under-trained tables).
     """
-    rules = ChineseRules.preset(preset, **parse_assignments(assignments))
+    asked = ChineseRules.preset(preset, **parse_assignments(assignments))
+    rules = table_key(asked)
+    start_model = None
+    if warm_start is not None:
+        try:
+            start_model = load_model(warm_start)
+        except TablesError as exc:
+            raise InvalidInputError("warm-start", str(exc)) from None
     console = Console(stderr=True)
-    console.print(f"training [bold]{rules.describe()}[/] -> {table_filename(rules)}")
+    served = "" if asked == rules else f" (the table key of [{asked.describe()}])"
+    console.print(f"training [bold]{rules.describe()}[/]{served} -> {table_filename(rules)}")
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -128,6 +152,7 @@ def train_command(
             min_gain=min_gain,
             progress=progress,
             report=report,
+            warm_start=start_model,
         )
     path = save_model(model, out or _default_out())
     console.print(f"wrote {path} in {time.perf_counter() - start:.0f} s")

@@ -27,12 +27,17 @@ independent, and the tables ignore card removal (our 13 cards change what oppone
 Opponents never foul (they arrange as we do). Rollouts (:mod:`cpsolver.chinese.rollouts`) measure
 what these approximations cost.
 
-**Files.** One ``.npz`` per rule set, named ``chinese-ev-<fingerprint>.npz`` after
-:meth:`ChineseRules.fingerprint`, holding a JSON header (format name and version, the rule set,
-training parameters and the SHA-256 of the arrays) and the arrays ``rows``, ``naturals`` and the
-previous training iteration's ``previous_rows``, ``previous_naturals``. A file that cannot be
-read, whose checksum fails, or whose rule set differs from the one asked for is refused with
-:class:`TablesError`; a rule set without a file raises :class:`MissingTablesError`, whose
+**Files.** A rule set is served by the model of its *table key*
+(:func:`cpsolver.chinese.table_keys.table_key`: players, order, wheel and naturals folded), one
+``.npz`` per key, named ``chinese-ev-<fingerprint>.npz`` after the key's
+:meth:`ChineseRules.fingerprint`, holding a JSON header (format name and version, the rule set
+it was trained under, training parameters and the SHA-256 of the arrays) and the arrays
+``rows``, ``naturals`` and the previous training iteration's ``previous_rows``,
+``previous_naturals``. :func:`model_for` serves the asked rule set from its key's model
+(:func:`serve`: the asked rules, the key's distributions on the asked strength scale). A file
+that cannot be read, whose checksum fails, or whose rule set has another key is refused with
+:class:`TablesError` naming the file, as is a file the package's manifest (``tables.json``)
+lists but that is absent; a key without a file raises :class:`MissingTablesError`, whose
 message gives the ``cpsolver train`` command that makes one.
 """
 
@@ -63,6 +68,7 @@ from cpsolver.chinese.ev_kernel import (
     NATURAL_UNITS,
     NUM_FIELDS,
 )
+from cpsolver.chinese.table_keys import differing, permute_rows, table_key
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row, Scoring
@@ -70,18 +76,22 @@ from cpsolver.rules.chinese import ChineseRules, Row, Scoring
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
+    "MANIFEST",
     "NATURAL_NAMES",
     "MissingTablesError",
     "OpponentModel",
     "TablesError",
+    "clear_cache",
     "declare_ev",
     "kernel_mode",
     "load_model",
     "model_for",
+    "package_manifest",
     "pairing_ev",
     "row_tables",
     "row_values",
     "save_model",
+    "serve",
     "table_filename",
     "table_search_path",
 ]
@@ -272,8 +282,9 @@ def declare_ev(model: OpponentModel, code: int) -> float:
 
 
 def table_filename(rules: ChineseRules) -> str:
-    """``chinese-ev-<fingerprint>.npz`` (one file per rule set)."""
-    return f"chinese-ev-{rules.fingerprint()}.npz"
+    """``chinese-ev-<fingerprint of the table key>.npz``: one file per key
+    (:func:`cpsolver.chinese.table_keys.table_key`), shared by every rule set of the key."""
+    return f"chinese-ev-{table_key(rules).fingerprint()}.npz"
 
 
 def table_search_path() -> list[Path]:
@@ -325,7 +336,8 @@ def save_model(model: OpponentModel, directory: str | Path) -> Path:
 
 
 def load_model(path: str | Path, rules: ChineseRules | None = None) -> OpponentModel:
-    """Read and verify a table file; with ``rules``, refuse a file made for another rule set."""
+    """Read and verify a table file; with ``rules``, refuse a file whose rule set has another
+    table key. The model's ``rules`` are those it was trained under (its header)."""
     path = Path(path)
     try:
         with np.load(path, allow_pickle=False) as data:
@@ -347,9 +359,10 @@ def load_model(path: str | Path, rules: ChineseRules | None = None) -> OpponentM
         raise TablesError(f"{path}: unreadable rule set in header ({exc})") from exc
     if stored.fingerprint() != header.get("fingerprint"):
         raise TablesError(f"{path}: header fingerprint does not match its rule set")
-    if rules is not None and rules.fingerprint() != stored.fingerprint():
+    if rules is not None and table_key(rules) != table_key(stored):
         raise TablesError(
-            f"{path}: tables were trained for [{stored.describe()}], not [{rules.describe()}]"
+            f"{path}: tables were trained for [{stored.describe()}], whose table key is not "
+            f"that of [{rules.describe()}]"
         )
     if "rows" not in arrays or "naturals" not in arrays:
         raise TablesError(f"{path}: missing arrays")
@@ -363,28 +376,102 @@ def load_model(path: str | Path, rules: ChineseRules | None = None) -> OpponentM
     )
 
 
+MANIFEST = "tables.json"
+"""The list of table files the package ships (``solver/data/tables.json``, written by
+:mod:`cpsolver.chinese.make_tables`): a listed file that is absent is a damaged installation
+(:class:`TablesError`), not an untrained key."""
+
 _LOADED: dict[str, OpponentModel] = {}
+_KEYS_LOADED: dict[str, OpponentModel] = {}
+
+
+def clear_cache() -> None:
+    """Forget every loaded model (the next :func:`model_for` reads the files again)."""
+    _LOADED.clear()
+    _KEYS_LOADED.clear()
+
+
+def package_manifest() -> dict[str, Any]:
+    """The package's table manifest: ``{"files": {name: {"key": rules dict}}}`` (empty when
+    the package ships no manifest)."""
+    path = PACKAGE_DATA / MANIFEST
+    if not path.is_file():
+        return {"files": {}}
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        raise TablesError(f"{path}: not a readable table manifest ({exc})") from exc
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), dict):
+        raise TablesError(f'{path}: not a table manifest (no "files" object)')
+    return manifest
+
+
+def serve(model: OpponentModel, rules: ChineseRules) -> OpponentModel:
+    """The model of ``rules`` from the trained model of its key: the asked rule set (so row
+    values, scoring, order and natural rule are exactly its own) with the key's distributions,
+    moved onto the asked strength scale (:func:`~cpsolver.chinese.table_keys.permute_rows`)."""
+    if model.rules == rules:
+        return model
+    wheel = rules.wheel_second_highest
+    if model.rules.wheel_second_highest:
+        raise TablesError("a table key is always trained with wheel=lowest")
+    previous = model.previous_rows
+    meta = dict(model.meta)
+    meta["trained_for"] = model.rules.to_dict()
+    return OpponentModel(
+        rules,
+        permute_rows(model.rows, wheel),
+        model.naturals,
+        None if previous is None else permute_rows(previous, wheel),
+        model.previous_naturals,
+        meta,
+    )
 
 
 def model_for(rules: ChineseRules) -> OpponentModel:
-    """The trained model for ``rules``, loaded lazily from the search path and cached."""
-    key = rules.fingerprint()
-    found = _LOADED.get(key)
+    """The model for ``rules``, served by the trained model of its table key (:func:`serve`),
+    loaded lazily from the search path and cached.
+
+    Raises :class:`MissingTablesError` when no directory holds the key's file, and
+    :class:`TablesError` naming the file when a file is damaged or a file the package lists
+    in its manifest is absent."""
+    found = _LOADED.get(rules.fingerprint())
     if found is not None:
         return found
-    name = table_filename(rules)
+    model = serve(_key_model(rules), rules)
+    _LOADED[rules.fingerprint()] = model
+    return model
+
+
+def _key_model(rules: ChineseRules) -> OpponentModel:
+    key = table_key(rules)
+    found = _KEYS_LOADED.get(key.fingerprint())
+    if found is not None:
+        return found
+    name = table_filename(key)
     for directory in table_search_path():
         path = directory / name
         if path.is_file():
-            model = load_model(path, rules)
-            _LOADED[key] = model
+            model = load_model(path, key)
+            _KEYS_LOADED[key.fingerprint()] = model
             return model
-    overrides = " ".join(
-        f"--set {k}={v}" for k, v in rules.to_dict().items() if v != ChineseRules().to_dict()[k]
-    )
-    command = f"cpsolver train --rules standard {overrides}".strip()
+    if name in package_manifest()["files"]:
+        raise TablesError(
+            f"{PACKAGE_DATA / name}: the package lists this table file but it is missing "
+            "(a damaged installation: reinstall cpsolver)"
+        )
+    command = " ".join(["cpsolver train --rules standard", *_sets(rules)])
     raise MissingTablesError(
         "rules",
-        f"no trained expected-value tables for this rule set [{rules.describe()}]; train them "
-        f"with `{command}` (written to ~/.local/share/cpsolver), or use --objective strength",
+        f"no trained expected-value tables for this rule set [{rules.describe()}]: its table "
+        f"key [{key.describe()}] is not trained; train them with `{command}` (trains the key, "
+        "written to ~/.local/share/cpsolver), or use --objective strength",
     )
+
+
+def _sets(rules: ChineseRules) -> list[str]:
+    return [f"--set {k}={_option_text(v)}" for k, v in differing(rules).items()]
+
+
+def _option_text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

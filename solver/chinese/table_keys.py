@@ -1,0 +1,174 @@
+"""Which trained opponent model serves a rule set: the *table key* (docs/EV.md, "Table keys").
+
+RULES §2 has 432 rule sets (players 2-4 x order x wheel x royalties x royalty_mode x scoring x
+naturals). Training one model per rule set is neither needed nor affordable, so a rule set is
+served by the model of its **key**, the canonical rule set :func:`table_key` maps it to. The
+options folded, and why:
+
+* ``players`` -> 2. Settlement is pairwise (CP-7, CP-9) and the model treats pairings as
+  independent: every EV is ``(players - 1) * (...)`` (``total_ev``, ``declare_ev``), so the
+  policy's argmax, hence self-play, does not depend on the player count. Training deals
+  ``players`` independent hands per deal and histograms them all: a run at 4 players samples
+  the same distributions as one at 2 players with twice the deals. 2 is the canonical value
+  because its deals are the cheapest (no wasted card dealing, the duplicate check settles one
+  pairing per seat instead of three).
+* ``royalty_mode`` when ``royalties=none``: exactly equivalent, every row value is 1 under
+  both modes (CP-8), so the key keeps ``replace``.
+* ``order`` -> ``weak``, ``wheel`` -> ``lowest``, ``naturals`` -> on. These change rare hands
+  only; the exact rule is still applied where the solver plays (the asked rule set's foul
+  test, strength scale and natural rule). ``wheel=second_highest`` orders strength classes
+  differently, so a ``lowest`` model's distributions are *permuted* onto the other scale
+  (:func:`wheel_permutation`: the wheel straight's probability moves to its new class). With
+  ``naturals`` off the EV ignores natural rates (``total_ev`` uses "no natural"), so a model
+  trained with naturals on serves both. Whether the dedicated models gain measurably over the
+  shared one is the duplicate-match measurement of docs/EV.md (pending).
+
+What remains: royalties {standard, eastern} x royalty_mode {replace, add} x scoring {per_row,
+scoop_double, two_four} = 12 keys, plus royalties none x 3 scorings: :data:`KEY_COUNT` = 15.
+
+>>> key = table_key(ChineseRules.preset("standard", players=3, order="strict"))
+>>> key.players, key.order.value, key.wheel.value, key.naturals, key.royalties.value
+(2, 'weak', 'lowest', True, 'standard')
+>>> len(all_keys()), len(all_rule_sets()), len({table_key(r) for r in all_rule_sets()})
+(15, 432, 15)
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from cpsolver.evaluator.poker import Category, poker_tables
+from cpsolver.rules.chinese import (
+    ChineseRules,
+    Order,
+    Royalties,
+    RoyaltyMode,
+    Scoring,
+    Wheel,
+)
+
+__all__ = [
+    "CANONICAL_PLAYERS",
+    "KEY_COUNT",
+    "all_keys",
+    "all_rule_sets",
+    "differing",
+    "nearest_key",
+    "permute_rows",
+    "table_key",
+    "wheel_permutation",
+]
+
+CANONICAL_PLAYERS = 2
+"""The player count of every key (module doc: the cheapest deals; the model does not depend
+on it)."""
+
+KEY_COUNT = 15
+
+
+def table_key(rules: ChineseRules) -> ChineseRules:
+    """The canonical rule set whose trained model serves ``rules`` (module doc)."""
+    mode = RoyaltyMode.REPLACE if rules.royalties is Royalties.NONE else rules.royalty_mode
+    return rules.replace(
+        players=CANONICAL_PLAYERS,
+        order=Order.WEAK,
+        wheel=Wheel.LOWEST,
+        naturals=True,
+        royalty_mode=mode,
+    )
+
+
+def all_rule_sets() -> list[ChineseRules]:
+    """Every rule set of RULES §2's options (432), in a fixed order."""
+    return [
+        ChineseRules(
+            players=p, order=o, wheel=w, royalties=r, royalty_mode=m, scoring=s, naturals=n
+        )
+        for p, o, w, r, m, s, n in itertools.product(
+            (2, 3, 4), Order, Wheel, Royalties, RoyaltyMode, Scoring, (True, False)
+        )
+    ]
+
+
+def all_keys() -> list[ChineseRules]:
+    """The :data:`KEY_COUNT` keys, in a fixed order (royalties, royalty_mode, scoring)."""
+    keys: list[ChineseRules] = []
+    for rules in all_rule_sets():
+        key = table_key(rules)
+        if key not in keys:
+            keys.append(key)
+    return keys
+
+
+def nearest_key(key: ChineseRules, trained: Iterable[ChineseRules]) -> ChineseRules | None:
+    """Of the ``trained`` keys, the one to warm-start ``key`` from: the fewest differing
+    options, ties broken by preferring the same scoring, then the same royalties (a scoring
+    changes every pairing; a royalty schedule only the rare royalty hands); None when
+    ``trained`` holds nothing else."""
+    best: tuple[int, int, int, int] | None = None
+    found: ChineseRules | None = None
+    for index, other in enumerate(trained):
+        other = table_key(other)
+        if other == key:
+            continue
+        rank = (
+            sum(
+                getattr(key, f) != getattr(other, f)
+                for f in ("royalties", "royalty_mode", "scoring")
+            ),
+            other.scoring is not key.scoring,
+            other.royalties is not key.royalties,
+            index,
+        )
+        if best is None or rank < best:
+            best, found = rank, other
+    return found
+
+
+@cache
+def wheel_permutation() -> npt.NDArray[np.int64]:
+    """``perm[c]``: the class on the ``wheel=second_highest`` scale of class ``c`` of the
+    ``lowest`` scale (the same hand; only the wheel straights change place).
+
+    >>> perm = wheel_permutation()
+    >>> from cpsolver.evaluator.poker import evaluate
+    >>> wheel = "Ah 2d 3c 4s 5h"
+    >>> int(perm[evaluate(wheel).strength]) == evaluate(wheel, wheel_second_highest=True).strength
+    True
+    """
+    low = poker_tables(False)
+    high = poker_tables(True)
+    class_of = {key: c for c, key in enumerate(high.keys)}
+    straights = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
+    wheel_low, wheel_high = 6, 23  # the wheel's doubled top rank on each scale (poker._key)
+    perm = np.empty(len(low.keys), dtype=np.int64)
+    for c, key in enumerate(low.keys):
+        if len(key) > 1 and key[0] in straights and key[1] == wheel_low:
+            key = (key[0], wheel_high, *key[2:])
+        perm[c] = class_of[key]
+    if sorted(perm.tolist()) != list(range(len(high.keys))):
+        raise AssertionError("the two strength scales do not hold the same hands")
+    perm.setflags(write=False)
+    return perm
+
+
+def permute_rows(
+    rows: npt.NDArray[np.float64], wheel_second_highest: bool
+) -> npt.NDArray[np.float64]:
+    """Row distributions of a ``lowest`` model moved onto the asked strength scale."""
+    if not wheel_second_highest:
+        return rows
+    out = np.zeros_like(rows)
+    out[:, wheel_permutation()] = rows
+    return out
+
+
+def differing(rules: ChineseRules) -> dict[str, object]:
+    """The options of ``rules`` that differ from the ``standard`` preset (for commands)."""
+    default = ChineseRules().to_dict()
+    return {k: v for k, v in rules.to_dict().items() if v != default[k]}
