@@ -6,11 +6,13 @@ A against the same opponents' hands played by B, and the luck of the deal cancel
 result is A's mean units over its seats (CP-7..CP-11, nobody fouls: every policy here returns
 valid splits). We report the mean over deals and its 95% confidence interval.
 
-Policies: ``ev`` (the shipped tables; naturals declared by EV), ``previous`` (EV with the
-previous training iteration's tables), ``strength`` (strongest back, then middle, then front)
-and ``percentile`` (maximise the sum of each row's percentile rank among all 5-card hands, or
-all 3-card fronts for the front). The deterministic policies always declare a natural, as
-``solve`` does for them.
+Policies: ``ev`` (the shipped tables with card removal; naturals declared by EV),
+``previous`` (the same with the previous training iteration's tables), ``full-deck tables``
+(the shipped tables without card removal: the objective before issue 14), ``baseline
+tables`` (with ``--baseline DIR``: other table files, without card removal), ``strength``
+(strongest back, then middle, then front) and ``percentile`` (maximise the sum of each row's
+percentile rank among all 5-card hands, or all 3-card fronts for the front). The deterministic
+policies always declare a natural, as ``solve`` does for them.
 
     python -m bench.matches --deals 10000 --seed 1
 """
@@ -22,13 +24,20 @@ import itertools
 import time
 from collections.abc import Callable
 from math import comb
+from pathlib import Path
 
 import numba as nb
 import numpy as np
 import numpy.typing as npt
 
 from cpsolver.chinese import ev_kernel as K
-from cpsolver.chinese.ev_model import kernel_mode, model_for, row_values
+from cpsolver.chinese.ev_model import (
+    kernel_mode,
+    load_model,
+    model_for,
+    row_values,
+    table_filename,
+)
 from cpsolver.chinese.search import search_pairing_batch
 from cpsolver.chinese.training import deal_hands, play_policy
 from cpsolver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
@@ -88,8 +97,9 @@ def additive_policy(rules: ChineseRules, tables: npt.NDArray[np.float64]) -> Pol
     return play
 
 
-def policies(rules: ChineseRules) -> dict[str, Policy]:
-    """The policies compared, by name."""
+def policies(rules: ChineseRules, baseline: Path | None = None) -> dict[str, Policy]:
+    """The policies compared, by name (``baseline``: a directory of other table files, played
+    without card removal as ``baseline tables``)."""
     model = model_for(rules)
     previous = model.previous()
     strength = np.zeros((3, K.NUM_FIELDS, NUM_CLASSES))
@@ -99,9 +109,14 @@ def policies(rules: ChineseRules) -> dict[str, Policy]:
         cls * NUM_CLASSES,
         cls * NUM_CLASSES**2,
     )
-    return {
+    extra: dict[str, Policy] = {}
+    if baseline is not None:
+        other = load_model(baseline / table_filename(rules), rules)
+        extra["baseline tables"] = lambda h: play_policy(h, rules, other, card_removal=False)
+    return extra | {
         "ev": lambda h: play_policy(h, rules, model),
         "previous": lambda h: play_policy(h, rules, previous),
+        "full-deck tables": lambda h: play_policy(h, rules, model, card_removal=False),
         "strength": additive_policy(rules, strength),
         "percentile": additive_policy(rules, percentile_tables(rules)),
     }
@@ -149,6 +164,9 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="*", default=["standard", "two_four"])
+    parser.add_argument(
+        "--baseline", type=Path, help="directory of older table files to play (no card removal)"
+    )
     args = parser.parse_args()
     K.warm_up()
     print("| rules | ev vs | deals | mean units/deal for ev | 95% CI |")
@@ -158,14 +176,15 @@ def main() -> None:
         rng = np.random.default_rng(np.random.SeedSequence((args.seed, 0xBE)))
         hands = deal_hands(rng, args.deals, rules.players).reshape(-1, 13)
         played = {}
-        for name, policy in policies(rules).items():
+        for name, policy in policies(rules, args.baseline).items():
             start = time.perf_counter()
             played[name] = policy(hands)
             print(
                 f"<!-- {preset} {name}: arranged {len(hands)} hands in "
                 f"{time.perf_counter() - start:.1f} s -->"
             )
-        for rival in ("strength", "percentile", "previous"):
+        rivals = ["strength", "percentile", "previous", "full-deck tables"]
+        for rival in rivals + (["baseline tables"] if args.baseline else []):
             res = duplicate(rules, played["ev"], played[rival], args.deals)
             half = 1.96 * res.std(ddof=1) / np.sqrt(len(res))
             print(

@@ -69,6 +69,43 @@ def direct_pairing_units(
     return net
 
 
+SUPPORT_CARDS = [list(FRONTS), list(MIDDLES), list(BACKS)]
+
+
+def available_share(cards: str, hand: list[int], wheel: bool) -> float:
+    """Card removal by enumeration: of the card sets in the class of ``cards`` (every suit
+    assignment of its ranks, kept when ``evaluate`` puts it in the same class), the share that
+    avoids ``hand``."""
+    sample = list(parse_cards(cards))
+    target = evaluate(sample, wheel_second_highest=wheel).strength
+    ranks = [c.index >> 2 for c in sample]
+    total = avail = 0
+    for suits in itertools.product(range(4), repeat=len(ranks)):
+        indices = {4 * r + s for r, s in zip(ranks, suits, strict=True)}
+        if len(indices) < len(ranks):
+            continue
+        combo = [Card.from_index(i) for i in indices]
+        if evaluate(combo, wheel_second_highest=wheel).strength != target:
+            continue
+        total += 1
+        avail += not indices & set(hand)
+    # each set was met once per ordering of equal ranks' suits: the ratio is unaffected
+    return avail / total
+
+
+def reweighted(model: OpponentModel, hand: list[int]) -> OpponentModel:
+    """The small model's rows as seen by a player holding ``hand`` (enumerated, renormalised)."""
+    wheel = model.rules.wheel_second_highest
+    rows = model.rows.copy()
+    for r, support in enumerate(SUPPORT_CARDS):
+        for cards in support:
+            rows[r, evaluate(cards, wheel_second_highest=wheel).strength] *= available_share(
+                cards, hand, wheel
+            )
+        rows[r] /= rows[r].sum()
+    return OpponentModel(model.rules, rows, model.naturals)
+
+
 def direct_ev(model: OpponentModel, ours: tuple[int, ...]) -> float:
     """Expectation over the product of the three rows' stored distributions."""
     supports = [
@@ -88,23 +125,33 @@ RULE_VARIANTS = [
 ]
 
 
+@pytest.mark.parametrize("card_removal", [True, False], ids=["card-removal", "full-deck"])
 @pytest.mark.parametrize("rules", RULE_VARIANTS, ids=lambda r: r.describe())
-def test_table_ev_equals_direct_expectation_over_stored_distributions(rules: ChineseRules) -> None:
-    """§2.3: a split's table EV is the expected units against the stored opponent rows."""
+def test_ev_equals_direct_expectation_over_the_distributions(
+    rules: ChineseRules, card_removal: bool
+) -> None:
+    """§2.3: a split's EV is the expected units against the opponent rows: the stored ones
+    reweighted for the cards we hold (card removal, counted here by enumeration), or the stored
+    ones as they are (``card_removal=False``)."""
     model = small_model(rules)
     rng = random.Random(11)
     for _ in range(4):
         hand = rng.sample(range(52), 13)
         cards = [Card.from_index(i) for i in hand]
-        candidates = analyse(cards, rules, top=4, model=model)
+        candidates = analyse(cards, rules, top=4, model=model, card_removal=card_removal)
         assert candidates
+        seen_by_us = reweighted(model, hand) if card_removal else model
         for c in candidates:
             classes = tuple(
                 strength(row, wheel_second_highest=rules.wheel_second_highest)
                 for row in (c.front, c.middle, c.back)
             )
-            expected = (rules.players - 1) * direct_ev(model, classes)
+            expected = (rules.players - 1) * direct_ev(seen_by_us, classes)
             assert c.ev == pytest.approx(expected, abs=1e-9)
+            for r, odds in enumerate(c.rows):  # the odds shown are the same model's
+                d = seen_by_us.rows[r]
+                assert odds.win == pytest.approx(d[: classes[r]].sum(), abs=1e-12)
+                assert odds.tie == pytest.approx(d[classes[r]], abs=1e-12)
 
 
 def valid_splits(cards: list[Card], rules: ChineseRules):  # type: ignore[no-untyped-def]
@@ -130,10 +177,12 @@ def test_best_split_is_the_maximum_of_the_direct_ev_over_every_valid_split(
     """The search returns the arg-max of the EV over all 72,072 orderings (CP-6 valid only)."""
     model = small_model(rules)
     cards = list(parse_cards("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"))
-    best = analyse(cards, rules, top=1, model=model)[0]
     seen = {split for split in valid_splits(cards, rules)}
-    brute = max(direct_ev(model, s) for s in seen)
-    assert best.ev == pytest.approx((rules.players - 1) * brute, abs=1e-9)
+    for card_removal in (True, False):
+        best = analyse(cards, rules, top=1, model=model, card_removal=card_removal)[0]
+        scored = reweighted(model, [c.index for c in cards]) if card_removal else model
+        brute = max(direct_ev(scored, s) for s in seen)
+        assert best.ev == pytest.approx((rules.players - 1) * brute, abs=1e-9)
 
 
 def test_natural_rates_shift_the_ev_by_the_documented_constant() -> None:

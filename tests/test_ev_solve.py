@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from cpsolver import InvalidInputError, Row, evaluate, solve
 from cpsolver.cards import Card
-from cpsolver.chinese.ev_model import declare_ev, model_for, pairing_ev, total_ev
+from cpsolver.chinese.ev_model import OpponentModel, declare_ev, model_for, pairing_ev, total_ev
+from cpsolver.chinese.removal import removal_weights_reference
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.rules.chinese import ChineseRules
 
@@ -30,18 +31,23 @@ HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
 
 @pytest.mark.parametrize("preset", ["standard", "two_four", "eastern"])
 def test_ev_is_the_default_and_equals_the_direct_expectation(preset: str) -> None:
-    """§2.3: the reported EV is (players - 1) x the expectation over the stored rows."""
+    """§2.3: the reported EV is (players - 1) x the expectation over the stored rows as seen
+    by a player holding these cards (card removal: numpy reference weights, then the 27-outcome
+    Python enumeration of ``pairing_ev``)."""
     rules = ChineseRules.preset(preset)
     model = model_for(rules)
     rng = random.Random(3)
     for _ in range(3):
-        cards = [Card.from_index(i) for i in rng.sample(range(52), 13)]
+        hand = rng.sample(range(52), 13)
+        cards = [Card.from_index(i) for i in hand]
+        rows = model.rows * removal_weights_reference(hand)
+        seen = OpponentModel(rules, rows / rows.sum(axis=1, keepdims=True), model.naturals)
         s = solve(cards, preset, alternatives=2)
         assert s.objective == "ev" and s.analysis is not None
         shown = s.alternatives if s.natural else (s.arrangement, *s.alternatives)
         for arr in shown:
             classes = [arr.hands[r].strength for r in (Row.FRONT, Row.MIDDLE, Row.BACK)]
-            assert arr.value == pytest.approx(total_ev(model, pairing_ev(model, *classes)))
+            assert arr.value == pytest.approx(total_ev(model, pairing_ev(seen, *classes)))
         assert all(alt.value <= s.value for alt in s.alternatives)
         for odds in s.analysis.rows.values():
             assert odds.win + odds.tie + odds.loss == pytest.approx(1.0)

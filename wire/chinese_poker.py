@@ -19,8 +19,9 @@ from cpsolver.chinese.deal import Deal
 from cpsolver.chinese.ev import RowOdds
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
-from cpsolver.chinese.solve import Arrangement, EvReport, Solution
+from cpsolver.chinese.solve import Arrangement, EvReport, NaturalSettlement, Solution
 from cpsolver.errors import Field, FieldPath, InvalidInputError, field_path
+from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue
 from cpsolver.rules.chinese import ChineseRules, Row
 from cpsolver.v1 import chinese_poker_pb2
@@ -272,9 +273,17 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
             result.odds.CopyFrom(
                 chinese_poker_pb2.RowOdds(win=odds.win, tie=odds.tie, loss=odds.loss)
             )
-        if report.ci95 is not None:
-            response.value_interval.CopyFrom(_interval(report.ci95))
+        if report.estimate is not None:  # rollouts' CI, or the model's calibration bound
+            interval = (report.estimate.low, report.estimate.high)
+            response.value_interval.CopyFrom(_interval(interval))
         response.rollouts = report.rollouts
+        if report.settlement is not None:
+            s = report.settlement
+            response.natural_settlement.CopyFrom(
+                chinese_poker_pb2.NaturalSettlement(
+                    units=s.units, win=s.win, tie=s.tie, loss=s.loss
+                )
+            )
         for alt, ci in zip(response.alternatives, report.alternatives_ci95, strict=False):
             if ci is not None:
                 alt.value_interval.CopyFrom(_interval(ci))
@@ -376,10 +385,15 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
             row: RowOdds(o.win, o.tie, o.loss, float(best.row_values[row]), best.royalties[row])
             for row, o in odds.items()
         }
+        interval = _interval_from_wire(response, "value_interval")
+        settlement = None
+        if response.HasField("natural_settlement") and natural is not None:
+            w = response.natural_settlement
+            settlement = NaturalSettlement(natural.kind.label, w.units, w.win, w.tie, w.loss)
         report = EvReport(
             response.value,
             MappingProxyType({row: rows[row] for row in _DISPLAY_ROWS}),
-            _interval_from_wire(response, "value_interval"),
+            interval if response.rollouts else None,
             response.rollouts,
             tuple(_interval_from_wire(alt, "value_interval") for alt in plain),
             tuple(
@@ -393,6 +407,8 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
                 for alt in response.alternatives
                 if alt.natural
             ),
+            settlement=settlement,
+            estimate=None if interval is None else Estimate(response.value, *interval, False),
         )
     discarded = tuple(sorted((card_from_wire(c) for c in response.discarded), key=_card_index))
     return Solution(

@@ -126,9 +126,28 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
 
 
 def _ev_parts(solution: Solution) -> list[Table | Text]:
-    """The ``ev`` objective's report: per-row odds against one opponent, EV, rollouts."""
+    """The ``ev`` objective's report: per-row odds against one opponent (or, for a declared
+    natural, how it settles), EV and its interval."""
     report = solution.analysis
     assert report is not None
+    line = f"expected units at the table: {report.ev:+.4f}"
+    if report.ci95 is not None:
+        low, high = report.ci95
+        line += f" (95% CI {low:+.4f} .. {high:+.4f}, {report.rollouts} rollouts)"
+    elif report.estimate is not None:
+        half = (report.estimate.high - report.estimate.low) / 2
+        line += f" (model, calibrated to +/-{half:.2f})"
+    if report.settlement is not None:
+        s = report.settlement
+        title = s.name.replace("_", " ")
+        return [
+            Text(f"declaring {title}, against one opponent:"),
+            Text(
+                f"collects {s.units} units with P {s.win:.4f}, ties the same natural "
+                f"{s.tie:.4f}, pays a higher one {s.loss:.4f}"
+            ),
+            Text(line),
+        ]
     table = Table(box=None, pad_edge=False, title="against one opponent", title_justify="left")
     for column in ("row", "P(win)", "P(tie)", "P(loss)", "units if won"):
         table.add_column(column, justify="left" if column == "row" else "right")
@@ -141,10 +160,6 @@ def _ev_parts(solution: Solution) -> list[Table | Text]:
             f"{max(odds.loss, 0.0):.3f}",
             number(odds.value),
         )
-    line = f"expected units at the table: {report.ev:+.4f}"
-    if report.ci95 is not None:
-        low, high = report.ci95
-        line += f" (95% CI {low:+.4f} .. {high:+.4f}, {report.rollouts} rollouts)"
     parts: list[Table | Text] = [table, Text(line)]
     for name, ev, _ in report.naturals:
         parts.append(Text(f"declaring {name.replace('_', ' ')} instead: {ev:+.4f}"))

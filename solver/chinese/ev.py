@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -28,6 +29,7 @@ from cpsolver.chinese.ev_model import (
     declare_ev,
     kernel_mode,
     model_for,
+    row_values_view,
     total_ev,
 )
 from cpsolver.chinese.objectives import RowTables, register_objective
@@ -35,6 +37,7 @@ from cpsolver.chinese.search import (
     COMB3_LISTS,
     COMB5_LISTS,
     search_pairing_classes,
+    search_removal_classes,
     subset_classes,
 )
 from cpsolver.evaluator.poker import HandValue, hand_from_class, poker_tables
@@ -110,18 +113,33 @@ def analyse(
     *,
     top: int = 5,
     model: OpponentModel | None = None,
+    card_removal: bool = True,
 ) -> list[Candidate]:
-    """The ``top`` best splits by table EV (distinct values), plus the natural declaration
-    when the hand has one and the rules allow it, best first (module doc)."""
+    """The ``top`` best splits by EV (distinct values), plus the natural declaration when the
+    hand has one and the rules allow it, best first (module doc). ``card_removal=False``
+    scores with the full-deck tables (the model before card removal, for comparisons)."""
     model = model or model_for(rules)
     ordered, hand = hand_array(cards)
-    cls5, cls3 = subset_classes(hand.astype(np.int64), poker_tables(rules.wheel_second_highest))
-    found = search_pairing_classes(
-        cls5, cls3, model.tables, mode=kernel_mode(rules), strict=rules.strict_order,
-        top_k=max(top, 1),
-    )  # fmt: skip
+    idx = hand.astype(np.int64)
+    cls5, cls3 = subset_classes(idx, poker_tables(rules.wheel_second_highest))
+    mode, strict, k = kernel_mode(rules), rules.strict_order, max(top, 1)
+    if card_removal:
+        removal = model.removal
+        found, (prob, below, _, _) = search_removal_classes(
+            idx, cls5, cls3, removal, mode=mode, strict=strict, top_k=k
+        )
+
+        def odds(row: int, cls: int) -> tuple[float, float]:
+            return removal.odds(row, cls, prob, below)
+    else:
+        found = search_pairing_classes(cls5, cls3, model.tables, mode=mode, strict=strict, top_k=k)
+        t = model.tables
+
+        def odds(row: int, cls: int) -> tuple[float, float]:
+            return float(t[row, K.F_WIN, cls]), float(t[row, K.F_TIE, cls])
+
     out = [
-        _candidate(ordered, rows, (front, middle, back), total_ev(model, value), model)
+        _candidate(ordered, rows, (front, middle, back), total_ev(model, value), model, odds)
         for rows, value, front, middle, back in zip(
             found.rows, found.values, found.front, found.middle, found.back, strict=True
         )
@@ -143,18 +161,23 @@ def with_natural(
     return candidates
 
 
+Odds = Callable[[int, int], tuple[float, float]]
+"""``odds(row, cls)``: P(win), P(tie) of class ``cls`` in ``row`` under the model used."""
+
+
 def best_split_candidate(
     ordered: tuple[Card, ...],
     rows: tuple[int, int, int],
     classes: tuple[int, int, int],
     rows_ev: float,
     model: OpponentModel,
+    odds: Odds,
 ) -> Candidate:
     """The candidate of a split found by a batch search: ``rows`` are the (back, middle) 5-card
     subset indices and the front's 3-card index, ``classes`` the (back, middle, front) classes
-    and ``rows_ev`` the per-opponent row EV (additive tables, ``per_row`` scoring)."""
+    and ``rows_ev`` the per-opponent row EV."""
     front_middle_back = (classes[2], classes[1], classes[0])
-    return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model)
+    return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model, odds)
 
 
 def _candidate(
@@ -163,6 +186,7 @@ def _candidate(
     row_classes: tuple[int, int, int],
     ev: float,
     model: OpponentModel,
+    odds: Odds,
 ) -> Candidate:
     back_i, middle_i, front_i = rows
     wheel = model.rules.wheel_second_highest
@@ -175,13 +199,13 @@ def _candidate(
         )
     )
     classes = (hands[0].strength, hands[1].strength, hands[2].strength)
-    t = model.tables
-    odds = []
+    values = row_values_view(model.rules)
+    row_odds = []
     for r, c in enumerate(classes):
-        win, tie = float(t[r, K.F_WIN, c]), float(t[r, K.F_TIE, c])
+        win, tie = odds(r, c)
         royalty = model.rules.royalty(Row(r), hands[r].category, royal=hands[r].is_royal)
         loss = max(0.0, 1.0 - win - tie)
-        odds.append(RowOdds(win, tie, loss, float(t[r, K.F_VALUE, c]), royalty))
+        row_odds.append(RowOdds(win, tie, loss, float(values[r, c]), royalty))
     return Candidate(
         tuple(hands[0].cards),
         tuple(hands[1].cards),
@@ -189,7 +213,7 @@ def _candidate(
         None,
         ev,
         classes,
-        tuple(odds),
+        tuple(row_odds),
         hands=hands,
     )
 

@@ -69,6 +69,7 @@ from cpsolver.chinese.ev_kernel import (
     NUM_FIELDS,
 )
 from cpsolver.chinese.table_keys import differing, permute_rows, table_key
+from cpsolver.chinese.removal import RemovalModel
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row, Scoring
@@ -87,9 +88,11 @@ __all__ = [
     "load_model",
     "model_for",
     "package_manifest",
+    "natural_odds",
     "pairing_ev",
     "row_tables",
     "row_values",
+    "row_values_view",
     "save_model",
     "serve",
     "table_filename",
@@ -139,9 +142,23 @@ class OpponentModel:
             object.__setattr__(self, "_tables", cached)
         return cached
 
+    @property
+    def removal(self) -> RemovalModel:
+        """The model in the card-removal kernels' form (:mod:`cpsolver.chinese.removal`,
+        cached): what the default ``ev`` objective scores with."""
+        cached = self.__dict__.get("_removal")
+        if cached is None:
+            cached = RemovalModel.of(
+                self.rows, _row_values(self.rules),
+                wheel_second_highest=self.rules.wheel_second_highest,
+            )  # fmt: skip
+            object.__setattr__(self, "_removal", cached)
+        return cached
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state.pop("_tables", None)  # derived; rebuilt on demand (keeps pickles small)
+        for derived in ("_tables", "_removal"):  # rebuilt on demand (keeps pickles small)
+            state.pop(derived, None)
         return state
 
     def previous(self) -> OpponentModel:
@@ -170,6 +187,11 @@ def row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
     (np.float64(2.0), np.float64(1.0))
     """
     return _row_values(rules).copy()
+
+
+def row_values_view(rules: ChineseRules) -> npt.NDArray[np.float64]:
+    """:func:`row_values` without the copy (read-only, cached per rule set)."""
+    return _row_values(rules)
 
 
 @cache
@@ -263,6 +285,22 @@ def total_ev(model: OpponentModel, rows_ev: float) -> float:
     q = 1.0 - float(nat[0])
     against_naturals = float((nat[1:] * NATURAL_UNITS[1:]).sum())
     return (model.rules.players - 1) * ((1.0 - q) * rows_ev - against_naturals)
+
+
+def natural_odds(model: OpponentModel, code: int) -> tuple[float, float, float]:
+    """Against one opponent, declaring natural ``code``: P(win) (they declare none or a lower
+    natural: we collect our natural's units), P(tie) (the same natural), P(loss) (a higher
+    one: we pay theirs), from the model's natural rates (CP-11).
+
+    >>> m = model_for(ChineseRules())
+    >>> win, tie, loss = natural_odds(m, 1)   # a dragon loses to nothing
+    >>> loss, round(win + tie, 12)
+    (0.0, 1.0)
+    """
+    nat = model.naturals
+    win = float(nat[0]) + float(sum(nat[k] for k in range(code + 1, 5)))
+    tie = float(nat[code])
+    return win, tie, max(0.0, 1.0 - win - tie)
 
 
 def declare_ev(model: OpponentModel, code: int) -> float:

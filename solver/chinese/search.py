@@ -67,6 +67,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cpsolver.cards import Card
+from cpsolver.chinese.removal import RemovalModel, gather_fields, removal_cumulative
 from cpsolver.evaluator.poker import MULTISET_WEIGHTS, PokerTables, poker_tables
 from cpsolver.jit import dispatcher, njit, prange
 
@@ -94,6 +95,7 @@ __all__ = [
     "SPLIT_FRONT",
     "WEIGHTS",
     "BatchResult",
+    "RemovalBatch",
     "SearchResult",
     "search",
     "search_batch",
@@ -101,6 +103,8 @@ __all__ = [
     "search_classes_reference",
     "search_pairing_batch",
     "search_pairing_classes",
+    "search_removal_batch",
+    "search_removal_classes",
     "sorted_indices",
     "split_cards",
     "split_rows",
@@ -673,6 +677,30 @@ def _search_pairing(
     _gather(tables, 0, cls3, nfields, g3)
     _gather(tables, 1, cls5, nfields, gm)
     _gather(tables, 2, cls5, nfields, gb)
+    return _scan_pairing(
+        cls5, cls3, g3, gm, gb, mode, strict, split_f, split_a, split_b, top_k, out_split,
+        out_value,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _scan_pairing(
+    cls5: IntArray,
+    cls3: IntArray,
+    g3: FloatArray,
+    gm: FloatArray,
+    gb: FloatArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    top_k: int,
+    out_split: IntArray,
+    out_value: FloatArray,
+) -> int:  # pragma: no cover - compiled
+    """The split scan over gathered per-subset fields (``g3[field, front subset]``, ``gm`` /
+    ``gb`` the same fields of every 5-subset as a middle / as a back)."""
     found = 0
     for k in range(top_k):
         out_value[k] = -np.inf
@@ -696,6 +724,210 @@ def _search_pairing(
         if found == top_k:
             worst = out_value[top_k - 1]
     return found
+
+
+@njit(cache=True, nogil=True)
+def _search_removal(
+    hand: IntArray,
+    cls5: IntArray,
+    cls3: IntArray,
+    rows: FloatArray,
+    values: FloatArray,
+    code5: IntArray,
+    code3: IntArray,
+    masks: IntArray,
+    distinct: IntArray,
+    flush: IntArray,
+    binom: FloatArray,
+    pos: IntArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    top_k: int,
+    out_split: IntArray,
+    out_value: FloatArray,
+    prob: FloatArray,
+    below: FloatArray,
+    paid: FloatArray,
+    add: FloatArray,
+) -> int:  # pragma: no cover - compiled
+    """:func:`_search_pairing` with the tables of the model ``rows`` reweighted for the hand's
+    own cards (:mod:`cpsolver.chinese.removal`); ``prob``/``below``/``paid`` are scratch that
+    holds the reweighted compact arrays afterwards, ``add`` scratch of ``(3, NUM_CLASSES)``.
+    The additive mode runs :func:`_search` (the faster scan; same sum order, same values)."""
+    removal_cumulative(
+        hand, rows, values, code5, code3, masks, distinct, flush, binom, prob, below, paid
+    )
+    if mode == 0:
+        # _search takes per-class tables: write ADD at the classes this hand's subsets have
+        # (the expression gather_fields uses, so the values are the pairing scan's).
+        for k in range(cls3.shape[0]):
+            c = cls3[k]
+            i = pos[c]
+            add[0, c] = values[0, i] * below[0, i] - paid[0, i]
+        for k in range(cls5.shape[0]):
+            c = cls5[k]
+            i = pos[c]
+            add[1, c] = values[1, i] * below[1, i] - paid[1, i]
+            add[2, c] = values[2, i] * below[2, i] - paid[2, i]
+        vf = add[0]
+        vm = add[1]
+        vb = add[2]
+        return _search(
+            cls5, cls3, vb, vm, vf, strict, split_f, split_a, split_b, top_k, out_split,
+            out_value,
+        )  # fmt: skip
+    nfields = 5
+    g3 = np.empty((nfields, cls3.shape[0]))
+    gm = np.empty((nfields, cls5.shape[0]))
+    gb = np.empty((nfields, cls5.shape[0]))
+    gather_fields(0, cls3, pos, prob, below, paid, values, nfields, g3)
+    gather_fields(1, cls5, pos, prob, below, paid, values, nfields, gm)
+    gather_fields(2, cls5, pos, prob, below, paid, values, nfields, gb)
+    return _scan_pairing(
+        cls5, cls3, g3, gm, gb, mode, strict, split_f, split_a, split_b, top_k, out_split,
+        out_value,
+    )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _batch_removal_range(
+    hands: IntArray,
+    lo: int,
+    hi: int,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    rows: FloatArray,
+    values: FloatArray,
+    code5: IntArray,
+    code3: IntArray,
+    masks: IntArray,
+    distinct: IntArray,
+    flush: IntArray,
+    binom: FloatArray,
+    pos: IntArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    out_value: FloatArray,
+    out_cls: IntArray,
+    out_rows: IntArray,
+    out_odds: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    cls5 = np.empty(comb5.shape[0], dtype=np.int64)
+    cls3 = np.empty(comb3.shape[0], dtype=np.int64)
+    one_split = np.empty(1, dtype=np.int64)
+    one_value = np.empty(1, dtype=np.float64)
+    prob = np.empty(rows.shape)
+    below = np.empty(rows.shape)
+    paid = np.empty(rows.shape)
+    add = np.empty((3, pos.shape[0]))
+    for h in range(lo, hi):
+        _subset_classes(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        _search_removal(
+            hands[h], cls5, cls3, rows, values, code5, code3, masks, distinct, flush, binom,
+            pos, mode, strict, split_f, split_a, split_b, 1, one_split, one_value, prob,
+            below, paid, add,
+        )  # fmt: skip
+        s = one_split[0]
+        a = split_a[s]
+        b = split_b[s]
+        if cls5[b] > cls5[a]:
+            a, b = b, a
+        out_value[h] = one_value[0]
+        out_rows[h, 0] = a
+        out_rows[h, 1] = b
+        out_rows[h, 2] = split_f[s]
+        out_cls[h, 0] = cls5[a]
+        out_cls[h, 1] = cls5[b]
+        out_cls[h, 2] = cls3[split_f[s]]
+        # P(win), P(tie) of the chosen rows, front first (Row order), for the answer's odds.
+        for r in range(3):
+            i = pos[out_cls[h, 2 - r]]
+            out_odds[h, r, 0] = below[r, i]
+            out_odds[h, r, 1] = prob[r, i]
+
+
+@njit(cache=True, nogil=True)
+def _batch_removal(
+    hands: IntArray,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    rows: FloatArray,
+    values: FloatArray,
+    code5: IntArray,
+    code3: IntArray,
+    masks: IntArray,
+    distinct: IntArray,
+    flush: IntArray,
+    binom: FloatArray,
+    pos: IntArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    out_value: FloatArray,
+    out_cls: IntArray,
+    out_rows: IntArray,
+    out_odds: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    _batch_removal_range(
+        hands, 0, hands.shape[0], nonflush5, flush5, front3, weights, comb5, comb3, rows,
+        values, code5, code3, masks, distinct, flush, binom, pos, mode, strict, split_f,
+        split_a, split_b, out_value, out_cls, out_rows, out_odds,
+    )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def _batch_removal_parallel(
+    hands: IntArray,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    rows: FloatArray,
+    values: FloatArray,
+    code5: IntArray,
+    code3: IntArray,
+    masks: IntArray,
+    distinct: IntArray,
+    flush: IntArray,
+    binom: FloatArray,
+    pos: IntArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    out_value: FloatArray,
+    out_cls: IntArray,
+    out_rows: IntArray,
+    out_odds: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    # Chunks, not hands, in parallel: each chunk allocates its scratch once.
+    n = hands.shape[0]
+    chunks = min(n, 64)
+    for k in prange(chunks):
+        _batch_removal_range(
+            hands, k * n // chunks, (k + 1) * n // chunks, nonflush5, flush5, front3, weights,
+            comb5, comb3, rows, values, code5, code3, masks, distinct, flush, binom, pos, mode,
+            strict, split_f, split_a, split_b, out_value, out_cls, out_rows, out_odds,
+        )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -784,6 +1016,82 @@ def search_pairing_batch(
     return out_value, out_cls
 
 
+def search_removal_classes(
+    hand: IntArray,
+    cls5: IntArray,
+    cls3: IntArray,
+    removal: RemovalModel,
+    *,
+    mode: int,
+    strict: bool,
+    top_k: int = 1,
+) -> tuple[SearchResult, tuple[FloatArray, FloatArray, FloatArray, FloatArray]]:
+    """:func:`search_pairing_classes` under the model reweighted for ``hand``'s own cards
+    (card removal, :mod:`cpsolver.chinese.removal`); also returns the reweighted compact
+    ``prob, below, paid`` arrays (for the per-row odds of the answer)."""
+    k = max(1, top_k)
+    out_split = np.empty(k, dtype=np.int64)
+    out_value = np.empty(k, dtype=np.float64)
+    scratch = removal.scratch()
+    kernel_args: tuple[Any, ...] = (
+        np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(), mode,
+        strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, out_split, out_value, *scratch,
+    )  # fmt: skip
+    found = _search_removal(*kernel_args)
+    return _result(cls5, cls3, out_split[:found].tolist(), out_value[:found].tolist()), scratch
+
+
+def _removal_batch_args(
+    hands: npt.NDArray[np.integer[Any]],
+    removal: RemovalModel,
+    poker: PokerTables,
+    mode: int,
+    strict: bool,
+) -> tuple[Any, ...]:
+    ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    n = ordered.shape[0]
+    return (
+        ordered, *_class_args(poker), *removal.kernel_args(), mode, strict, SPLIT_FRONT,
+        SPLIT_A, SPLIT_B, np.empty(n, dtype=np.float64), np.empty((n, 3), dtype=np.int64),
+        np.empty((n, 3), dtype=np.int64), np.empty((n, 3, 2), dtype=np.float64),
+    )  # fmt: skip
+
+
+def search_removal_batch(
+    hands: npt.NDArray[np.integer[Any]],
+    removal: RemovalModel,
+    poker: PokerTables,
+    *,
+    mode: int,
+    strict: bool,
+    parallel: bool = False,
+) -> RemovalBatch:
+    """Best split of each hand (n x 13 card indices, any order) under the model reweighted for
+    that hand's own cards (card removal). One thread unless ``parallel`` (numba threads;
+    serialised by a lock, see :func:`search_batch` and :func:`warm_up` about forking)."""
+    args = _removal_batch_args(hands, removal, poker, mode, strict)
+    if args[0].shape[0]:
+        if parallel:
+            with _BATCH_LOCK:
+                _batch_removal_parallel(*args)
+        else:
+            _batch_removal(*args)
+    return RemovalBatch(*args[-4:])
+
+
+@dataclass(frozen=True, eq=False)
+class RemovalBatch:
+    """:func:`search_removal_batch`'s answer, one entry per hand: ``values`` (per-opponent
+    EV), ``classes`` (back, middle, front), ``rows`` (back and middle :data:`COMB5` indices,
+    front :data:`COMB3` index, of the sorted hand) and ``odds[h, row, (win, tie)]`` (rows in
+    front, middle, back order)."""
+
+    values: FloatArray
+    classes: IntArray
+    rows: IntArray
+    odds: FloatArray
+
+
 # ----------------------------------------------------------------------------------------------
 # Warm-up.
 
@@ -815,6 +1123,10 @@ def warm_up(*, parallel: bool = True) -> float:
         for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP):
             search_pairing_classes(cls5, cls3, pairing, mode=mode, strict=False, top_k=2)
             search_pairing_batch(idx.reshape(1, 13), pairing, tables.poker, mode=mode, strict=False)
+    removal = RemovalModel.of(np.ones((3, len(tables.back))) / len(tables.back), writable[:, 0])
+    for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP):
+        search_removal_classes(idx, cls5, cls3, removal, mode=mode, strict=False, top_k=2)
+        search_removal_batch(idx.reshape(1, 13), removal, tables.poker, mode=mode, strict=False)
     if parallel:
         # Load the batch kernel for the exact argument types search_batch passes, without
         # running it.
@@ -822,5 +1134,9 @@ def warm_up(*, parallel: bool = True) -> float:
         import numba  # loaded by the kernels above
 
         dispatcher(_batch).compile(tuple(numba.typeof(a) for a in args))  # type: ignore[no-untyped-call]
+        # ... and the card-removal batch kernel (the mode is a value, one signature for all).
+        args = _removal_batch_args(idx.reshape(1, 13), removal, tables.poker, PAIR_ADDITIVE, False)
+        types = tuple(numba.typeof(a) for a in args)  # type: ignore[no-untyped-call]
+        dispatcher(_batch_removal_parallel).compile(types)
     assert found.splits
     return time.perf_counter() - start

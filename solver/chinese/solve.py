@@ -34,20 +34,36 @@ from cpsolver.chinese.ev import (
     best_split_candidate,
     with_natural,
 )
-from cpsolver.chinese.ev_model import model_for, total_ev
+from cpsolver.chinese.ev_kernel import NATURAL_UNITS
+from cpsolver.chinese.ev_model import (
+    NATURAL_NAMES,
+    kernel_mode,
+    model_for,
+    natural_odds,
+    total_ev,
+)
 from cpsolver.chinese.naturals import Natural, detect_natural
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
 from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS, rollout
-from cpsolver.chinese.search import COMB3_LISTS, COMB5_LISTS, F_ADD, search, search_batch
+from cpsolver.chinese.search import (
+    COMB3_LISTS,
+    COMB5_LISTS,
+    search,
+    search_batch,
+    search_removal_batch,
+)
 from cpsolver.errors import CardError, Field, InvalidInputError
-from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class
+from cpsolver.estimate import Estimate
+from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
 from cpsolver.rules import ChineseRules, Row
 from cpsolver.rules.chinese import Scoring
 
 __all__ = [
+    "CALIBRATION_95",
     "MAX_ALTERNATIVES",
     "Arrangement",
     "EvReport",
+    "NaturalSettlement",
     "Solution",
     "check_solve_limits",
     "solve",
@@ -241,6 +257,38 @@ class Solution:
 
 
 @dataclass(frozen=True, slots=True)
+class NaturalSettlement:
+    """How a declared natural settles against one opponent (CP-11), by the opponent model's
+    natural rates: it collects ``units`` with P(``win``) (they declare none or a lower one),
+    nothing with P(``tie``) (the same natural) and pays a higher natural with P(``loss``)."""
+
+    name: str
+    units: int
+    win: float
+    tie: float
+    loss: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "natural": self.name,
+            "units": self.units,
+            "win": self.win,
+            "tie": self.tie,
+            "loss": self.loss,
+        }
+
+
+CALIBRATION_95: Mapping[Scoring, float] = MappingProxyType(
+    {Scoring.PER_ROW: 0.30, Scoring.TWO_FOUR: 0.20, Scoring.SCOOP_DOUBLE: 0.30}
+)
+"""Half-width of the interval reported around the model's EV (no rollouts), per CP-9 scoring:
+the 95th percentile of |EV - 20,000-rollout mean| over 200 seeded hands in
+``bench.calibration`` (docs/BENCHMARKS.md; ``scoop_double`` takes ``per_row``'s until it has
+its own measurement). The model value is not exact; with rollouts the interval is theirs."""
+
+
+@dataclass(frozen=True, slots=True)
 class EvReport:
     """What the ``ev`` objective found (RULES §2.3).
 
@@ -251,7 +299,11 @@ class EvReport:
     ``rollouts``: opponent deals simulated; ``alternatives_ci95``: per
     :attr:`Solution.alternatives` entry, its interval; ``naturals``: natural declarations that
     were not chosen, as (name, EV, interval). ``candidates`` (in-process only, not sent over
-    the wire): every candidate scored, the choice first.
+    the wire): every candidate scored, the choice first. ``settlement``: when a natural is
+    declared, how it settles against one opponent (then ``rows`` are the best ordinary
+    arrangement's, for reference). ``estimate``: ``ev`` in the estimate shape of the other
+    games, ``{value, low, high, exact}``: the rollouts' interval, or without rollouts the
+    model's measured calibration bound (:data:`CALIBRATION_95`); never exact.
     """
 
     ev: float
@@ -261,6 +313,8 @@ class EvReport:
     alternatives_ci95: tuple[tuple[float, float] | None, ...] = ()
     naturals: tuple[tuple[str, float, tuple[float, float] | None], ...] = ()
     candidates: tuple[Candidate, ...] = field(default=(), compare=False)
+    settlement: NaturalSettlement | None = None
+    estimate: Estimate | None = None
 
     def to_dict(self, solution: Solution) -> dict[str, Any]:
         """JSON keys ``ev``, ``ev_ci95``, ``rollouts``, ``rows`` and ``alternatives`` (the
@@ -276,8 +330,10 @@ class EvReport:
         return {
             "ev": self.ev,
             "ev_ci95": None if self.ci95 is None else list(self.ci95),
+            "ev_estimate": None if self.estimate is None else self.estimate.to_dict(),
             "rollouts": self.rollouts,
             "rows": {row.label: self.rows[row].to_dict() for row in _ROWS},
+            "natural_settlement": None if self.settlement is None else self.settlement.to_dict(),
             "alternatives": alternatives,
         }
 
@@ -592,6 +648,17 @@ def _ev_solution(
     shown = [replace(_ev_arrangement(splits[0], rules), value=choice.score)]
     others = splits if declared else splits[1:]
     shown += [_ev_arrangement(c, rules) for c in others[:alternatives]]
+    settlement = None
+    if declared:
+        assert choice.natural is not None
+        code = NATURAL_NAMES.index(choice.natural)
+        settlement = NaturalSettlement(
+            choice.natural, int(NATURAL_UNITS[code]), *natural_odds(model_for(rules), code)
+        )
+    if choice.rollout_ci is not None:
+        estimate = Estimate(choice.score, *choice.rollout_ci, exact=False)
+    else:
+        estimate = Estimate.around(choice.score, CALIBRATION_95[rules.scoring])
     report = EvReport(
         choice.score,
         MappingProxyType({row: splits[0].rows[row] for row in _ROWS}),
@@ -600,6 +667,8 @@ def _ev_solution(
         tuple(c.rollout_ci for c in others[:alternatives]),
         tuple((c.natural, c.score, c.rollout_ci) for c in candidates[1:] if c.natural),
         tuple(candidates),
+        settlement,
+        estimate,
     )
     return Solution(
         shown[0],
@@ -644,9 +713,7 @@ def solve_many(
     obj = get_objective(objective)
     indices = [_indices13(h, ("hands", i)) for i, h in enumerate(hands)]
     if isinstance(obj, EvObjective):
-        if resolved.scoring is Scoring.PER_ROW:
-            return _solve_ev_batch(indices, resolved, obj)
-        return [_solve_ev(ix, resolved, obj, 0, 0, 0, None, None) for ix in indices]
+        return _solve_ev_batch(indices, resolved, obj)
     tables = _tables(obj, resolved)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
     found = search_batch(batch, tables, strict=resolved.strict_order)
@@ -667,20 +734,26 @@ def solve_many(
 def _solve_ev_batch(
     indices: list[list[int]], rules: ChineseRules, obj: EvObjective
 ) -> list[Solution]:
-    """``ev`` under ``per_row`` scoring is additive per row, so the parallel batch kernel finds
-    every hand's best split at once; each Solution is then assembled as :func:`solve` does."""
+    """The parallel card-removal kernel finds every hand's best split at once (the same scan,
+    values and tie-break as :func:`solve`'s); each Solution is then assembled as solve does."""
     model = model_for(rules)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
-    found = search_batch(batch, obj.row_tables(rules), strict=rules.strict_order)
-    add = model.tables[:, F_ADD, :]
+    found = search_removal_batch(
+        batch, model.removal, poker_tables(rules.wheel_second_highest),
+        mode=kernel_mode(rules), strict=rules.strict_order, parallel=True,
+    )  # fmt: skip
     solutions = []
-    for ix, r, c in zip(indices, found.rows.tolist(), found.classes.tolist(), strict=True):
+    for ix, r, c, v, odds in zip(
+        indices, found.rows.tolist(), found.classes.tolist(), found.values.tolist(),
+        found.odds.tolist(), strict=True,
+    ):  # fmt: skip
         parsed = [_BY_INDEX[i] for i in ix]
-        # Re-add the row values in the single-hand kernel's order (front, middle, back) so
-        # the EV is bit-for-bit the one solve() reports.
-        rows_ev = float(add[0, c[2]] + add[1, c[1]] + add[2, c[0]])
+
+        def odds_of(row: int, cls: int, odds: list[list[float]] = odds) -> tuple[float, float]:
+            return odds[row][0], odds[row][1]  # the kernel's, rows in Row order
+
         best = best_split_candidate(
-            tuple(parsed), (r[0], r[1], r[2]), (c[0], c[1], c[2]), rows_ev, model
+            tuple(parsed), (r[0], r[1], r[2]), (c[0], c[1], c[2]), v, model, odds_of
         )
         candidates = with_natural([best], np.array(ix, dtype=np.int8), rules, model)
         solutions.append(_ev_solution(parsed, rules, obj, candidates, 0))

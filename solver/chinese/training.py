@@ -45,7 +45,7 @@ from cpsolver.chinese.ev_model import (
     total_ev,
 )
 from cpsolver.chinese.objectives import get_objective
-from cpsolver.chinese.search import search_pairing_batch
+from cpsolver.chinese.search import search_pairing_batch, search_removal_batch
 from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
 from cpsolver.rules.chinese import ChineseRules
 
@@ -98,17 +98,29 @@ def deal_hands(rng: np.random.Generator, deals: int, players: int) -> npt.NDArra
 
 
 def play_policy(
-    hands: npt.NDArray[np.int8], rules: ChineseRules, model: OpponentModel | None
+    hands: npt.NDArray[np.int8],
+    rules: ChineseRules,
+    model: OpponentModel | None,
+    *,
+    card_removal: bool = True,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Arrange ``hands[n, 13]`` with the EV policy of ``model`` (or ``strength`` when None)."""
-    if model is None:
-        mode, tables = K.MODE_ADDITIVE, _strength_pairing(rules)
+    """Arrange ``hands[n, 13]`` with the EV policy of ``model`` (or ``strength`` when None):
+    each hand scored against the model reweighted for its own cards, as ``solve`` does
+    (``card_removal=False``: the full-deck tables, the policy before card removal)."""
+    poker = poker_tables(rules.wheel_second_highest)
+    if model is not None and card_removal:
+        found = search_removal_batch(
+            hands, model.removal, poker, mode=kernel_mode(rules), strict=rules.strict_order
+        )
+        value, classes = found.values, found.classes
     else:
-        mode, tables = kernel_mode(rules), model.tables
-    value, classes = search_pairing_batch(
-        hands, tables, poker_tables(rules.wheel_second_highest), mode=mode,
-        strict=rules.strict_order,
-    )  # fmt: skip
+        if model is None:
+            mode, tables = K.MODE_ADDITIVE, _strength_pairing(rules)
+        else:
+            mode, tables = kernel_mode(rules), model.tables
+        value, classes = search_pairing_batch(
+            hands, tables, poker, mode=mode, strict=rules.strict_order
+        )
     rows = np.ascontiguousarray(classes[:, ::-1])  # (front, middle, back), Row order
     natural = np.zeros(hands.shape[0], dtype=np.int64)
     if rules.naturals:

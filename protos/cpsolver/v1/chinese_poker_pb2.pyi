@@ -327,7 +327,7 @@ class SolveRequest(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded")
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     ROYALTIES_FIELD_NUMBER: _ClassVar[int]
@@ -338,6 +338,7 @@ class SolveResponse(_message.Message):
     ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
     ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
     DISCARDED_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     rows: _containers.RepeatedCompositeFieldContainer[RowResult]
     royalties: int
@@ -348,7 +349,20 @@ class SolveResponse(_message.Message):
     alternatives: _containers.RepeatedCompositeFieldContainer[Alternative]
     rollouts: int
     discarded: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ...) -> None: ...
+    natural_settlement: NaturalSettlement
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ...) -> None: ...
+
+class NaturalSettlement(_message.Message):
+    __slots__ = ("units", "win", "tie", "loss")
+    UNITS_FIELD_NUMBER: _ClassVar[int]
+    WIN_FIELD_NUMBER: _ClassVar[int]
+    TIE_FIELD_NUMBER: _ClassVar[int]
+    LOSS_FIELD_NUMBER: _ClassVar[int]
+    units: int
+    win: float
+    tie: float
+    loss: float
+    def __init__(self, units: _Optional[int] = ..., win: _Optional[float] = ..., tie: _Optional[float] = ..., loss: _Optional[float] = ...) -> None: ...
 
 class BatchSolveRequest(_message.Message):
     __slots__ = ("requests",)
