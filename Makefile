@@ -57,6 +57,9 @@ TABLES_ARGS ?=
 tables: $(STAMP)
 	$(PY) -m cpsolver.chinese.make_tables --out solver/data $(TABLES_ARGS)
 
-# Duplicate matches of the ev objective against baselines (docs/BENCHMARKS.md).
+# Duplicate matches of the ev objective against baselines, then its calibration against
+# 20,000-rollout simulations (issue 14; about an hour on 2 cores; docs/BENCHMARKS.md).
 matches: $(STAMP)
 	$(PY) -m bench.matches
+	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --rules standard
+	$(PY) -m bench.calibration --hands 200 --rollouts 5000 --rules two_four

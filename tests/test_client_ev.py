@@ -42,5 +42,8 @@ def test_remote_ev_solution_equals_the_library(
     assert got.analysis.alternatives_ci95 == expected.analysis.alternatives_ci95
     assert got.analysis.naturals == expected.analysis.naturals
     assert (len(expected.analysis.naturals) > 0) == hand.startswith("As Ad Ac Ah")
+    assert got.analysis.settlement == expected.analysis.settlement
+    assert (expected.analysis.settlement is not None) == (expected.natural is not None)
+    assert got.analysis.estimate == expected.analysis.estimate is not None
     assert got == expected
     assert got.to_dict() == expected.to_dict()

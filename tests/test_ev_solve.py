@@ -175,3 +175,45 @@ def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
         assert json.loads(ok.stdout)["rules"]["scoring"] == "scoop_double"
         option, value = extra[-1].split("=")
         assert str(json.loads(ok.stdout)["rules"][option]).lower() == value
+
+
+def test_a_declared_natural_reports_its_settlement_not_the_unused_rows() -> None:
+    """Issue 14: declaring (CP-11), the report gives the natural's settlement against one
+    opponent from the model's natural rates, and the CLI shows it instead of row odds."""
+    hand = "2h 5h 9h 3h 4h 7h Jh Kh 2s 6s 8s Ts Qs"  # CP-E12 three flushes
+    s = solve(hand)
+    assert s.natural is not None and s.analysis is not None
+    settled = s.analysis.settlement
+    assert settled is not None and settled.name == "three_flushes" and settled.units == 3
+    rates = model_for(ChineseRules()).naturals  # none, dragon, flushes, straights, six pairs
+    assert settled.win == pytest.approx(rates[0] + rates[3] + rates[4])
+    assert settled.tie == pytest.approx(rates[2])
+    assert settled.loss == pytest.approx(rates[1], abs=1e-12)
+    assert s.ev == pytest.approx(3 * (3 * settled.win - 13 * settled.loss))
+    plain = solve("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h")
+    assert plain.analysis is not None and plain.analysis.settlement is None
+    shown = run("solve", hand, env={**os.environ, "COLUMNS": "100"})
+    assert shown.returncode == 0, shown.stderr
+    assert "declaring three flushes, against one opponent:" in shown.stdout
+    assert "P(win)" not in shown.stdout
+    as_json = run("solve", hand, "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    assert json.loads(as_json.stdout)["natural_settlement"] == settled.to_dict()
+
+
+def test_the_ev_comes_with_an_estimate_in_the_shape_of_the_other_games() -> None:
+    """Issue 14: ``{value, low, high, exact}``; never exact; the rollouts' CI with rollouts,
+    else the calibration bound of the rule set's scoring."""
+    hand = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
+    for preset, bound in (("standard", 0.30), ("two_four", 0.20)):
+        report = solve(hand, preset).analysis
+        assert report is not None and report.estimate is not None
+        e = report.estimate.to_dict()
+        assert e == {"value": report.ev, "low": e["low"], "high": e["high"], "exact": False}
+        assert e["low"] == pytest.approx(report.ev - bound) and e["high"] == pytest.approx(
+            report.ev + bound
+        )
+    sampled = solve(hand, rollouts=200, seed=3).analysis
+    assert sampled is not None and sampled.estimate is not None and sampled.ci95 is not None
+    assert (sampled.estimate.low, sampled.estimate.high) == sampled.ci95
+    assert sampled.estimate.value == sampled.ev and not sampled.estimate.exact

@@ -831,7 +831,7 @@ def _batch_removal_range(
     paid = np.empty(rows.shape)
     add = np.empty((3, pos.shape[0]))
     for h in range(lo, hi):
-        _subset_classes(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
         _search_removal(
             hands[h], cls5, cls3, rows, values, code5, code3, masks, distinct, flush, binom,
             pos, mode, strict, split_f, split_a, split_b, 1, one_split, one_value, prob,
