@@ -167,6 +167,7 @@ def main() -> None:
     parser.add_argument(
         "--baseline", type=Path, help="directory of older table files to play (no card removal)"
     )
+    parser.add_argument("--rivals", nargs="*", help="play only these rivals (default: all of them)")
     args = parser.parse_args()
     K.warm_up()
     print("| rules | ev vs | deals | mean units/deal for ev | 95% CI |")
@@ -176,7 +177,10 @@ def main() -> None:
         rng = np.random.default_rng(np.random.SeedSequence((args.seed, 0xBE)))
         hands = deal_hands(rng, args.deals, rules.players).reshape(-1, 13)
         played = {}
+        wanted = {"ev", *(args.rivals or [])}
         for name, policy in policies(rules, args.baseline).items():
+            if args.rivals and name not in wanted:
+                continue
             start = time.perf_counter()
             played[name] = policy(hands)
             print(
@@ -184,7 +188,8 @@ def main() -> None:
                 f"{time.perf_counter() - start:.1f} s -->"
             )
         rivals = ["strength", "percentile", "previous", "full-deck tables"]
-        for rival in rivals + (["baseline tables"] if args.baseline else []):
+        rivals += ["baseline tables"] if args.baseline else []
+        for rival in [r for r in rivals if r in played]:
             res = duplicate(rules, played["ev"], played[rival], args.deals)
             half = 1.96 * res.std(ddof=1) / np.sqrt(len(res))
             print(

@@ -294,7 +294,7 @@ def natural_odds(model: OpponentModel, code: int) -> tuple[float, float, float]:
 
     >>> m = model_for(ChineseRules())
     >>> win, tie, loss = natural_odds(m, 1)   # a dragon loses to nothing
-    >>> loss, round(win + tie, 12)
+    >>> round(loss, 12), round(win + tie, 12)
     (0.0, 1.0)
     """
     nat = model.naturals
