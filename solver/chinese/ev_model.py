@@ -68,8 +68,8 @@ from cpsolver.chinese.ev_kernel import (
     NATURAL_UNITS,
     NUM_FIELDS,
 )
-from cpsolver.chinese.table_keys import differing, permute_rows, table_key
 from cpsolver.chinese.removal import RemovalModel
+from cpsolver.chinese.table_keys import differing, permute_rows, table_key
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row, Scoring
@@ -87,8 +87,8 @@ __all__ = [
     "kernel_mode",
     "load_model",
     "model_for",
-    "package_manifest",
     "natural_odds",
+    "package_manifest",
     "pairing_ev",
     "row_tables",
     "row_values",
