@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -33,6 +33,7 @@ from cpsolver.chinese.ev_model import (
     total_ev,
 )
 from cpsolver.chinese.objectives import RowTables, register_objective
+from cpsolver.chinese.removal import removal_tables
 from cpsolver.chinese.search import (
     COMB3_LISTS,
     COMB5_LISTS,
@@ -231,6 +232,17 @@ class EvObjective:
     name: str = "ev"
     description: str = "expected units against opponents as strong as the solver (default)"
     additive: bool = False
+
+    def row_tables_for(self, rules: ChineseRules, held: Sequence[int]) -> RowTables:
+        """:meth:`row_tables` reweighted for the cards ``held`` (card indices: the 13 played,
+        or all 14 to 17 of a 13-of-N hand), as the unconstrained ``ev`` solve scores: the
+        constrained and CP-SAT searches then optimise the same values."""
+        model = model_for(rules)
+        wheel = rules.wheel_second_highest
+        t = removal_tables(model.rows, row_values_view(rules), np.asarray(held, dtype=np.int64),
+                           wheel_second_highest=wheel)  # fmt: skip
+        poker = poker_tables(wheel)
+        return RowTables("ev", rules, t[2, K.F_ADD], t[1, K.F_ADD], t[0, K.F_ADD], poker)
 
     def row_tables(self, rules: ChineseRules) -> RowTables:
         """Per-row ``VALUE * WIN - PAID`` tables (raises :class:`MissingTablesError`)."""

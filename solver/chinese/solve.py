@@ -15,7 +15,7 @@ cpsolver.errors.InvalidInputError: objective: unknown objective 'luck'; valid ob
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
@@ -371,7 +371,9 @@ def resolve_rules(rules: str | ChineseRules | None, overrides: Mapping[str, Any]
         return ChineseRules.resolve(rules, **overrides)
 
 
-def _tables(objective: Objective, rules: ChineseRules) -> RowTables:
+def _tables(
+    objective: Objective, rules: ChineseRules, held: Sequence[int] | None = None
+) -> RowTables:
     if isinstance(objective, EvObjective):
         # Constrained and 13-of-N solves scan additive tables: the per-row EV, exact for
         # per_row scoring; the two_four / scoop_double bonuses are not additive.
@@ -381,6 +383,8 @@ def _tables(objective: Objective, rules: ChineseRules) -> RowTables:
                 "the ev objective with constraints, 13 of N cards or the cpsat engine needs "
                 f"scoring=per_row (got {rules.scoring.value}); use objective strength",
             )
+        if held is not None:  # card removal: every card given is out of the opponents' reach
+            return objective.row_tables_for(rules, held)
         return objective.row_tables(rules)
     if not objective.additive:
         raise InvalidInputError(
@@ -511,7 +515,7 @@ def solve(
         raise InvalidInputError(
             "rollouts", "rollouts need the ev objective on 13 cards without constraints"
         )
-    tables = _tables(obj, resolved)
+    tables = _tables(obj, resolved, indices)
     if not plain:
         picked = arrange(
             [_BY_INDEX[i] for i in indices],
