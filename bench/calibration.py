@@ -106,18 +106,16 @@ def main() -> None:
                             **dict(zip(keys, result, strict=True)),
                         }
                         f.write(json.dumps(row, default=float) + "\n")
-        print(summary(preset, args.rollouts, args.top, results, time.perf_counter() - start))
+        print(summary(preset, args.rollouts, results, time.perf_counter() - start))
 
 
 def summary(
     preset: str,
     rollouts: int,
-    top: int,
     results: list[tuple[float, float, float, float, bool]],
     seconds: float,
 ) -> str:
     """One markdown row of the table ``main`` prints."""
-    del top
     ev, table, sim, half, ok = (np.array(x, dtype=float) for x in zip(*results, strict=True))
     err, err_table = np.abs(ev - sim), np.abs(table - sim)
     se = half / 1.959964

@@ -234,47 +234,44 @@ def removal_cumulative(
     five-card classes, each ascending): ``prob[r, i]`` = P(their class is i), ``below[r, i]`` =
     P(theirs is weaker), ``paid[r, i]`` = sum over stronger classes of P times their row
     value."""
-    n5 = code5.shape[0]
-    n3 = code3.shape[0]
-    w5 = np.empty(n5)
-    w3 = np.empty(n3)
+    w5 = np.empty(code5.shape[0])
+    w3 = np.empty(code3.shape[0])
     _weights(hand, code5, masks, distinct, flush, binom, w5)
     _weights(hand, code3, masks[:0], distinct[:0], flush[:0], binom, w3)
-    for r in range(1, 3):
-        z = 0.0
-        for i in range(n5):
-            p = rows[r, i] * w5[i]
-            prob[r, i] = p
-            z += p
-        inv = 1.0 / z if z > 0.0 else 0.0
-        b = 0.0
-        v = 0.0
-        for i in range(n5):
-            p = prob[r, i] * inv
-            prob[r, i] = p
-            below[r, i] = b
-            b += p
-            v += p * values[r, i]
-            paid[r, i] = v
-        for i in range(n5):
-            paid[r, i] = v - paid[r, i]
+    _reweight_row(0, w3, rows, values, prob, below, paid)
+    _reweight_row(1, w5, rows, values, prob, below, paid)
+    _reweight_row(2, w5, rows, values, prob, below, paid)
+
+
+@njit(cache=True, nogil=True)
+def _reweight_row(
+    r: int,
+    w: npt.NDArray[np.float64],
+    rows: npt.NDArray[np.float64],
+    values: npt.NDArray[np.float64],
+    prob: npt.NDArray[np.float64],
+    below: npt.NDArray[np.float64],
+    paid: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """Row ``r`` of :func:`removal_cumulative` over its ``w.shape[0]`` compact classes."""
+    n = w.shape[0]
     z = 0.0
-    for i in range(n3):
-        p = rows[0, i] * w3[i]
-        prob[0, i] = p
+    for i in range(n):
+        p = rows[r, i] * w[i]
+        prob[r, i] = p
         z += p
     inv = 1.0 / z if z > 0.0 else 0.0
     b = 0.0
     v = 0.0
-    for i in range(n3):
-        p = prob[0, i] * inv
-        prob[0, i] = p
-        below[0, i] = b
+    for i in range(n):
+        p = prob[r, i] * inv
+        prob[r, i] = p
+        below[r, i] = b
         b += p
-        v += p * values[0, i]
-        paid[0, i] = v
-    for i in range(n3):
-        paid[0, i] = v - paid[0, i]
+        v += p * values[r, i]
+        paid[r, i] = v
+    for i in range(n):
+        paid[r, i] = v - paid[r, i]
 
 
 @njit(cache=True, nogil=True)

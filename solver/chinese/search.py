@@ -856,41 +856,6 @@ def _batch_removal_range(
             out_odds[h, r, 1] = prob[r, i]
 
 
-@njit(cache=True, nogil=True)
-def _batch_removal(
-    hands: IntArray,
-    nonflush5: npt.NDArray[np.int16],
-    flush5: npt.NDArray[np.int16],
-    front3: npt.NDArray[np.int16],
-    weights: IntArray,
-    comb5: IntArray,
-    comb3: IntArray,
-    rows: FloatArray,
-    values: FloatArray,
-    code5: IntArray,
-    code3: IntArray,
-    masks: IntArray,
-    distinct: IntArray,
-    flush: IntArray,
-    binom: FloatArray,
-    pos: IntArray,
-    mode: int,
-    strict: bool,
-    split_f: SplitArray,
-    split_a: SplitArray,
-    split_b: SplitArray,
-    out_value: FloatArray,
-    out_cls: IntArray,
-    out_rows: IntArray,
-    out_odds: FloatArray,
-) -> None:  # pragma: no cover - compiled
-    _batch_removal_range(
-        hands, 0, hands.shape[0], nonflush5, flush5, front3, weights, comb5, comb3, rows,
-        values, code5, code3, masks, distinct, flush, binom, pos, mode, strict, split_f,
-        split_a, split_b, out_value, out_cls, out_rows, out_odds,
-    )  # fmt: skip
-
-
 @njit(cache=True, parallel=True)
 def _batch_removal_parallel(
     hands: IntArray,
@@ -1075,7 +1040,7 @@ def search_removal_batch(
             with _BATCH_LOCK:
                 _batch_removal_parallel(*args)
         else:
-            _batch_removal(*args)
+            _batch_removal_range(args[0], 0, args[0].shape[0], *args[1:])
     return RemovalBatch(*args[-4:])
 
 
