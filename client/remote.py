@@ -1,8 +1,10 @@
 """The typed gRPC client: the library's API, answered by a ``cpsolver serve`` server.
 
-:class:`RemoteSolver` has the methods of :class:`cpsolver.client.local.LocalSolver` and returns the
-same types (:class:`solver.Solution`, :class:`solver.HandValue`...), so a bot switches between
-an embedded solver and a server with one line (``client.connect(None)`` or
+:class:`RemoteBackend` answers the client's calls (:mod:`cpsolver.client.calls`) with one gRPC
+call each and :class:`RemoteSolver` is a :class:`~cpsolver.client.Solver` over it, so it has
+the methods of :class:`cpsolver.client.LocalSolver` and returns the same types
+(:class:`solver.Solution`, :class:`solver.HandValue`...): a bot switches between an embedded
+solver and a server with one line (``client.connect(None)`` or
 ``client.connect("host:50051")``). Library errors come back as the library's exceptions, of
 the same class with the same attributes and field violations (:mod:`cpsolver.wire.status`
 reads the status's BadRequest, ErrorInfo and QuotaFailure details): ``INVALID_ARGUMENT`` is an
@@ -25,57 +27,48 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any
 
 import grpc
 from grpc_status import rpc_status
 
-from cpsolver.cards import Card, CardsLike, Suit, parse_card, parse_cards, parse_suit
+from cpsolver.cards import Card, CardsLike, parse_card, parse_cards, parse_suit
 from cpsolver.chinese import Solution
 from cpsolver.chinese.constrained import check_engine
-from cpsolver.chinese.constraints import Constraints, as_constraints
+from cpsolver.chinese.constraints import as_constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import check_deal_request
 from cpsolver.chinese.scoring import Seat, TableResult, check_arrangement, read_seats
 from cpsolver.chinese.solve import check_solve_limits
-from cpsolver.chlust import BidAction, Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
+from cpsolver.chlust import Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from cpsolver.chlust import Deal as ChlustDeal
 from cpsolver.chlust import DealResult as ChlustDealResult
-from cpsolver.chlust.advice import (
-    DEFAULT_ADVICE_SAMPLES,
-    DEFAULT_EXACT_LIMIT,
-    DEFAULT_ODDS_SAMPLES,
-)
 from cpsolver.chlust.advice import check_advice_limits as check_chlust_advice
 from cpsolver.chlust.advice import check_odds_limits as check_chlust_odds
 from cpsolver.chlust.bidding import parse_bid_action
 from cpsolver.chlust.deal import Showdown, one_card, parse_hands
 from cpsolver.chlust.deal import check_deal_request as check_chlust_deal
-from cpsolver.client.compat import seed_first
+from cpsolver.client import calls
+from cpsolver.client.calls import Call, T, answers, dispatch, handlers
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
+from cpsolver.client.solver import Solver
 from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.rules import ChineseRules, ChlustRules, Row, ThreeLeavesRules
+from cpsolver.rules import ChineseRules, Row
 from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
     KhlyustClaim,
     LegalPlay,
-    SessionResult,
-    play_session,
 )
-from cpsolver.three_leaves import Deal as LeavesDeal
 from cpsolver.three_leaves import DealResult as LeavesDealResult
-from cpsolver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
 from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
 from cpsolver.three_leaves.engine import check_play_request
-from cpsolver.tricks import Trick
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
 from cpsolver.wire.cards import (
@@ -99,9 +92,8 @@ from cpsolver.wire.chinese_poker import (
 from cpsolver.wire.rules import rules_to_wire
 from cpsolver.wire.status import RequestTooLargeError, exception_from_status
 
-__all__ = ["DEFAULT_RETRY", "RemoteSolver", "RetryPolicy"]
+__all__ = ["DEFAULT_RETRY", "RemoteBackend", "RemoteSolver", "RetryPolicy"]
 
-T = TypeVar("T")
 
 SERVICES = (
     "cpsolver.v1.ChinesePokerService",
@@ -162,12 +154,45 @@ def _read(value: bytes | str | Path | None) -> bytes | None:
     return Path(value).read_bytes()
 
 
-class RemoteSolver:
-    """A client of a ``cpsolver serve`` server, used as a context manager.
+class RemoteSolver(Solver):
+    """A :class:`~cpsolver.client.Solver` answered by a ``cpsolver serve`` server, used as a
+    context manager.
 
     >>> with RemoteSolver("127.0.0.1:1", timeout=5, retry=None) as remote:
     ...     remote.target
     '127.0.0.1:1'
+
+    ``options`` are :class:`RemoteBackend`'s (``timeout``, ``retry``, ``tls``, ``token``,
+    ``connections``...); ``target``, ``timeout``, :meth:`wait_ready` and :meth:`health` are the
+    backend's.
+    """
+
+    backend: RemoteBackend
+
+    def __init__(self, target: str, **options: Any) -> None:
+        super().__init__(RemoteBackend(target, **options))
+
+    @property
+    def target(self) -> str:
+        """The server's gRPC target."""
+        return self.backend.target
+
+    @property
+    def timeout(self) -> float | None:
+        """Each call's default deadline in seconds (None: none)."""
+        return self.backend.timeout
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """:meth:`RemoteBackend.wait_ready`."""
+        self.backend.wait_ready(timeout)
+
+    def health(self, service: str = "", timeout: float | None = None) -> str:
+        """:meth:`RemoteBackend.health`."""
+        return self.backend.health(service, timeout)
+
+
+class RemoteBackend:
+    """The calls of :mod:`cpsolver.client.calls` over gRPC to a ``cpsolver serve`` server.
 
     ``target`` is ``host:port`` or any gRPC target (``dns:///solver.internal:50051`` resolves
     every address and balances over them). ``timeout`` is each call's deadline in seconds
@@ -184,6 +209,9 @@ class RemoteSolver:
     subchannels, ``grpc.use_local_subchannel_pool``) and takes the next one for every call,
     spreading calls over the workers of every replica. A few times the number of workers per
     server reaches them all with high probability (docs/DEPLOY.md).
+
+    Each handler reads the call's cards with the library before it builds the request, so a bad
+    input raises the library's error, with the library's field paths, as in-process.
     """
 
     def __init__(
@@ -239,6 +267,7 @@ class RemoteSolver:
             for channel in self._channels
         ]
         self._turn = itertools.count()  # next(...) is atomic under the GIL: safe across threads
+        self._handlers = handlers(self)
 
     @property
     def _channel(self) -> grpc.Channel:
@@ -251,16 +280,9 @@ class RemoteSolver:
 
     # -- lifecycle ---------------------------------------------------------------------
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+    def call(self, request: Call[T], timeout: float | None = None) -> T:
+        """The server's answer to ``request`` (``timeout`` None: the backend's)."""
+        return dispatch(self._handlers, request, timeout)
 
     def close(self) -> None:
         """Close the channels (calls in progress are cancelled)."""
@@ -339,24 +361,19 @@ class RemoteSolver:
             return DeadlineExceededError(code.name, details, target=self.target)
         return RemoteError(code.name, details, target=self.target)
 
-    def evaluate(
-        self,
-        cards: CardsLike,
-        rules: ChineseRules | str | None = "standard",
-        *,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> HandValue:
-        """Evaluate a 5-card hand or a 3-card front, as :func:`solver.evaluate` does."""
-        resolved = ChineseRules.resolve(rules, **overrides)
+    # -- Chinese poker (ChinesePokerService) -----------------------------------------------
+
+    @answers(calls.EvaluateHand)
+    def _evaluate_hand(self, r: calls.EvaluateHand, timeout: float | None) -> HandValue:
+        """``EvaluateHand``, as :func:`cpsolver.evaluate` with the rule set's wheel."""
         request = pb.EvaluateHandRequest(
-            cards=cards_to_wire(parse_cards(cards)),
-            rules=rules_to_wire(resolved, pb.ChineseRules),
+            cards=cards_to_wire(parse_cards(r.cards)),
+            rules=rules_to_wire(r.rules, pb.ChineseRules),
         )
         return hand_from_wire(self._call(self._chinese.EvaluateHand, request, timeout).hand)
 
+    @staticmethod
     def _solve_request(
-        self,
         cards: CardsLike,
         rules: ChineseRules,
         objective: str | None,
@@ -379,43 +396,25 @@ class RemoteSolver:
         request.top_k = alternatives
         return request
 
-    def solve(
-        self,
-        cards: CardsLike,
-        rules: ChineseRules | str | None = "standard",
-        objective: str | None = None,
-        *,
-        alternatives: int = 0,
-        constraints: Constraints | str | Iterable[str] | None = None,
-        engine: str = "exact",
-        rollouts: int = 0,
-        seed: int = 0,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> Solution:
-        """The best arrangement of 13 cards, as :func:`solver.solve` returns it."""
-        engine = check_engine(engine)
-        resolved = ChineseRules.resolve(rules, **overrides)
-        request = self._solve_request(cards, resolved, objective, alternatives)
-        check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed)
-        request.rollouts = rollouts
-        request.seed = seed
-        if constraints is not None:
-            request.constraints.CopyFrom(constraints_to_wire(as_constraints(constraints), resolved))
+    @answers(calls.Solve)
+    def _solve(self, r: calls.Solve, timeout: float | None) -> Solution:
+        """``Solve``, as :func:`cpsolver.solve` returns it."""
+        engine = check_engine(r.engine)
+        request = self._solve_request(r.cards, r.rules, r.objective, r.alternatives)
+        check_solve_limits(alternatives=r.alternatives, rollouts=r.rollouts, seed=r.seed)
+        request.rollouts = r.rollouts
+        request.seed = r.seed
+        if r.constraints is not None:
+            wire = constraints_to_wire(as_constraints(r.constraints), r.rules)
+            request.constraints.CopyFrom(wire)
         request.engine = pb.Engine.Value(f"ENGINE_{engine.upper()}")
-        return solution_from_wire(self._call(self._chinese.Solve, request, timeout), resolved)
+        return solution_from_wire(self._call(self._chinese.Solve, request, timeout), r.rules)
 
-    def solve_batch(
-        self,
-        hands: Iterable[CardsLike],
-        rules: ChineseRules | str | None = "standard",
-        objective: str | None = None,
-        *,
-        alternatives: int = 0,
-        timeout: float | None = None,
-        **overrides: Any,
+    @answers(calls.BatchSolve)
+    def _batch_solve(
+        self, r: calls.BatchSolve, timeout: float | None
     ) -> Iterator[Solution | CpsolverError]:
-        """Solve many hands with ``BatchSolve`` streaming; one result per hand, in order.
+        """``BatchSolve`` streaming; one result per hand, in order.
 
         A hand that cannot be solved yields its exception (an
         :class:`~cpsolver.errors.InvalidInputError` naming the hand's field, e.g. ``cards[13]``)
@@ -423,36 +422,28 @@ class RemoteSolver:
         deadline of each BatchSolve call (up to 1,000 hands each; fewer when the server's
         ``--max-batch`` refuses that many: the client then asks in calls it accepts).
         """
-        resolved = ChineseRules.resolve(rules, **overrides)
         pending: list[Solution | CpsolverError | pb.SolveRequest] = []
-        for hand in hands:
+        for hand in r.hands:
             try:
-                pending.append(self._solve_request(hand, resolved, objective, alternatives))
+                pending.append(self._solve_request(hand, r.rules, r.objective, r.alternatives))
             except CpsolverError as exc:
                 pending.append(exc)
             if len(pending) >= BATCH_CHUNK:
-                yield from self._flush(pending, resolved, timeout)
+                yield from self._flush(pending, r.rules, timeout)
                 pending = []
-        yield from self._flush(pending, resolved, timeout)
+        yield from self._flush(pending, r.rules, timeout)
 
-    def score(
-        self,
-        players: Mapping[str, object],
-        rules: ChineseRules | str | None = "standard",
-        *,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> TableResult:
-        """Settle a table with ``ScoreTable``, as :func:`solver.score` does.
+    @answers(calls.ScoreTable)
+    def _score_table(self, r: calls.ScoreTable, timeout: float | None) -> TableResult:
+        """``ScoreTable``, as :func:`cpsolver.score` settles a table.
 
         The players are read here with the library (:func:`~cpsolver.chinese.scoring.read_seats`:
         the same input forms and the same errors as in-process); the server settles them.
         """
-        resolved = ChineseRules.resolve(rules, **overrides)
-        seats = read_seats(players, resolved)
+        seats = read_seats(r.players, r.rules)
         request = pb.ScoreTableRequest(
             players=[seat_to_wire(seat) for seat in seats.values()],
-            rules=rules_to_wire(resolved, pb.ChineseRules),
+            rules=rules_to_wire(r.rules, pb.ChineseRules),
         )
         names = list(seats)
         response = self._call(
@@ -461,51 +452,30 @@ class RemoteSolver:
             timeout,
             lambda path: player_paths_from_wire(path, names),
         )
-        return table_from_wire(response, resolved, seats, players)
+        return table_from_wire(response, r.rules, seats, r.players)
 
-    def deal(
-        self,
-        seed: int | None = None,
-        /,
-        *,
-        players: int | None = None,
-        count: int = 1,
-        timeout: float | None = None,
-        **legacy: Any,
-    ) -> tuple[ChineseDeal, ...]:
-        """Seeded deals with ``DealTables`` (CP-1), as ``cpsolver.chinese.deal.deals``: the same
-        seeds give the same hands in-process and on the server. The request is checked here
-        with the library (the same errors); more than :data:`DEAL_CHUNK` deals are asked for
-        in several calls (the server's cap per call), each with ``timeout``."""
-        seed, n = seed_first("deal", seed, legacy, players)
-        if legacy:
-            raise TypeError(f"deal() got unexpected keyword arguments {sorted(legacy)}")
-        players = 4 if n is None else n
-        check_deal_request(seed, players, count)
+    @answers(calls.DealTables)
+    def _deal_tables(self, r: calls.DealTables, timeout: float | None) -> tuple[ChineseDeal, ...]:
+        """``DealTables``, as ``cpsolver.chinese.deal.deals``: the same seeds give the same
+        hands in-process and on the server. The request is checked here with the library (the
+        same errors); more than :data:`DEAL_CHUNK` deals are asked for in several calls (the
+        server's cap per call), each with ``timeout``."""
+        check_deal_request(r.seed, r.players, r.count)
         found: list[ChineseDeal] = []
-        for start in range(seed, seed + count, DEAL_CHUNK):
+        for start in range(r.seed, r.seed + r.count, DEAL_CHUNK):
             request = pb.DealTablesRequest(
-                seed=start, players=players, count=min(DEAL_CHUNK, seed + count - start)
+                seed=start, players=r.players, count=min(DEAL_CHUNK, r.seed + r.count - start)
             )
             response = self._call(self._chinese.DealTables, request, timeout)
             found.extend(deal_from_wire(t) for t in response.tables)
         return tuple(found)
 
-    def validate(
-        self,
-        back: CardsLike,
-        middle: CardsLike,
-        front: CardsLike,
-        rules: ChineseRules | str | None = "standard",
-        *,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> Seat:
-        """Check one arrangement with ``ValidateArrangement`` (CP-6), as
-        ``cpsolver.chinese.scoring.check_arrangement``: the rows are read here with the library
-        (the same errors as in-process), the server evaluates and judges them."""
-        resolved = ChineseRules.resolve(rules, **overrides)
-        local = check_arrangement(back, middle, front, resolved)  # the library's input errors
+    @answers(calls.ValidateArrangement)
+    def _validate(self, r: calls.ValidateArrangement, timeout: float | None) -> Seat:
+        """``ValidateArrangement`` (CP-6), as ``cpsolver.chinese.scoring.check_arrangement``:
+        the rows are read here with the library (the same errors as in-process), the server
+        evaluates and judges them."""
+        local = check_arrangement(r.back, r.middle, r.front, r.rules)  # the library's errors
         assert local.rows is not None
         request = pb.ValidateArrangementRequest(
             arrangement=pb.Arrangement(
@@ -513,109 +483,71 @@ class RemoteSolver:
                 middle=cards_to_wire(local.rows[Row.MIDDLE]),
                 front=cards_to_wire(local.rows[Row.FRONT]),
             ),
-            rules=rules_to_wire(resolved, pb.ChineseRules),
+            rules=rules_to_wire(r.rules, pb.ChineseRules),
         )
         response = self._call(self._chinese.ValidateArrangement, request, timeout)
-        return arrangement_check_from_wire(response, local.rows, resolved)
+        return arrangement_check_from_wire(response, local.rows, r.rules)
 
-    # -- Chlust (RULES.md §3) -----------------------------------------------------------
+    # -- Chlust (ChlustService) ------------------------------------------------------------
 
-    def chlust_evaluate(
-        self,
-        cards: CardsLike,
-        trump: Suit | str,
-        rules: ChlustRules | str | None = None,
-        *,
-        turned: Card | str | None = None,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> SetValue:
-        """Judge a 3-card Chlust hand with ``EvaluateSet``, as ``cpsolver.chlust.evaluate_set``."""
+    @answers(calls.EvaluateSet)
+    def _evaluate_set(self, r: calls.EvaluateSet, timeout: float | None) -> SetValue:
+        """``EvaluateSet``, as ``cpsolver.chlust.evaluate``."""
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import set_from_wire
 
-        resolved = ChlustRules.resolve(rules, **overrides)
-        suit = parse_suit(trump) if isinstance(trump, str) else trump
+        suit = parse_suit(r.trump) if isinstance(r.trump, str) else r.trump
         request = chlust_pb2.EvaluateSetRequest(
-            cards=cards_to_wire(parse_cards(cards)),
+            cards=cards_to_wire(parse_cards(r.cards)),
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
-        if turned is not None:
-            request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
+        if r.turned is not None:
+            request.turned.CopyFrom(card_to_wire(parse_cards([r.turned], field="turned")[0]))
         response = self._chlust_call(self._chlust().EvaluateSet, request, timeout)
         return set_from_wire(response.set, suit)
 
-    def chlust_showdown(
-        self,
-        hands: Sequence[CardsLike],
-        trump: Suit | str,
-        rules: ChlustRules | str | None = None,
-        *,
-        turned: Card | str | None = None,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> Showdown:
-        """Rank 2-4 Chlust hands with ``Showdown`` (CH-7), as ``cpsolver.chlust.showdown``."""
+    @answers(calls.Showdown)
+    def _showdown(self, r: calls.Showdown, timeout: float | None) -> Showdown:
+        """``Showdown`` (CH-7), as ``cpsolver.chlust.showdown``."""
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import showdown_from_wire
 
-        resolved = ChlustRules.resolve(rules, **overrides)
-        suit = parse_suit(trump) if isinstance(trump, str) else trump
+        suit = parse_suit(r.trump) if isinstance(r.trump, str) else r.trump
         request = chlust_pb2.ShowdownRequest(
             hands=[
                 chlust_pb2.ChlustHand(cards=cards_to_wire(parse_cards(h, field=("hands", i))))
-                for i, h in enumerate(hands)
+                for i, h in enumerate(r.hands)
             ],
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
-        if turned is not None:
-            request.turned.CopyFrom(card_to_wire(parse_cards([turned], field="turned")[0]))
+        if r.turned is not None:
+            request.turned.CopyFrom(card_to_wire(parse_cards([r.turned], field="turned")[0]))
         response = self._chlust_call(self._chlust().Showdown, request, timeout)
         return showdown_from_wire(response, suit)
 
-    def chlust_legal(
-        self,
-        hand: CardsLike,
-        trump: Suit | str,
-        rules: ChlustRules | str | None = None,
-        *,
-        trick: CardsLike = (),
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> tuple[Card, ...]:
-        """The cards ``hand`` may play with ``LegalPlays`` (CH-8), as
-        ``cpsolver.chlust.legal_plays``."""
+    @answers(calls.LegalPlays)
+    def _legal_plays(self, r: calls.LegalPlays, timeout: float | None) -> tuple[Card, ...]:
+        """``LegalPlays`` (CH-8), as ``cpsolver.chlust.legal_cards``."""
         from cpsolver.v1 import chlust_pb2
 
-        resolved = ChlustRules.resolve(rules, **overrides)
-        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
-        on_trick = parse_cards(trick, deck=resolved.card_deck, count=(0, 1, 2, 3), field="trick")
-        held = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
+        deck = r.rules.card_deck
+        suit = parse_suit(r.trump, field="trump") if isinstance(r.trump, str) else r.trump
+        on_trick = parse_cards(r.trick, deck=deck, count=(0, 1, 2, 3), field="trick")
+        held = parse_cards(r.hand, deck=deck, count=(1, 2, 3), field="hand")
         request = chlust_pb2.LegalPlaysRequest(
             hand=cards_to_wire(held),
             trick=cards_to_wire(on_trick),
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
         response = self._chlust_call(self._chlust().LegalPlays, request, timeout)
         return tuple(card_from_wire(c) for c in response.legal)
 
-    def chlust_play(
-        self,
-        hands: Sequence[CardsLike | None],
-        trump: Suit | str,
-        plays: CardsLike | Sequence[CardsLike],
-        rules: ChlustRules | str | None = None,
-        *,
-        dealer: int = 0,
-        folded: Sequence[int] = (),
-        turned: Card | str | None = None,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> ChlustDealResult:
-        """Play a whole deal with ``PlayDeal`` (CH-8, CH-9), as ``cpsolver.chlust.play_deal``.
+    @answers(calls.PlayDeal)
+    def _play_deal(self, r: calls.PlayDeal, timeout: float | None) -> ChlustDealResult:
+        """``PlayDeal`` (CH-8, CH-9), as ``cpsolver.chlust.play_deal``.
 
         The hands, seats and cards are checked here with the library (the same errors as
         in-process); the server plays the tricks and refuses illegal plays (``plays[k]``).
@@ -623,192 +555,135 @@ class RemoteSolver:
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import deal_result_from_wire
 
-        resolved = ChlustRules.resolve(rules, **overrides)
-        game = TrickGame(hands, trump, resolved, dealer, folded, turned)
+        game = TrickGame(r.hands, r.trump, r.rules, r.dealer, r.folded, r.turned)
         suit = parse_suit(game.trump, field="trump")
-        if isinstance(plays, str):
-            cards = list(parse_cards(plays, deck=resolved.card_deck, field="plays"))
+        deck = r.rules.card_deck
+        if isinstance(r.plays, str):
+            cards = list(parse_cards(r.plays, deck=deck, field="plays"))
         else:
             cards = []
-            for entry in plays:
+            for entry in r.plays:
                 if isinstance(entry, Card):
                     cards.append(entry)
                 else:
-                    cards.extend(parse_cards(entry, deck=resolved.card_deck, field="plays"))
+                    cards.extend(parse_cards(entry, deck=deck, field="plays"))
         request = chlust_pb2.PlayDealRequest(
             hands=[
                 chlust_pb2.ChlustHand(cards=cards_to_wire(game.hand(s) if s in game.seats else ()))
-                for s in range(len(hands))
+                for s in range(len(r.hands))
             ],
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
             plays=cards_to_wire(cards),
-            dealer=dealer,
-            folded=list(folded),
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            dealer=r.dealer,
+            folded=list(r.folded),
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
-        if turned is not None:
-            request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
+        if r.turned is not None:
+            request.turned.CopyFrom(card_to_wire(one_card(r.turned, r.rules, "turned")))
         response = self._chlust_call(self._chlust().PlayDeal, request, timeout)
-        return deal_result_from_wire(response, suit, len(hands))
+        return deal_result_from_wire(response, suit, len(r.hands))
 
-    def chlust_odds(
-        self,
-        hand: CardsLike,
-        trump: Suit | str,
-        rules: ChlustRules | str | None = None,
-        *,
-        opponents: int = 1,
-        turned: Card | str | None = None,
-        dead: CardsLike = (),
-        exact_limit: int = DEFAULT_EXACT_LIMIT,
-        samples: int = DEFAULT_ODDS_SAMPLES,
-        seed: int = 0,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> ShowdownOdds:
-        """Showdown odds with ``ShowdownOdds`` (CH-7), as ``cpsolver.chlust.showdown_odds``
-        (``samples``, ``exact_limit`` and ``seed`` are checked here with the library's
-        bounds, ``check_odds_limits``: the same errors as in-process)."""
+    @answers(calls.ShowdownOdds)
+    def _showdown_odds(self, r: calls.ShowdownOdds, timeout: float | None) -> ShowdownOdds:
+        """``ShowdownOdds`` (CH-7), as ``cpsolver.chlust.showdown_odds`` (``samples``,
+        ``exact_limit`` and ``seed`` are checked here with the library's bounds,
+        ``check_odds_limits``: the same errors as in-process)."""
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import odds_from_wire
 
-        check_chlust_odds(opponents=opponents, samples=samples, exact_limit=exact_limit, seed=seed)
-        resolved = ChlustRules.resolve(rules, **overrides)
-        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
-        held = parse_cards(hand, deck=resolved.card_deck, count=3, field="hand")
+        check_chlust_odds(
+            opponents=r.opponents, samples=r.samples, exact_limit=r.exact_limit, seed=r.seed
+        )
+        suit = parse_suit(r.trump, field="trump") if isinstance(r.trump, str) else r.trump
+        held = parse_cards(r.hand, deck=r.rules.card_deck, count=3, field="hand")
         request = chlust_pb2.ShowdownOddsRequest(
             hand=cards_to_wire(held),
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
-            opponents=opponents,
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
-            exact_limit=exact_limit,
-            samples=samples,
-            seed=seed,
+            opponents=r.opponents,
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
+            exact_limit=r.exact_limit,
+            samples=r.samples,
+            seed=r.seed,
         )
-        if turned is not None:
-            request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
-        if dead:
-            request.dead.extend(
-                cards_to_wire(parse_cards(dead, deck=resolved.card_deck, field="dead"))
-            )
+        if r.turned is not None:
+            request.turned.CopyFrom(card_to_wire(one_card(r.turned, r.rules, "turned")))
+        if r.dead:
+            dead = parse_cards(r.dead, deck=r.rules.card_deck, field="dead")
+            request.dead.extend(cards_to_wire(dead))
         response = self._chlust_call(self._chlust().ShowdownOdds, request, timeout)
-        return odds_from_wire(response, opponents)
+        return odds_from_wire(response, r.opponents)
 
-    def chlust_advise(
-        self,
-        hand: CardsLike,
-        trick: Trick,
-        rules: ChlustRules | str | None = None,
-        *,
-        seat: int,
-        seats: Sequence[int],
-        history: Sequence[Trick] = (),
-        turned: Card | str | None = None,
-        samples: int = DEFAULT_ADVICE_SAMPLES,
-        seed: int = 0,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> PlayAdvice:
-        """The card to play with ``AdvisePlay``, as ``cpsolver.chlust.advise_play`` (``samples``
-        and ``seed`` are checked here with the library's bounds, ``check_advice_limits``)."""
+    @answers(calls.AdvisePlay)
+    def _advise_play(self, r: calls.AdvisePlay, timeout: float | None) -> PlayAdvice:
+        """``AdvisePlay``, as ``cpsolver.chlust.advise_play`` (``samples`` and ``seed`` are
+        checked here with the library's bounds, ``check_advice_limits``)."""
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import advice_from_wire, trick_record_to_wire
 
-        check_chlust_advice(samples=samples, seed=seed, seat=seat, seats=seats)
-        resolved = ChlustRules.resolve(rules, **overrides)
-        if trick.trump is None:
+        check_chlust_advice(samples=r.samples, seed=r.seed, seat=r.seat, seats=r.seats)
+        if r.trick.trump is None:
             raise InvalidInputError("trick", "a Chlust trick has a trump suit")
-        held = parse_cards(hand, deck=resolved.card_deck, field="hand")
-
+        held = parse_cards(r.hand, deck=r.rules.card_deck, field="hand")
         request = chlust_pb2.AdvisePlayRequest(
             hand=cards_to_wire(held),
-            trump=suit_to_wire(trick.trump),  # type: ignore[arg-type]
-            seat=seat,
-            seats=list(seats),
-            history=[trick_record_to_wire(t) for t in history],
-            trick=trick_record_to_wire(trick),
-            samples=samples,
-            seed=seed,
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            trump=suit_to_wire(r.trick.trump),  # type: ignore[arg-type]
+            seat=r.seat,
+            seats=list(r.seats),
+            history=[trick_record_to_wire(t) for t in r.history],
+            trick=trick_record_to_wire(r.trick),
+            samples=r.samples,
+            seed=r.seed,
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
-        if turned is not None:
-            request.turned.CopyFrom(card_to_wire(one_card(turned, resolved, "turned")))
+        if r.turned is not None:
+            request.turned.CopyFrom(card_to_wire(one_card(r.turned, r.rules, "turned")))
         response = self._chlust_call(self._chlust().AdvisePlay, request, timeout)
         return advice_from_wire(response)
 
-    def chlust_exchange(
-        self,
-        hands: Sequence[CardsLike],
-        turned: Card | str,
-        rules: ChlustRules | str | None = None,
-        *,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> tuple[int | None, ChlustDeal]:
-        """The trump-ace exchange with ``Exchange`` (CH-2): the seat that may exchange (None:
-        nobody) and the hands and turned card after it, as ``cpsolver.chlust.exchange_seat``
-        and ``Deal.exchange`` give them."""
+    @answers(calls.Exchange)
+    def _exchange(self, r: calls.Exchange, timeout: float | None) -> tuple[int | None, ChlustDeal]:
+        """``Exchange`` (CH-2): the seat that may exchange (None: nobody) and the hands and
+        turned card after it, as ``cpsolver.chlust.exchange_seat`` and ``Deal.exchange``."""
         from cpsolver.v1 import chlust_pb2
 
-        resolved = ChlustRules.resolve(rules, **overrides)
-        card = one_card(turned, resolved, "turned")
-        parsed = parse_hands(hands, resolved, exclude=(card,))  # the library's input errors
+        card = one_card(r.turned, r.rules, "turned")
+        parsed = parse_hands(r.hands, r.rules, exclude=(card,))  # the library's input errors
         request = chlust_pb2.ExchangeRequest(
             hands=[chlust_pb2.ChlustHand(cards=cards_to_wire(h)) for h in parsed],
             turned=card_to_wire(card),
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
         response = self._chlust_call(self._chlust().Exchange, request, timeout)
         after = tuple(tuple(card_from_wire(c) for c in h.cards) for h in response.hands)
         seat = response.seat if response.HasField("seat") else None
         return seat, ChlustDeal(after, card_from_wire(response.turned), 0, ())
 
-    def chlust_deal(
-        self,
-        seed: int | None = None,
-        rules: ChlustRules | str | None = None,
-        /,
-        *,
-        players: int | None = None,
-        dealer: int = 0,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> ChlustDeal:
-        """A seeded deal with ``DealHands`` (CH-2), as ``cpsolver.chlust.deal`` (the same seed
-        gives the same deal in-process and on the server)."""
+    @answers(calls.DealHands)
+    def _deal_hands(self, r: calls.DealHands, timeout: float | None) -> ChlustDeal:
+        """``DealHands`` (CH-2), as ``cpsolver.chlust.deal`` (the same seed gives the same
+        deal in-process and on the server)."""
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import deal_from_wire
 
-        seed, players = seed_first("chlust_deal", seed, overrides, players)
-        resolved = ChlustRules.resolve(overrides.pop("rules", rules), **overrides)
-        n = players or resolved.players
-        check_chlust_deal(n, seed=seed, dealer=dealer)  # the library's checks and errors
+        n = r.players or r.rules.players
+        check_chlust_deal(n, seed=r.seed, dealer=r.dealer)  # the library's checks and errors
         request = chlust_pb2.DealHandsRequest(
             players=n,
-            dealer=dealer,
-            seed=seed,
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            dealer=r.dealer,
+            seed=r.seed,
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
         return deal_from_wire(self._chlust_call(self._chlust().DealHands, request, timeout))
 
-    def chlust_bid(
-        self,
-        actions: Sequence[BidAction | str],
-        players: int | None = None,
-        rules: ChlustRules | str | None = None,
-        *,
-        dealer: int = 0,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> BiddingState:
-        """Replay a bidding round with ``Bid`` (CH-6), as ``cpsolver.chlust.Bidding`` does."""
+    @answers(calls.Bid)
+    def _bid(self, r: calls.Bid, timeout: float | None) -> BiddingState:
+        """``Bid`` (CH-6), as a ``cpsolver.chlust.Bidding`` round replayed."""
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import bidding_from_wire
 
-        resolved = ChlustRules.resolve(rules, **overrides)
-        table = Bidding(players, resolved, dealer=dealer)  # checks players and dealer
+        table = Bidding(r.players, r.rules, dealer=r.dealer)  # checks players and dealer
         wire = []
-        for i, action in enumerate(actions):
+        for i, action in enumerate(r.actions):
             try:
                 name = parse_bid_action(action).name
             except InvalidInputError as exc:
@@ -816,12 +691,12 @@ class RemoteSolver:
             wire.append(chlust_pb2.BidAction.Value(f"BID_ACTION_{name}"))
         request = chlust_pb2.BidRequest(
             players=table.players,
-            dealer=dealer,
+            dealer=r.dealer,
             actions=wire,
-            rules=rules_to_wire(resolved, chlust_pb2.ChlustRules),
+            rules=rules_to_wire(r.rules, chlust_pb2.ChlustRules),
         )
         response = self._chlust_call(self._chlust().Bid, request, timeout)
-        return bidding_from_wire(response, table.players, dealer)
+        return bidding_from_wire(response, table.players, r.dealer)
 
     def _chlust_call(self, method: Callable[..., T], request: Any, timeout: float | None) -> T:
         """:meth:`_call`, with the wire's ``hands[i].cards[j]`` field paths named as the library
@@ -833,70 +708,58 @@ class RemoteSolver:
 
         return chlust_pb2_grpc.ChlustServiceStub(self._channel)  # type: ignore[no-untyped-call]
 
-    # -- Three Leaves (RULES.md §4) -----------------------------------------------------
+    # -- Three Leaves (ThreeLeavesService) -------------------------------------------------
 
-    def leaves_evaluate(
-        self,
-        cards: CardsLike,
-        trump: Suit | str,
-        rules: ThreeLeavesRules | str | None = None,
-        *,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> KhlyustValue:
-        """Judge three cards with ``EvaluateKhlyust`` (TL-4), as ``evaluate_khlyust``."""
+    @answers(calls.EvaluateKhlyust)
+    def _evaluate_khlyust(self, r: calls.EvaluateKhlyust, timeout: float | None) -> KhlyustValue:
+        """``EvaluateKhlyust`` (TL-4), as ``cpsolver.three_leaves.evaluate``."""
         from cpsolver.v1 import three_leaves_pb2
         from cpsolver.wire.three_leaves import khlyust_from_wire
 
-        resolved = ThreeLeavesRules.resolve(rules, **overrides)
-        held = parse_cards(cards, deck=resolved.card_deck, count=3, field="cards")
-        suit = parse_suit(trump, field="trump") if isinstance(trump, str) else trump
+        held = parse_cards(r.cards, deck=r.rules.card_deck, count=3, field="cards")
+        suit = parse_suit(r.trump, field="trump") if isinstance(r.trump, str) else r.trump
         request = three_leaves_pb2.EvaluateKhlyustRequest(
-            rules=rules_to_wire(resolved, three_leaves_pb2.ThreeLeavesRules),
+            rules=rules_to_wire(r.rules, three_leaves_pb2.ThreeLeavesRules),
             cards=cards_to_wire(held),
             trump=suit_to_wire(suit),  # type: ignore[arg-type]
         )
         response = self._call(self._leaves().EvaluateKhlyust, request, timeout)
         return khlyust_from_wire(response.khlyust, suit)
 
-    def leaves_legal(
-        self,
-        hand: CardsLike,
-        trick: Trick,
-        rules: ThreeLeavesRules | str | None = None,
-        *,
-        timeout: float | None = None,
-        **overrides: Any,
+    @answers(calls.ListLegalLeafPlays)
+    def _legal_leaf_plays(
+        self, r: calls.ListLegalLeafPlays, timeout: float | None
     ) -> tuple[LegalPlay, ...]:
-        """The legal plays with ``ListLegalLeafPlays`` (TL-5), as ``legal_on_trick``."""
+        """``ListLegalLeafPlays`` (TL-5), as ``legal_on_trick``."""
         from cpsolver.v1 import three_leaves_pb2
         from cpsolver.wire.three_leaves import legal_from_wire
 
-        resolved = ThreeLeavesRules.resolve(rules, **overrides)
-        held = parse_cards(hand, deck=resolved.card_deck, count=(1, 2, 3), field="hand")
-        if trick.trump is None:
+        held = parse_cards(r.hand, deck=r.rules.card_deck, count=(1, 2, 3), field="hand")
+        if r.trick.trump is None:
             raise InvalidInputError("trump", "a Three Leaves trick has a trump suit")
         request = three_leaves_pb2.ListLegalLeafPlaysRequest(
-            rules=rules_to_wire(resolved, three_leaves_pb2.ThreeLeavesRules),
+            rules=rules_to_wire(r.rules, three_leaves_pb2.ThreeLeavesRules),
             hand=cards_to_wire(held),
-            trump=suit_to_wire(trick.trump),  # type: ignore[arg-type]
+            trump=suit_to_wire(r.trick.trump),  # type: ignore[arg-type]
             trick=[
                 three_leaves_pb2.LeafPlay(
                     seat=p.seat, card=card_to_wire(p.card), face_down=p.face_down
                 )
-                for p in trick.plays
+                for p in r.trick.plays
             ],
         )
         response = self._call(self._leaves().ListLegalLeafPlays, request, timeout)
         return legal_from_wire(response)
 
-    def leaves_resolve(
-        self, deal: LeavesDeal, *, timeout: float | None = None
+    @answers(calls.ResolveLeavesDeal)
+    def _resolve_leaves(
+        self, r: calls.ResolveLeavesDeal, timeout: float | None
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:
-        """The khlyust check with ``ResolveLeavesDeal`` (TL-4), as ``best_khlyust``."""
+        """``ResolveLeavesDeal`` (TL-4), as ``best_khlyust``."""
         from cpsolver.v1 import three_leaves_pb2
         from cpsolver.wire.three_leaves import claim_from_wire
 
+        deal = r.deal
         request = three_leaves_pb2.ResolveLeavesDealRequest(
             rules=rules_to_wire(deal.rules, three_leaves_pb2.ThreeLeavesRules),
             hands=[three_leaves_pb2.LeavesHand(cards=cards_to_wire(h)) for h in deal.hands],
@@ -911,15 +774,9 @@ class RemoteSolver:
         winner = response.winner if response.HasField("winner") else None
         return next((c for c in found if c.seat == winner), None), found
 
-    def leaves_play(
-        self,
-        deal: LeavesDeal,
-        choices: Choices | None = None,
-        *,
-        carried_pot: int = 0,
-        timeout: float | None = None,
-    ) -> LeavesDealResult:
-        """Play and settle a deal with ``PlayLeavesDeal`` (TL-2..TL-6), as ``play_deal``.
+    @answers(calls.PlayLeavesDeal)
+    def _play_leaves(self, r: calls.PlayLeavesDeal, timeout: float | None) -> LeavesDealResult:
+        """``PlayLeavesDeal`` (TL-2..TL-6), as ``play_deal``.
 
         The plays must be listed (a play policy, a function, runs in-process only).
         """
@@ -930,8 +787,9 @@ class RemoteSolver:
             leaves_result_from_wire,
         )
 
-        ch = choices or Choices()
-        check_play_request(deal, ch, carried_pot)  # the library's checks and errors
+        deal = r.deal
+        ch = r.choices or Choices()
+        check_play_request(deal, ch, r.carried_pot)  # the library's checks and errors
         if callable(ch.plays):
             raise InvalidInputError("plays", "a play policy runs in-process only: list the plays")
         request = tl.PlayLeavesDealRequest(
@@ -944,7 +802,7 @@ class RemoteSolver:
             demand_playout=ch.demand_playout,
             picks=cards_to_wire(ch.picks or ()),
             plays=[tl.LeafPlay(card=card_to_wire(c), face_down=down) for c, down in ch.plays],
-            carried_pot=carried_pot,
+            carried_pot=r.carried_pot,
             seed=ch.seed,
         )
         seats = list(ch.exchanges)  # the request's exchanges, in order
@@ -953,69 +811,43 @@ class RemoteSolver:
             return exchange_paths_from_wire(hand_paths_from_wire(path), seats)
 
         response = self._call(self._leaves().PlayLeavesDeal, request, timeout, paths)
-        return leaves_result_from_wire(response, deal, carried_pot)
+        return leaves_result_from_wire(response, deal, r.carried_pot)
 
-    def leaves_session(
-        self,
-        deals: Sequence[tuple[LeavesDeal, Choices | None]],
-        *,
-        carried_pot: int = 0,
-        timeout: float | None = None,
-    ) -> SessionResult:
-        """Deals in order with one ``PlayLeavesDeal`` each, the pot carried over (TL-6), as
-        ``play_session``."""
-
-        def play(deal: LeavesDeal, choices: Choices | None, pot: int) -> LeavesDealResult:
-            return self.leaves_play(deal, choices, carried_pot=pot, timeout=timeout)
-
-        return play_session(deals, carried_pot=carried_pot, play=play)
-
-    def leaves_advise(
-        self,
-        hand: CardsLike,
-        trump_card: Card | str,
-        rules: ThreeLeavesRules | str | None = None,
-        *,
-        position: int = 1,
-        samples: int = DEFAULT_LEAVES_SAMPLES,
-        seed: int = 0,
-        carried_pot: int = 0,
-        odds: bool = True,
-        tricks: bool = True,
-        exchange: bool = False,
-        timeout: float | None = None,
-        **overrides: Any,
-    ) -> HandAdvice:
-        """Odds and exchange advice with ``AdviseLeaves``, as ``advise_hand`` (the position,
-        ``samples``, ``seed`` and ``carried_pot`` are checked here with the library's bounds,
-        ``check_advice_limits``: the same errors as in-process)."""
+    @answers(calls.AdviseLeaves)
+    def _advise_leaves(self, r: calls.AdviseLeaves, timeout: float | None) -> HandAdvice:
+        """``AdviseLeaves``, as ``advise_hand`` (the position, ``samples``, ``seed`` and
+        ``carried_pot`` are checked here with the library's bounds, ``check_advice_limits``:
+        the same errors as in-process)."""
         from cpsolver.v1 import three_leaves_pb2
         from cpsolver.wire.three_leaves import hand_advice_from_wire
 
-        resolved = ThreeLeavesRules.resolve(rules, **overrides)
         check_leaves_advice(
-            position=position, rules=resolved, samples=samples, seed=seed, carried_pot=carried_pot
+            position=r.position,
+            rules=r.rules,
+            samples=r.samples,
+            seed=r.seed,
+            carried_pot=r.carried_pot,
         )
-        held = parse_cards(hand, deck=resolved.card_deck, count=3, field="hand")
+        held = parse_cards(r.hand, deck=r.rules.card_deck, count=3, field="hand")
         turned = (
-            trump_card
-            if isinstance(trump_card, Card)
-            else parse_card(trump_card, deck=resolved.card_deck, field="trump_card")
+            r.trump_card
+            if isinstance(r.trump_card, Card)
+            else parse_card(r.trump_card, deck=r.rules.card_deck, field="trump_card")
         )
         request = three_leaves_pb2.AdviseLeavesRequest(
-            rules=rules_to_wire(resolved, three_leaves_pb2.ThreeLeavesRules),
+            rules=rules_to_wire(r.rules, three_leaves_pb2.ThreeLeavesRules),
             hand=cards_to_wire(held),
             trump_card=card_to_wire(turned),
-            position=position,
-            samples=samples,
-            seed=seed,
-            exchange=exchange,
-            carried_pot=carried_pot,
-            skip_odds=not odds,
-            skip_tricks=not tricks,
+            position=r.position,
+            samples=r.samples,
+            seed=r.seed,
+            exchange=r.exchange,
+            carried_pot=r.carried_pot,
+            skip_odds=not r.odds,
+            skip_tricks=not r.tricks,
         )
         response = self._call(self._leaves().AdviseLeaves, request, timeout)
-        return hand_advice_from_wire(response, turned.suit, position, exchange=exchange)
+        return hand_advice_from_wire(response, turned.suit, r.position, exchange=r.exchange)
 
     def _leaves(self) -> Any:
         from cpsolver.v1 import three_leaves_pb2_grpc

@@ -209,26 +209,26 @@ def test_typed_client_refuses_past_the_caps_like_the_library(remote: RemoteSolve
         ("seed", lambda s: s.solve(HAND13, seed=MAX_ROLLOUT_SEED + 1)),
         ("seed", lambda s: s.solve(HAND13, seed=-1)),
         ("alternatives", lambda s: s.solve(HAND13, "standard", "strength", alternatives=10**12)),
-        ("samples", lambda s: s.chlust_odds("Ad Kd Qd", "d", samples=MAX_ODDS_SAMPLES + 1)),
-        ("exact_limit", lambda s: s.chlust_odds("Ad Kd Qd", "d", exact_limit=MAX_EXACT_LIMIT + 1)),
-        ("opponents", lambda s: s.chlust_odds("Ad Kd Qd", "d", opponents=2**40)),
-        ("seed", lambda s: s.chlust_odds("Ad Kd Qd", "d", seed=CHLUST_MAX_SEED + 1)),
-        ("samples", lambda s: s.chlust_advise(
+        ("samples", lambda s: s.chlust.showdown_odds("Ad Kd Qd", "d", samples=MAX_ODDS_SAMPLES + 1)),  # noqa: E501
+        ("exact_limit", lambda s: s.chlust.showdown_odds("Ad Kd Qd", "d", exact_limit=MAX_EXACT_LIMIT + 1)),  # noqa: E501
+        ("opponents", lambda s: s.chlust.showdown_odds("Ad Kd Qd", "d", opponents=2**40)),
+        ("seed", lambda s: s.chlust.showdown_odds("Ad Kd Qd", "d", seed=CHLUST_MAX_SEED + 1)),
+        ("samples", lambda s: s.chlust.advise(
             "Ad Kh Ts", trick, seat=2, seats=[0, 1, 2], samples=MAX_ADVICE_SAMPLES + 1)),
-        ("seats", lambda s: s.chlust_advise("Ad Kh Ts", trick, seat=2**40, seats=[0, 1, 2**40])),
-        ("seed", lambda s: s.chlust_deal(CHLUST_MAX_SEED + 1, players=4)),
-        ("dealer", lambda s: s.chlust_deal(1, players=4, dealer=2**40)),
-        ("samples", lambda s: s.leaves_advise("8s 9h Jc", "9d", samples=LEAVES_MAX_SAMPLES + 1)),
-        ("samples", lambda s: s.leaves_advise("8s 9h Jc", "9d", samples=0, odds=False)),
-        ("seed", lambda s: s.leaves_advise("8s 9h Jc", "9d", seed=LEAVES_MAX_SEED + 1)),
-        ("position", lambda s: s.leaves_advise("8s 9h Jc", "9d", position=2**40)),
-        ("carried_pot", lambda s: s.leaves_advise(
+        ("seats", lambda s: s.chlust.advise("Ad Kh Ts", trick, seat=2**40, seats=[0, 1, 2**40])),
+        ("seed", lambda s: s.chlust.deal(CHLUST_MAX_SEED + 1, players=4)),
+        ("dealer", lambda s: s.chlust.deal(1, players=4, dealer=2**40)),
+        ("samples", lambda s: s.leaves.advise("8s 9h Jc", "9d", samples=LEAVES_MAX_SAMPLES + 1)),
+        ("samples", lambda s: s.leaves.advise("8s 9h Jc", "9d", samples=0, odds=False)),
+        ("seed", lambda s: s.leaves.advise("8s 9h Jc", "9d", seed=LEAVES_MAX_SEED + 1)),
+        ("position", lambda s: s.leaves.advise("8s 9h Jc", "9d", position=2**40)),
+        ("carried_pot", lambda s: s.leaves.advise(
             "8s 9h Jc", "9d", carried_pot=MAX_CARRIED_POT + 1, exchange=True)),
-        ("carried_pot", lambda s: s.leaves_play(
+        ("carried_pot", lambda s: s.leaves.play_deal(
             Deal.of(TL_E6["hands"], "9d"), carried_pot=MAX_CARRIED_POT + 1)),
-        ("seed", lambda s: s.leaves_play(
+        ("seed", lambda s: s.leaves.play_deal(
             Deal.of(TL_E6["hands"], "9d"), Choices(seed=LEAVES_MAX_SEED + 1))),
-        (f"exchanges.{2**40}", lambda s: s.leaves_play(  # TL-1: seats 0 to 3
+        (f"exchanges.{2**40}", lambda s: s.leaves.play_deal(  # TL-1: seats 0 to 3
             Deal.of(TL_E6["hands"], "9d"), Choices.of(exchanges={2**40: "pass"}))),
     ]  # fmt: skip
     for field, call in cases:

@@ -188,27 +188,30 @@ def test_remote_chlust_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
     """RemoteSolver's Chlust methods return the library's values (dataclass equality)."""
     local = LocalSolver()
     hands = CH_E11["hands"]
-    assert remote.chlust_play(hands, "s", CH_E11["plays"], turned="Qs") == local.chlust_play(
-        hands, "s", CH_E11["plays"], turned="Qs"
+    played = (hands, "s", CH_E11["plays"])
+    assert remote.chlust.play_deal(*played, turned="Qs") == local.chlust.play_deal(
+        *played, turned="Qs"
     )
     folded = (["Ah Td Kc", None, "Qh Jd Tc"], "s", "Ah Qh Kc Tc Td Jd")
-    assert remote.chlust_play(*folded, folded=[1]) == local.chlust_play(*folded, folded=[1])
-    assert remote.chlust_legal("Kd Ad Ts", "h", trick="Qd") == parse_cards("Kd Ad")  # CH-E10
+    assert remote.chlust.play_deal(*folded, folded=[1]) == local.chlust.play_deal(
+        *folded, folded=[1]
+    )
+    assert remote.chlust.legal_cards("Kd Ad Ts", "h", trick="Qd") == parse_cards("Kd Ad")  # CH-E10
     for kwargs in ({}, {"opponents": 2, "samples": 300, "seed": 2, "exact_limit": 0}):
-        assert remote.chlust_odds("Jd Td Tc", "d", **kwargs) == local.chlust_odds(
+        assert remote.chlust.showdown_odds("Jd Td Tc", "d", **kwargs) == local.chlust.showdown_odds(
             "Jd Td Tc", "d", **kwargs
         )
     trick = Trick.of(Suit.SPADES, 0, parse_cards("Qh Ah"), seats=[0, 1])
     args = ("Ad Kh Ts", trick)
     kwargs = {"seat": 2, "seats": [0, 1, 2, 3], "samples": 30, "seed": 1}
-    assert remote.chlust_advise(*args, **kwargs) == local.chlust_advise(*args, **kwargs)  # type: ignore[arg-type]
-    assert remote.chlust_deal(11, "nines", players=3, dealer=1) == local.chlust_deal(
+    assert remote.chlust.advise(*args, **kwargs) == local.chlust.advise(*args, **kwargs)  # type: ignore[arg-type]
+    assert remote.chlust.deal(11, "nines", players=3, dealer=1) == local.chlust.deal(
         11, "nines", players=3, dealer=1
     )
     actions = ["raise", "raise", "call", "fold"]
-    assert remote.chlust_bid(actions, 3, max_raises=3) == local.chlust_bid(actions, 3, max_raises=3)
+    assert remote.chlust.bid(actions, 3, max_raises=3) == local.chlust.bid(actions, 3, max_raises=3)
     with pytest.raises(InvalidInputError) as caught:
-        remote.chlust_bid(["check", "call"], 2)
+        remote.chlust.bid(["check", "call"], 2)
     assert caught.value.field == "actions[2].action"
 
 
@@ -322,9 +325,9 @@ def test_remote_leaves_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
     from cpsolver.three_leaves import Choices, Deal, leaf_trick
 
     local = LocalSolver()
-    assert remote.leaves_evaluate("As Ks 8s", "s") == local.leaves_evaluate("As Ks 8s", "s")
+    assert remote.leaves.evaluate("As Ks 8s", "s") == local.leaves.evaluate("As Ks 8s", "s")
     hand, trick = leaf_trick("8d Ac Kh", "d", "As ~8c")
-    assert remote.leaves_legal(hand, trick) == local.leaves_legal(hand, trick)
+    assert remote.leaves.legal_plays(hand, trick) == local.leaves.legal_plays(hand, trick)
     for spec in (TL_E6, TL_E7, PLAYOUT, EXCHANGE, TL_E1):
         deal = Deal.of(spec["hands"], spec["trump_card"], spec.get("stock", ()))  # type: ignore[arg-type]
         choices = Choices.of(
@@ -334,12 +337,12 @@ def test_remote_leaves_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
             plays=spec.get("plays", ()),  # type: ignore[arg-type]
             rules=deal.rules,
         )
-        assert remote.leaves_resolve(deal) == local.leaves_resolve(deal)
-        assert remote.leaves_play(deal, choices, carried_pot=2) == local.leaves_play(
+        assert remote.leaves.resolve(deal) == local.leaves.resolve(deal)
+        assert remote.leaves.play_deal(deal, choices, carried_pot=2) == local.leaves.play_deal(
             deal, choices, carried_pot=2
         )
     kwargs = {"samples": 20, "seed": 3, "exchange": True}
-    assert remote.leaves_advise("8s 9h Jc", "9d", **kwargs) == local.leaves_advise(  # type: ignore[arg-type]
+    assert remote.leaves.advise("8s 9h Jc", "9d", **kwargs) == local.leaves.advise(  # type: ignore[arg-type]
         "8s 9h Jc", "9d", **kwargs
     )
 
@@ -362,5 +365,6 @@ def test_leaves_empty_picks_are_random_picks_both_ways(server: str, remote: Remo
     deal = Deal.of(TL_E1["hands"], TL_E1["trump_card"])  # type: ignore[arg-type]
     local = LocalSolver()
     for choices in (Choices(picks=(), seed=5), Choices.of(picks=[], seed=5)):
-        assert remote.leaves_play(deal, choices) == local.leaves_play(deal, choices)
-        assert local.leaves_play(deal, choices) == local.leaves_play(deal, Choices(seed=5))
+        assert remote.leaves.play_deal(deal, choices) == local.leaves.play_deal(deal, choices)
+        random = Choices(seed=5)
+        assert local.leaves.play_deal(deal, choices) == local.leaves.play_deal(deal, random)

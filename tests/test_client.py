@@ -117,7 +117,7 @@ def test_invalid_argument_is_the_library_error(remote: RemoteSolver) -> None:
     cards.append(cards[0])
     request = chinese_poker_pb2.SolveRequest(cards=cards)
     with pytest.raises(InvalidInputError) as caught:
-        remote._call(remote._chinese.Solve, request, None)
+        remote.backend._call(remote.backend._chinese.Solve, request, None)
     assert caught.value.violations == _library_error(duplicate).violations
     assert caught.value.violations[0].field == "cards[13]"
     assert caught.value.violations[0].path == ("cards", 12)
@@ -238,9 +238,10 @@ def test_other_statuses_are_remote_errors(flaky_servers) -> None:  # type: ignor
     _, port = flaky_servers[0]
     """A status that is neither a library error nor a transport one is a RemoteError."""
     with RemoteSolver(f"127.0.0.1:{port}") as client:
-        missing = client._channel.unary_unary("/cpsolver.v1.ChinesePokerService/NoSuchMethod")
+        method = "/cpsolver.v1.ChinesePokerService/NoSuchMethod"
+        missing = client.backend._channel.unary_unary(method)
         with pytest.raises(RemoteError) as caught:
-            client._call(missing, b"", None)
+            client.backend._call(missing, b"", None)
     assert caught.value.code == "UNIMPLEMENTED"
     assert not isinstance(caught.value, ServerUnavailableError)
 

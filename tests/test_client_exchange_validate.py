@@ -42,17 +42,17 @@ def test_exchange_the_turned_trump_ace(remote: RemoteSolver) -> None:
     """CH-2: the holder of the lowest trump (T with 20 cards) takes the turned trump ace."""
     hands = ["Kh Qh Jh", "Td Ah As", "Ks Qs Js"]
     for solver in (LOCAL, remote):
-        seat, after = solver.chlust_exchange(hands, "Ad")
+        seat, after = solver.chlust.exchange(hands, "Ad")
         assert seat == 1
         assert set(after.hands[1]) == set(parse_cards("Ad Ah As"))
         assert after.turned == Card.of("Td") and after.hands[0] == parse_cards("Kh Qh Jh")
-    assert remote.chlust_exchange(hands, "Ad") == LOCAL.chlust_exchange(hands, "Ad")
+    assert remote.chlust.exchange(hands, "Ad") == LOCAL.chlust.exchange(hands, "Ad")
 
 
 def test_no_exchange_without_a_turned_ace(remote: RemoteSolver) -> None:
     hands = ["Kh Qh Jh", "Td Ah As"]
     for solver in (LOCAL, remote):
-        seat, after = solver.chlust_exchange(hands, "Kd")
+        seat, after = solver.chlust.exchange(hands, "Kd")
         assert seat is None and after.turned == Card.of("Kd")
         assert after.hands == (parse_cards("Kh Qh Jh"), parse_cards("Td Ah As"))
 
@@ -60,9 +60,9 @@ def test_no_exchange_without_a_turned_ace(remote: RemoteSolver) -> None:
 def test_exchange_refuses_the_same_bad_input(remote: RemoteSolver) -> None:
     bad = ["Kh Qh Jh", "Td Ah Kh"]  # Kh in two hands
     with pytest.raises(InvalidInputError) as mine:
-        LOCAL.chlust_exchange(bad, "Ad")
+        LOCAL.chlust.exchange(bad, "Ad")
     with pytest.raises(InvalidInputError) as theirs:
-        remote.chlust_exchange(bad, "Ad")
+        remote.chlust.exchange(bad, "Ad")
     assert theirs.value.violations == mine.value.violations
 
 
@@ -85,7 +85,7 @@ def test_solve_with_constraints_is_the_same_remote(remote: RemoteSolver) -> None
 
 
 def test_deals_take_the_seed_first_and_the_old_order_warns(remote: RemoteSolver) -> None:
-    """deal(seed, *, players) and chlust_deal(seed, rules, *, players), as the library's; the
+    """deal(seed, *, players) and chlust.deal(seed, rules, *, players), as the library's; the
     order the docs used until now (players first, the seed by name) warns, same answer."""
     for solver in (LOCAL, remote):
         new = solver.deal(41, players=3, count=2)
@@ -93,12 +93,12 @@ def test_deals_take_the_seed_first_and_the_old_order_warns(remote: RemoteSolver)
         assert solver.deal(seed=41, players=3, count=2) == new
         with pytest.warns(DeprecationWarning, match=r"deal\(players, \.\.\., \*, seed\)"):
             assert solver.deal(3, seed=41, count=2) == new
-        dealt = solver.chlust_deal(11, "nines", players=3, dealer=1)
+        dealt = solver.chlust.deal(11, "nines", players=3, dealer=1)
         assert len(dealt.hands) == 3 and dealt.dealer == 1
-        with pytest.warns(DeprecationWarning, match="chlust_deal"):
-            assert solver.chlust_deal(3, "nines", seed=11, dealer=1) == dealt
+        with pytest.warns(DeprecationWarning, match=r"chlust\.deal\(players"):
+            assert solver.chlust.deal(3, "nines", seed=11, dealer=1) == dealt
         with pytest.warns(DeprecationWarning):
-            assert solver.chlust_deal(3, rules="nines", seed=11, dealer=1) == dealt
+            assert solver.chlust.deal(3, rules="nines", seed=11, dealer=1) == dealt
     assert remote.deal(41, players=3, count=2) == LOCAL.deal(41, players=3, count=2)
     with pytest.raises(TypeError, match="missing the seed"):
         LOCAL.deal(players=3)

@@ -258,7 +258,7 @@ RPC_CASES = [
      "hands[1].cards[1]", "hands[2][2]", "INVALID_INPUT_ERROR", {}),
     ("LegalPlays", "chlust", "LegalPlays",
      chlust_pb2.LegalPlaysRequest(hand=_cards("Ah Kh"), trick=_cards("Qs Qs"), trump=HEARTS),
-     lambda: LocalSolver().chlust_legal("Ah Kh", "h", trick="Qs Qs"),
+     lambda: LocalSolver().chlust.legal_cards("Ah Kh", "h", trick="Qs Qs"),
      "trick[1]", "trick[2]", "CARD_ERROR", {"token": "Qs", "position": "2"}),
     ("PlayDeal", "chlust", "PlayDeal",
      chlust_pb2.PlayDealRequest(hands=_ch_hands(*CH_E11), trump=SPADES,
@@ -277,7 +277,7 @@ RPC_CASES = [
     ("Bid", "chlust", "Bid",
      chlust_pb2.BidRequest(players=2, actions=[chlust_pb2.BID_ACTION_RAISE,
                                                chlust_pb2.BID_ACTION_CHECK]),
-     lambda: LocalSolver().chlust_bid(["raise", "check"], players=2),
+     lambda: LocalSolver().chlust.bid(["raise", "check"], players=2),
      "actions[1].action", "actions[2].action", "ILLEGAL_PLAY_ERROR", {"rule": "CH-6"}),
     ("AdvisePlay", "chlust", "AdvisePlay",
      chlust_pb2.AdvisePlayRequest(hand=_cards("Ad Qh"), trump=SPADES, seat=0, seats=[0, 1],
@@ -459,23 +459,23 @@ CHINESE_CASES: list[tuple[str, Callable[[Any], object], type[CpsolverError]]] = 
      CardError),
 ]  # fmt: skip
 CHLUST_CASES: list[tuple[str, Callable[[Any], object], type[CpsolverError]]] = [
-    ("illegal play", lambda s: s.chlust_play(CH_E11, "s", "Ah Kh Qh Kc Ad Tc Js Jd Td"),
+    ("illegal play", lambda s: s.chlust.play_deal(CH_E11, "s", "Ah Kh Qh Kc Ad Tc Js Jd Td"),
      IllegalPlayError),
-    ("a card in two hands", lambda s: s.chlust_showdown(["Ah Kh Qh", "Js Ah Qs"], "h"),
+    ("a card in two hands", lambda s: s.chlust.showdown(["Ah Kh Qh", "Js Ah Qs"], "h"),
      InvalidInputError),
-    ("a card outside the deck", lambda s: s.chlust_evaluate("Ah 2h Qh", "h"), CardError),
-    ("illegal bid", lambda s: s.chlust_bid(["raise", "check"], players=2), IllegalPlayError),
+    ("a card outside the deck", lambda s: s.chlust.evaluate("Ah 2h Qh", "h"), CardError),
+    ("illegal bid", lambda s: s.chlust.bid(["raise", "check"], players=2), IllegalPlayError),
 ]  # fmt: skip
 LEAVES_CASES: list[tuple[str, Callable[[Any], object], type[CpsolverError]]] = [
-    ("illegal play", lambda s: s.leaves_play(Deal.of(TL_E6, "9d"), Choices.of(
+    ("illegal play", lambda s: s.leaves.play_deal(Deal.of(TL_E6, "9d"), Choices.of(
         plays="As Jc Ts Qs Kh 9h Ah ~8c Qd ~Ac 8d ~Ks")), IllegalPlayError),
-    ("the dealer exchanges", lambda s: s.leaves_play(Deal.of(TL_E6, "9d"), Choices.of(
+    ("the dealer exchanges", lambda s: s.leaves.play_deal(Deal.of(TL_E6, "9d"), Choices.of(
         exchanges={1: "pass", 3: "pass"}, plays="As Ts Qs Kh Ah ~8c Qd ~Ac 8d")),
      IllegalPlayError),
-    ("picks not held", lambda s: s.leaves_play(
+    ("picks not held", lambda s: s.leaves.play_deal(
         Deal.of(["9h Jc Qd", "As Ks 8s", "Th Jd 9c", "Qh Kc 8d"], "Js"),
         Choices.of(picks="As Ks 9h")), IllegalPlayError),
-    ("a card outside the deck", lambda s: s.leaves_evaluate("7s Ks 8s", "s"), CardError),
+    ("a card outside the deck", lambda s: s.leaves.evaluate("7s Ks 8s", "s"), CardError),
 ]  # fmt: skip
 
 
@@ -510,10 +510,10 @@ def test_remote_paths_are_the_librarys() -> None:
     """The paths the remote cases above compare: a card in two Chlust hands is hands[2][2]
     (the wire's hands[1].cards[1]), the dealer's exchange exchanges.3 (the wire's
     exchanges[1]: its place in the request's list)."""
-    showdown_error = raised(lambda: LocalSolver().chlust_showdown(["Ah Kh Qh", "Js Ah Qs"], "h"))
+    showdown_error = raised(lambda: LocalSolver().chlust.showdown(["Ah Kh Qh", "Js Ah Qs"], "h"))
     assert showdown_error.path == ("hands", 1, 1)  # type: ignore[attr-defined]
     exchange = raised(
-        lambda: LocalSolver().leaves_play(
+        lambda: LocalSolver().leaves.play_deal(
             Deal.of(TL_E6, "9d"),
             Choices.of(exchanges={1: "pass", 3: "pass"}, plays="As Ts Qs Kh Ah ~8c Qd ~Ac 8d"),
         )

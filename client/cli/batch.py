@@ -38,7 +38,8 @@ from cpsolver.client.cli.main import (
     rules_options,
 )
 from cpsolver.client.cli.render import console
-from cpsolver.client.local import LocalSolver, Solver
+from cpsolver.client.local import LocalSolver
+from cpsolver.client.solver import Solver
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.rules import parse_assignments
 from cpsolver.warmup import warm_up_search

@@ -20,7 +20,7 @@ from cpsolver.client.cli.main import (
     rules_options,
 )
 from cpsolver.client.cli.render import cards_text, console, solution_tables
-from cpsolver.client.local import Solver
+from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
 
 

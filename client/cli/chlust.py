@@ -31,7 +31,7 @@ from cpsolver.client.cli.main import (
     remote_options,
     rules_options,
 )
-from cpsolver.client.local import Solver
+from cpsolver.client.solver import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.rules import ChlustRules, parse_assignments
 from cpsolver.tricks import Trick
@@ -84,7 +84,7 @@ def evaluate_cmd(
 ) -> None:
     """Judge a 3-card hand, e.g. ``cpsolver chlust evaluate "Js Jh Tc" --trump d``."""
     rules = _rules(preset, assignments)
-    value = solver.chlust_evaluate(" ".join(cards), trump, rules, turned=_turned(turned, rules))
+    value = solver.chlust.evaluate(" ".join(cards), trump, rules, turned=_turned(turned, rules))
     if as_json:
         emit_json(value.to_dict())
     else:
@@ -108,7 +108,7 @@ def showdown_cmd(
     """Rank 2-4 hands (one quoted argument each), e.g.
     ``cpsolver chlust showdown -t d "Js Jh Tc" "Ad Kd Qd"``."""
     rules = _rules(preset, assignments)
-    result = solver.chlust_showdown(list(hands), trump, rules, turned=_turned(turned, rules))
+    result = solver.chlust.showdown(list(hands), trump, rules, turned=_turned(turned, rules))
     if as_json:
         emit_json(result.to_dict())
         return
@@ -147,7 +147,7 @@ def legal_cmd(
     rules = _rules(preset, assignments)
     suit = parse_suit(trump, field="trump")
     cards = parse_cards(played, deck=rules.card_deck, count=(0, 1, 2, 3), field="trick")
-    legal = solver.chlust_legal(" ".join(hand), suit, rules, trick=cards)
+    legal = solver.chlust.legal_cards(" ".join(hand), suit, rules, trick=cards)
     if as_json:
         emit_json(
             {
@@ -173,7 +173,7 @@ def play_cmd(
     spec = _load(file)
     rules = _rules(preset, assignments, spec.get("rules"))
     hands = _require(spec, "hands", list)
-    result = solver.chlust_play(
+    result = solver.chlust.play_deal(
         hands,
         _require(spec, "trump", str),
         _require(spec, "plays", (list, str)),
@@ -239,7 +239,7 @@ def odds_cmd(
     """Probability that a hand wins the showdown against k opponents, e.g.
     ``cpsolver chlust odds "Ad Kd Qd" -t d -k 2``."""
     rules = _rules(preset, assignments)
-    odds = solver.chlust_odds(
+    odds = solver.chlust.showdown_odds(
         " ".join(hand),
         trump,
         rules,
@@ -310,7 +310,7 @@ def advise_cmd(
     past = _optional(spec, "history", list, [])
     history = [trick_of(t, ("history", i)) for i, t in enumerate(past)]
     trick = trick_of(spec.get("trick", {"leader": seats[0] if seats else 0}), "trick")
-    advice = solver.chlust_advise(
+    advice = solver.chlust.advise(
         _require(spec, "hand", (str, list)),
         trick,
         rules,
@@ -352,7 +352,7 @@ def deal_cmd(
 ) -> None:
     """Deal a seeded hand (CH-2): three cards each and the turned trump card."""
     rules = _rules(preset, assignments)
-    dealt = solver.chlust_deal(seed, rules, players=players, dealer=dealer)
+    dealt = solver.chlust.deal(seed, rules, players=players, dealer=dealer)
     exchange = dealt.exchange_seat(rules)
     if as_json:
         emit_json(
@@ -390,7 +390,7 @@ def bid_cmd(
 ) -> None:
     """Run a bidding round (CH-6) from actions in turn order (fold, check, call, raise)."""
     rules = _rules(preset, assignments)
-    bidding = solver.chlust_bid(actions, players, rules, dealer=dealer)
+    bidding = solver.chlust.bid(actions, players, rules, dealer=dealer)
     if as_json:
         emit_json(bidding.to_dict())
         return

@@ -17,7 +17,7 @@ from rich.table import Table
 from cpsolver.chinese.deal import MAX_SEED, check_deal_request
 from cpsolver.client.cli.main import emit_json, main, remote_options
 from cpsolver.client.cli.render import cards_text, console
-from cpsolver.client.local import Solver
+from cpsolver.client.solver import Solver
 
 __all__ = ["CHUNK"]
 

@@ -34,7 +34,7 @@ from cpsolver.client.cli.main import (
     remote_options,
     rules_options,
 )
-from cpsolver.client.local import Solver
+from cpsolver.client.solver import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.rules import ThreeLeavesRules, parse_assignments
@@ -80,7 +80,7 @@ def evaluate(
     """Khlyust class, card points and TL-4 order key of three cards, e.g.
     ``cpsolver leaves evaluate As Ks 8s --trump s``."""
     rules = _rules(preset, assignments)
-    value = solver.leaves_evaluate(" ".join(cards), parse_suit(trump, field="trump"), rules)
+    value = solver.leaves.evaluate(" ".join(cards), parse_suit(trump, field="trump"), rules)
     if as_json:
         emit_json(
             {
@@ -129,7 +129,7 @@ def legal(
     cards, trick = leaf_trick(" ".join(hand), trump, trick_text, rules=rules)
     rows = [
         {"card": str(p.play.card), "face_down": p.play.face_down, "heads_trick": p.heads_trick}
-        for p in solver.leaves_legal(cards, trick, rules)
+        for p in solver.leaves.legal_plays(cards, trick, rules)
     ]
     if as_json:
         emit_json({"led": trick.led_suit.value if trick.led_suit else None, "plays": rows})
@@ -225,7 +225,7 @@ def resolve(
     """The khlyust check of a dealt deal (TL-4): every khlyust, the best and what it wins.
     SOURCE is a JSON file, - (stdin) or the JSON text."""
     deal, _, _ = _deal(_load(source), preset, assignments)
-    best, found = solver.leaves_resolve(deal)
+    best, found = solver.leaves.resolve(deal)
     verdict = "no khlyust: exchange and play tricks (TL-3, TL-5)"
     if best is not None:
         cls = best.value.khlyust_class.label
@@ -289,7 +289,8 @@ def play(
         if not isinstance(items, list) or not items:
             raise InvalidInputError("deals", "expected a non-empty list of deals")
         parsed = [_deal(d, preset, assignments, ("deals", i)) for i, d in enumerate(items)]
-        session = solver.leaves_session([(d, c) for d, c, _ in parsed], carried_pot=parsed[0][2])
+        deals = [(d, c) for d, c, _ in parsed]
+        session = solver.leaves.play_session(deals, carried_pot=parsed[0][2])
         if as_json:
             emit_json(session.to_dict())
             return
@@ -299,7 +300,7 @@ def play(
         click.echo(f"totals {list(session.totals)}  pot left {session.pot}")
         return
     deal, choices, carried = _deal(data, preset, assignments)
-    result = solver.leaves_play(deal, choices, carried_pot=carried)
+    result = solver.leaves.play_deal(deal, choices, carried_pot=carried)
     if as_json:
         emit_json(result.to_dict())
         return
@@ -378,7 +379,7 @@ def advise(
             role = "assistant" if position == 0 else "dealer"
             skipped = f"position {position} is the {role}, who must play the cards dealt (TL-3)"
         exchange = not skipped
-    advice = solver.leaves_advise(
+    advice = solver.leaves.advise(
         cards,
         turned,
         rules,

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 import click
 
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
-from cpsolver.client.local import Solver
+from cpsolver.client.solver import Solver
 from cpsolver.errors import CpsolverError, InfeasibleError, InvalidInputError, MissingExtraError
 
 F = TypeVar("F", bound=Callable[..., Any])

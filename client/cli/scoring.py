@@ -20,7 +20,7 @@ from rich.table import Table
 from cpsolver.cards import format_cards
 from cpsolver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
-from cpsolver.client.local import Solver
+from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.base import parse_assignments
 from cpsolver.rules.chinese import Row
