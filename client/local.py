@@ -17,6 +17,7 @@ from cpsolver.cards import Card, CardsLike, parse_cards, parse_suit
 from cpsolver.chinese import Solution, solve, solve_many
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import deals
+from cpsolver.chinese.hands import evaluate
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
 from cpsolver.chinese.scoring import Seat, TableResult, check_arrangement, score
 from cpsolver.chlust import (
@@ -39,7 +40,7 @@ from cpsolver.client.solver import Solver
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue, evaluate_set
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
-from cpsolver.evaluator.poker import HandValue, evaluate
+from cpsolver.evaluator.poker import HandValue
 from cpsolver.rules import ChineseRules
 from cpsolver.three_leaves import DealResult as LeavesDealResult
 from cpsolver.three_leaves import (
@@ -140,7 +141,7 @@ class LocalBackend:
     @staticmethod
     @answers(calls.EvaluateHand)
     def _evaluate_hand(r: calls.EvaluateHand, timeout: float | None) -> HandValue:
-        return evaluate(r.cards, wheel_second_highest=r.rules.wheel_second_highest)
+        return evaluate(r.cards, r.rules)
 
     @staticmethod
     @answers(calls.ScoreTable)

@@ -8,7 +8,7 @@ The public API lives here; everything else is reachable through the submodules.
 """
 
 from cpsolver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
-from cpsolver.chinese import Solution, solve, solve_many
+from cpsolver.chinese import Solution, evaluate, solve, solve_many
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
 from cpsolver.chinese.scoring import TableResult, score
 from cpsolver.errors import (
@@ -20,7 +20,7 @@ from cpsolver.errors import (
     InvalidInputError,
     RuleError,
 )
-from cpsolver.evaluator.poker import Category, HandValue, evaluate
+from cpsolver.evaluator.poker import Category, HandValue
 from cpsolver.rules import ChineseRules, ChlustRules, Row
 
 __all__ = [

@@ -198,3 +198,20 @@ def test_evaluate_rejects_wrong_counts_and_duplicates() -> None:
         evaluate("As Ks Qs Js")
     with pytest.raises(CardError, match="duplicate card 'As'"):
         evaluate("As Ks As")
+
+
+def test_root_evaluate_takes_the_rules_like_the_other_games() -> None:
+    """``cpsolver.evaluate(cards, rules)`` (issue 17: one vocabulary): the rule set's wheel
+    ranks A-2-3-4-5 (CP-3), given as a rule set, a preset name or an option by name; the
+    evaluator's own keyword still overrides it."""
+    import cpsolver
+    from cpsolver import ChineseRules
+
+    assert cpsolver.evaluate is cpsolver.chinese.evaluate
+    six, wheel = "6h 5s 4d 3c 2h", "5h 4s 3d 2c Ah"
+    assert cpsolver.evaluate(wheel, "standard") < cpsolver.evaluate(six)
+    high = ChineseRules.resolve(None, wheel="second_highest")
+    assert cpsolver.evaluate(wheel, high) > cpsolver.evaluate(six, high)
+    assert cpsolver.evaluate(wheel, wheel="second_highest") == cpsolver.evaluate(wheel, high)
+    assert cpsolver.evaluate(wheel, high, wheel_second_highest=False) == cpsolver.evaluate(wheel)
+    assert cpsolver.evaluate(wheel, "eastern").name == "straight, five high"

@@ -1,5 +1,6 @@
 """Chinese poker (RULES §2): naturals, table scoring and the arranger live in submodules."""
 
+from cpsolver.chinese.hands import evaluate
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
 from cpsolver.chinese.objectives import get_objective, objective_names, register_objective
 from cpsolver.chinese.search import warm_up
@@ -12,6 +13,7 @@ __all__ = [
     "Solution",
     "detect_natural",
     "detect_naturals",
+    "evaluate",
     "get_objective",
     "objective_names",
     "register_objective",
