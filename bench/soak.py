@@ -46,6 +46,7 @@ from bench.hostile import fire, rss_kb
 
 DEADLINE = 2.0
 CHANNELS = 4
+PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm")
 
 
 def _requests(count: int, seed: int) -> list[bytes]:
@@ -230,90 +231,112 @@ def main() -> None:
     parser.add_argument("--overload", type=float, default=5.0)
     parser.add_argument("--overload-seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help="comma-separated subset of " + ",".join(PHASES) + " (capacity "
+        "always runs when a later phase needs it)",
+    )
+    parser.add_argument(
+        "--server-args",
+        default="",
+        help="extra `cpsolver serve` options, e.g. '--max-queue-wait 0.5'",
+    )
     args = parser.parse_args()
+    phases = set(args.phases.split(","))
+    unknown = phases - set(PHASES)
+    if unknown:
+        parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     server = Server("--workers", "2", "--max-connection-age", "10", "--drain", "2",
-                    "--grace", "5")  # fmt: skip
+                    "--grace", "5", *args.server_args.split())  # fmt: skip
+    report["server_args"] = args.server_args
     try:
         workers = server.workers()
         # 1. fuzz
-        fire(server.address, 500, seed=args.seed + 1, max_seconds=60)  # warm-up
-        before = {pid: rss_kb(pid) for pid in workers}
-        fuzz = fire(server.address, args.fuzz, seed=args.seed, max_seconds=1800,
-                    in_flight=16, channels=4)  # fmt: skip
-        after = {pid: rss_kb(pid) for pid in workers}
-        report["fuzz"] = {
-            "calls": fuzz.calls, "seconds": round(fuzz.seconds, 1), "codes": dict(fuzz.codes),
-            "unexpected": fuzz.bad[:10], "workers_alive": server.workers() == workers,
-            "rss_kb_before": before, "rss_kb_after": after,
-            "rss_growth_pct": round(max(100 * (after[p] - before[p]) / before[p]
-                                        for p in workers), 2),
-        }  # fmt: skip
-        print(json.dumps({"fuzz": report["fuzz"]}), flush=True)
+        if "fuzz" in phases:
+            fire(server.address, 500, seed=args.seed + 1, max_seconds=60)  # warm-up
+            before = {pid: rss_kb(pid) for pid in workers}
+            fuzz = fire(server.address, args.fuzz, seed=args.seed, max_seconds=1800,
+                        in_flight=16, channels=4)  # fmt: skip
+            after = {pid: rss_kb(pid) for pid in workers}
+            report["fuzz"] = {
+                "calls": fuzz.calls, "seconds": round(fuzz.seconds, 1), "codes": dict(fuzz.codes),
+                "unexpected": fuzz.bad[:10], "workers_alive": server.workers() == workers,
+                "rss_kb_before": before, "rss_kb_after": after,
+                "rss_growth_pct": round(max(100 * (after[p] - before[p]) / before[p]
+                                            for p in workers), 2),
+            }  # fmt: skip
+            print(json.dumps({"fuzz": report["fuzz"]}), flush=True)
         # 2. capacity (closed loop)
-        closed = drive(server.address, seconds=10, closed=8, processes=2)
-        capacity = summary(closed, 10)["ok_per_s"]
-        report["capacity"] = summary(closed, 10)
-        print(json.dumps({"capacity": report["capacity"]}), flush=True)
+        if phases & {"capacity", "load", "overload", "kill9", "sigterm"}:
+            closed = drive(server.address, seconds=10, closed=8, processes=2)
+            capacity = summary(closed, 10)["ok_per_s"]
+            report["capacity"] = summary(closed, 10)
+            print(json.dumps({"capacity": report["capacity"]}), flush=True)
         # 3. 80% load
-        load = drive(server.address, rate=0.8 * capacity, seconds=args.load_seconds,
-                     processes=2)  # fmt: skip
-        report["load_80pct"] = {"rate": round(0.8 * capacity, 1),
-                                **summary(load, args.load_seconds)}  # fmt: skip
-        print(json.dumps({"load_80pct": report["load_80pct"]}), flush=True)
+        if "load" in phases:
+            load = drive(server.address, rate=0.8 * capacity, seconds=args.load_seconds,
+                         processes=2)  # fmt: skip
+            report["load_80pct"] = {"rate": round(0.8 * capacity, 1),
+                                    **summary(load, args.load_seconds)}  # fmt: skip
+            print(json.dumps({"load_80pct": report["load_80pct"]}), flush=True)
         # 4. overload
-        over = drive(server.address, rate=args.overload * capacity,
-                     seconds=args.overload_seconds, processes=2)  # fmt: skip
-        over_summary = summary(over, args.overload_seconds)
-        goodput = round(over_summary["ok_per_s"] / capacity, 2)
-        report["overload"] = {"rate": round(args.overload * capacity, 1), **over_summary,
-                              "goodput_vs_capacity": goodput}  # fmt: skip
-        print(json.dumps({"overload": report["overload"]}), flush=True)
+        if "overload" in phases:
+            over = drive(server.address, rate=args.overload * capacity,
+                         seconds=args.overload_seconds, processes=2)  # fmt: skip
+            over_summary = summary(over, args.overload_seconds)
+            goodput = round(over_summary["ok_per_s"] / capacity, 2)
+            report["overload"] = {"rate": round(args.overload * capacity, 1), **over_summary,
+                                  "goodput_vs_capacity": goodput}  # fmt: skip
+            print(json.dumps({"overload": report["overload"]}), flush=True)
         # 5. kill -9 of a worker under load (existing client connections)
-        victim = server.workers()[0]
-        killed_at: list[float] = []
+        if "kill9" in phases:
+            victim = server.workers()[0]
+            killed_at: list[float] = []
 
-        def kill() -> None:
-            time.sleep(5)
-            killed_at.append(time.time())
-            os.kill(victim, signal.SIGKILL)
+            def kill() -> None:
+                time.sleep(5)
+                killed_at.append(time.time())
+                os.kill(victim, signal.SIGKILL)
 
-        threading.Thread(target=kill, daemon=True).start()
-        killed = drive(server.address, rate=0.5 * capacity, seconds=30, processes=1)
-        fresh = [p for p in server.workers() if p not in workers]
-        served = [
-            line for line in server.lines()
-            if line.get("event") == "rpc" and line.get("worker") in fresh
-            and line.get("method") == SOLVE
-        ]  # fmt: skip
-        first = None
-        if served and killed_at:
-            stamp = time.strptime(str(served[0]["ts"]), "%Y-%m-%dT%H:%M:%SZ")
-            first = round(calendar.timegm(stamp) - killed_at[0], 1)  # the log has 1 s stamps
-        report["kill9"] = {**summary(killed, 30), "restarted_worker_serves_after_s": first}
-        print(json.dumps({"kill9": report["kill9"]}), flush=True)
+            threading.Thread(target=kill, daemon=True).start()
+            killed = drive(server.address, rate=0.5 * capacity, seconds=30, processes=1)
+            fresh = [p for p in server.workers() if p not in workers]
+            served = [
+                line for line in server.lines()
+                if line.get("event") == "rpc" and line.get("worker") in fresh
+                and line.get("method") == SOLVE
+            ]  # fmt: skip
+            first = None
+            if served and killed_at:
+                stamp = time.strptime(str(served[0]["ts"]), "%Y-%m-%dT%H:%M:%SZ")
+                first = round(calendar.timegm(stamp) - killed_at[0], 1)  # the log has 1 s stamps
+            report["kill9"] = {**summary(killed, 30), "restarted_worker_serves_after_s": first}
+            print(json.dumps({"kill9": report["kill9"]}), flush=True)
         # 6. SIGTERM with calls in flight
-        signalled: list[float] = []
+        if "sigterm" in phases:
+            signalled: list[float] = []
 
-        def terminate() -> None:
-            time.sleep(5)
-            signalled.append(time.monotonic())
-            server.proc.send_signal(signal.SIGTERM)
+            def terminate() -> None:
+                time.sleep(5)
+                signalled.append(time.monotonic())
+                server.proc.send_signal(signal.SIGTERM)
 
-        threading.Thread(target=terminate, daemon=True).start()
-        term = drive(server.address, rate=0.5 * capacity, seconds=12, processes=1)
-        rc = server.proc.wait(60)
-        # Calls that fit the window: started before the 2 s drain ended, with 0.5 s of slack
-        # for a call's deadline to the drain's end (the server refuses calls after it).
-        cutoff = signalled[0] + 2.0 - 0.5
-        inside = [r for r in term if r[0] < cutoff]
-        report["sigterm"] = {
-            **summary(term, 12), "exit_code": rc,
-            "started_before_drain_end": len(inside),
-            "lost": sum(1 for r in inside if r[2] != "OK"),
-            "sigkill": any("killing" in str(line.get("msg", "")) for line in server.lines()),
-        }  # fmt: skip
-        print(json.dumps({"sigterm": report["sigterm"]}), flush=True)
+            threading.Thread(target=terminate, daemon=True).start()
+            term = drive(server.address, rate=0.5 * capacity, seconds=12, processes=1)
+            rc = server.proc.wait(60)
+            # Calls that fit the window: started before the 2 s drain ended, with 0.5 s of slack
+            # for a call's deadline to the drain's end (the server refuses calls after it).
+            cutoff = signalled[0] + 2.0 - 0.5
+            inside = [r for r in term if r[0] < cutoff]
+            report["sigterm"] = {
+                **summary(term, 12), "exit_code": rc,
+                "started_before_drain_end": len(inside),
+                "lost": sum(1 for r in inside if r[2] != "OK"),
+                "sigkill": any("killing" in str(line.get("msg", "")) for line in server.lines()),
+            }  # fmt: skip
+            print(json.dumps({"sigterm": report["sigterm"]}), flush=True)
     finally:
         server.close()
     print(json.dumps(report, indent=1))

@@ -150,9 +150,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
     ) -> pb.ResolveLeavesDealResponse:
         with paths_moved(hand_paths_to_wire):
             deal = deal_from_request(request)
-        best, found = best_khlyust(
-            deal.hands, deal.trump, deal.dealer, deal.players, deal.rules
-        )
+        best, found = best_khlyust(deal.hands, deal.trump, deal.dealer, deal.players, deal.rules)
         return pb.ResolveLeavesDealResponse(
             khlyusts=[claim_to_wire(c) for c in found],
             winner=None if best is None else best.seat,

@@ -10,6 +10,7 @@ finish.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import signal
 import threading
@@ -104,6 +105,13 @@ def build_server(
         # new connections over every worker, a restarted one too.
         ("grpc.max_connection_age_ms", int(config.max_connection_age * 1000)),
         ("grpc.max_connection_age_grace_ms", int(max(config.grace, 1.0) * 1000)),
+        # Calls the worker has not even picked up within the queue's bound (whole seconds,
+        # gRPC core's unit) are dropped by gRPC core, unread, at no cost to this process: under
+        # overload the one Python thread that accepts calls falls behind, and without this the
+        # backlog it leaves grows until clients give up, then costs the worker its goodput
+        # (issue 15 D6: 27% of capacity at 5x). Such a caller sees CANCELLED; the calls the
+        # worker does pick up and cannot serve in time are refused with RESOURCE_EXHAUSTED.
+        ("grpc.server_max_unrequested_time_in_server", max(1, math.ceil(config.max_queue_wait))),
     ]
     # No maximum_concurrent_rpcs: gRPC's own cap counts health and reflection streams with the
     # calls (64 unauthenticated Watch streams starved a worker, D4). The admission interceptor

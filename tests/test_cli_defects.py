@@ -89,7 +89,6 @@ def test_train_says_when_it_stopped_before_converging(tmp_path: Path) -> None:
 # --- Three Leaves --------------------------------------------------------------------------
 
 
-
 def test_a_lone_deals_missing_key_is_named_as_the_input_has_it() -> None:
     """The input has no ``deal`` key: its keys are the top-level fields."""
     assert run_cli(["leaves", "resolve", "{}"]) == (2, "", "error: hands: is required\n")

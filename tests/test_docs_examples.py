@@ -184,6 +184,4 @@ def test_console_command_prints_what_the_page_shows(
         timeout=300,
         check=False,
     )
-    assert _lines(done.stdout + done.stderr) == _lines(example.expected), (
-        f"exit {done.returncode}"
-    )
+    assert _lines(done.stdout + done.stderr) == _lines(example.expected), f"exit {done.returncode}"

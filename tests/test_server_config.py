@@ -53,7 +53,10 @@ def test_a_bad_environment_value_is_a_usage_error_naming_the_variable(
     variable: str, value: str, expected: str
 ) -> None:
     run = subprocess.run(
-        SERVE, env={"PATH": "/usr/bin:/bin", variable: value}, capture_output=True, text=True,
+        SERVE,
+        env={"PATH": "/usr/bin:/bin", variable: value},
+        capture_output=True,
+        text=True,
         timeout=60,  # a variable that is ignored would start a server that never exits
     )
     assert run.returncode == 2, run.stderr

@@ -399,6 +399,37 @@ def test_d6_calls_queue_for_a_slot_in_time_then_are_shed_before_work(serve_grpc)
         channel.close()
 
 
+def test_d6_a_call_the_queue_cannot_serve_in_time_is_refused_on_arrival(serve_grpc) -> None:
+    """One call slot, a 0.5 s queue: once the worker has measured what an AdvisePlay costs
+    (~0.6 s, its deadline), a call arriving behind a running one and a queued one would wait
+    more than 0.5 s, so it is refused at once with RESOURCE_EXHAUSTED - not after waiting out
+    the queue's bound, and without any work (the old admission made it wait 0.5 s first)."""
+    env = {"CPSOLVER_MAX_CONCURRENT_RPCS": "1", "CPSOLVER_MAX_QUEUE_WAIT": "0.5"}
+    with serve_grpc("--workers", "1", env=env) as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        with pytest.raises(grpc.RpcError):
+            _advise(channel, 5000, 0.6).result()  # measured: ~0.6 s per AdvisePlay
+        running = _advise(channel, 5000, 3)
+        time.sleep(0.2)
+        queued = _advise(channel, 5000, 3)  # admitted: nothing waits yet
+        time.sleep(0.2)
+        for call in (
+            lambda: _advise(channel, 5000, 3).result(),
+            lambda: stub.EvaluateHand(chinese_poker_pb2.EvaluateHandRequest(cards=TRIPS),
+                                      timeout=3),
+        ):  # fmt: skip
+            started = time.monotonic()
+            with pytest.raises(grpc.RpcError) as caught:
+                call()
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "would keep this one waiting more than 0.5 s" in str(caught.value.details())
+            assert time.monotonic() - started < 0.3
+        running.cancel()
+        queued.cancel()
+        channel.close()
+
+
 # --- the token check --------------------------------------------------------------------------
 
 

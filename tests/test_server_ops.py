@@ -176,9 +176,7 @@ def test_calls_over_the_concurrency_cap_get_resource_exhausted(serve_grpc) -> No
             seat=0, seats=[0, 1, 2, 3], trick=chlust_pb2.TrickRecord(leader=0),
             turned=cards_to_wire(parse_cards("Js"))[0], samples=5000,
         )  # fmt: skip
-        long_call = chlust_pb2_grpc.ChlustServiceStub(channel).AdvisePlay.future(
-            advise, timeout=3
-        )
+        long_call = chlust_pb2_grpc.ChlustServiceStub(channel).AdvisePlay.future(advise, timeout=3)
         time.sleep(0.3)
         with pytest.raises(grpc.RpcError) as caught:
             evaluate_call(channel)
