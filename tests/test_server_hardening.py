@@ -352,6 +352,33 @@ def test_d5_a_sampled_call_stops_at_its_deadline(serve_grpc) -> None:
         channel.close()
 
 
+def test_d5_showdown_odds_stop_at_their_deadline(serve_grpc) -> None:
+    """ShowdownOdds with the most samples (1,000,000: ~0.45 s of CPU) and a 20 ms deadline,
+    five times: the sampling stops at its next chunk, so the worker spends a fraction of the
+    2+ s the five answers would cost."""
+    from cpsolver.cards import parse_cards
+    from cpsolver.v1 import chlust_pb2, chlust_pb2_grpc
+    from cpsolver.wire.cards import cards_to_wire
+
+    with serve_grpc("--workers", "1") as server:
+        channel = server.channel()
+        stub = chlust_pb2_grpc.ChlustServiceStub(channel)
+        request = chlust_pb2.ShowdownOddsRequest(
+            hand=cards_to_wire(parse_cards("Tc Jd Qh")), trump=cards_pb2.SUIT_SPADES,
+            opponents=3, samples=1_000_000, exact_limit=0,
+        )  # fmt: skip
+        stub.ShowdownOdds(request, timeout=30)  # warm: the first call compiles nothing later
+        pid = _worker_pid(server)
+        before = _cpu_seconds(pid)
+        for _ in range(5):
+            with pytest.raises(grpc.RpcError) as caught:
+                stub.ShowdownOdds(request, timeout=0.02)
+            assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        time.sleep(1.5)
+        assert _cpu_seconds(pid) - before < 1.0
+        channel.close()
+
+
 def test_d5_a_cancelled_call_does_not_hold_shutdown(serve_grpc) -> None:
     """A long AdvisePlay in flight at SIGTERM (grace 1 s): the worker exits 0 at the end of the
     grace, without the supervisor's SIGKILL."""

@@ -251,6 +251,7 @@ def _count_clean(
             free = size - used.bit_count()
             return math.comb(free, 3) - sum(1 for m in bad if not m & used)
         return sum(1 for m in good if not m & used)
+    check_budget()  # a server call stops when its caller gives up
     return sum(_count_clean(good, bad, size, depth - 1, used | m) for m in good if not m & used)
 
 
@@ -270,6 +271,7 @@ def _sample_clean(
     rng = np.random.default_rng(seed)
     hits = 0
     for start in range(0, samples, _CHUNK):
+        check_budget()  # a server call stops when its caller gives up (a chunk is ~20 ms)
         size = min(_CHUNK, samples - start)
         order = rng.permuted(np.tile(np.arange(n, dtype=np.int8), (size, 1)), axis=1)
         hit = np.zeros(size, dtype=np.bool_)
