@@ -155,9 +155,13 @@ def test_cli_solve_reports_ev_and_rollouts_reproducibly() -> None:
 
 def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
     env = {**os.environ, "CPSOLVER_TABLES": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
-    missing = run("solve", HAND, "--set", "scoring=scoop_double", env=env)
+    # royalties none with scoop_double: the last key of `make tables`' plan, not shipped yet
+    missing = run("solve", HAND, "--rules", "two_four", "--set", "scoring=scoop_double", env=env)
     assert missing.returncode == 2
-    assert "cpsolver train --rules standard --set scoring=scoop_double" in missing.stderr
+    assert (
+        "cpsolver train --rules standard --set players=2 --set royalties=none "
+        "--set scoring=scoop_double" in missing.stderr
+    )
     trained = run(
         "train", "--set", "scoring=scoop_double", "--rules", "two_four", "--deals", "60",
         "--iterations", "1", "--seed", "1", "--workers", "1", "--out", str(tmp_path), env=env,

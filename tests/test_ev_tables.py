@@ -103,14 +103,17 @@ def test_untrained_rule_set_gets_a_clear_error_naming_the_train_command(
 ) -> None:
     monkeypatch.setenv("CPSOLVER_TABLES", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    rules = ChineseRules().replace(scoring="scoop_double", players=3, order="strict")
+    # royalties none with scoop_double: the last key of `make tables`' plan, not shipped yet
+    rules = ChineseRules().replace(
+        scoring="scoop_double", players=3, order="strict", royalties="none"
+    )
     assert table_filename(rules) not in SHIPPED
     with pytest.raises(MissingTablesError) as err:
         model_for(rules)
     message = str(err.value)
     assert "cpsolver train --rules standard" in message
     assert "--set players=3" in message and "--set scoring=scoop_double" in message
-    assert "royalties=standard royalty_mode=replace scoring=scoop_double" in message  # its key
+    assert "royalties=none royalty_mode=replace scoring=scoop_double" in message  # its key
     # ... and once its key is trained into the searched directory, every rule set of the key
     # is served by that file, each with its own rule set.
     save_model(_model(table_key(rules)), tmp_path / "cpsolver")
@@ -208,8 +211,10 @@ def _category_shares(model: OpponentModel) -> np.ndarray:
 def test_shipped_tables_regenerate_from_a_reduced_run(name: str) -> None:
     """The committed command (docs/EV.md, ``make tables``) at a reduced size - 2,000 hands per
     iteration instead of 80,000, another seed, as many iterations as the shipped run made -
-    lands statistically on the shipped tables: per-row category shares within 3 points and
-    row CDFs within 0.05 (Kolmogorov distance; sampling noise alone is about 0.03).
+    lands statistically on the shipped tables: per-row category shares within 4 points and
+    row CDFs within 0.05 (Kolmogorov distance; sampling noise alone is about 0.03). A share
+    near 1/2 over 2,000 hands has a standard error of 0.011 and 27 shares are compared at
+    once: 3 points (2.7 s.e.) failed a correct heads-up file by chance (0.033).
 
     The reduced run trains the table key's player count (2, as ``make tables`` does) whatever
     the file was trained with: the shipped ``standard`` and ``eastern`` files were trained with
@@ -219,7 +224,15 @@ def test_shipped_tables_regenerate_from_a_reduced_run(name: str) -> None:
     assert "cpsolver train" in str(shipped.meta["command"])
     iterations = int(shipped.meta["iterations_run"])
     deals = 2000 // rules.players
-    reduced = train(rules, deals=deals, iterations=iterations, seed=99, min_gain=0.0)
-    assert np.abs(_category_shares(reduced) - _category_shares(shipped)).max() < 0.03
+    # A warm-started file (`make tables` after its first key) ran only the few iterations its
+    # start left to do: the reduced run starts from the same shipped file.
+    start = None
+    if "warm_start" in shipped.meta:
+        key = ChineseRules().replace(**shipped.meta["warm_start"])
+        start = load_model(PACKAGE_DATA / table_filename(key), key)
+    reduced = train(
+        rules, deals=deals, iterations=iterations, seed=99, min_gain=0.0, warm_start=start
+    )
+    assert np.abs(_category_shares(reduced) - _category_shares(shipped)).max() < 0.04
     ks = np.abs(np.cumsum(reduced.rows, axis=1) - np.cumsum(shipped.rows, axis=1)).max()
     assert ks < 0.05

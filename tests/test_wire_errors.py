@@ -447,7 +447,8 @@ def _same_both_ways(
 
 
 CHINESE_CASES: list[tuple[str, Callable[[Any], object], type[CpsolverError]]] = [
-    ("no tables for the rule set", lambda s: s.solve(HAND, scoring="scoop_double"),
+    ("no tables for the rule set",
+     lambda s: s.solve(HAND, scoring="scoop_double", royalties="none"),
      MissingTablesError),
     ("infeasible constraints",
      lambda s: s.solve(HAND, objective="strength", constraints=FOUR_IN_FRONT), InfeasibleError),
