@@ -3,9 +3,11 @@ missing one.
 
 ``pip install cpsolver`` is the library and the in-process CLI; ``cpsolver[grpc]`` adds the
 remote client and the server (grpcio, protobuf), ``cpsolver[cpsat]`` the OR-Tools engine,
-``cpsolver[all]`` both. Each entry point of an optional feature calls :func:`require` before it
-imports the feature's code, so a missing extra is one :class:`~cpsolver.errors.MissingExtraError`
-naming it (one line on the command line), not an ``ImportError`` from deep inside.
+``cpsolver[cluster]`` training and bulk solving on Ray (:mod:`cpsolver.cluster`),
+``cpsolver[all]`` every extra. Each entry point of an optional feature calls :func:`require`
+before it imports the feature's code, so a missing extra is one
+:class:`~cpsolver.errors.MissingExtraError` naming it (one line on the command line), not an
+``ImportError`` from deep inside.
 
 >>> EXTRAS["cpsat"]  # what require("cpsat", "the cpsat engine") looks for
 ('ortools',)
@@ -33,6 +35,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "google.rpc",
     ),
     "cpsat": ("ortools",),
+    "cluster": ("ray",),
 }
 """Per extra, the modules its distributions provide (pyproject.toml lists the distributions)."""
 

@@ -1,5 +1,6 @@
 """What importing cpsolver loads: never the optional parts (gRPC, protobuf, OR-Tools: extras a
-base install lacks), and not numba until a computation calls a kernel (``cpsolver.jit``).
+base install lacks; Ray, only for ``--ray``), and not numba until a computation calls a kernel
+(``cpsolver.jit``).
 
 Each check runs in a fresh interpreter: this test process has imported everything already.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-WATCHED = ("numba", "grpc", "google.protobuf", "ortools")
+WATCHED = ("numba", "grpc", "google.protobuf", "ortools", "ray")
 HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
 TABLE = {
     "N": {"back": "As Ad Ah Kc Kd", "middle": "Qs Qd Jc Jd 2c", "front": "3c 4d 5h"},
@@ -32,7 +33,9 @@ def _loaded(code: str, cwd: Path | None = None) -> set[str]:
     return set(json.loads(run.stdout.splitlines()[-1]))
 
 
-@pytest.mark.parametrize("module", ["cpsolver", "cpsolver.client", "cpsolver.client.cli"])
+@pytest.mark.parametrize(
+    "module", ["cpsolver", "cpsolver.client", "cpsolver.client.cli", "cpsolver.cluster"]
+)
 def test_import_loads_neither_optional_parts_nor_numba(module: str) -> None:
     assert _loaded(f"import {module}") == set()
 

@@ -223,6 +223,7 @@ def test_base_install_solves_and_scores_without_grpc_or_ortools(venv: Venv) -> N
         (("serve", "--port", "0"), "grpc", "cpsolver serve"),
         (("solve", HAND, "--engine", "cpsat", "--objective", "strength"), "cpsat",
          "the cpsat engine"),
+        (("train", "--ray", "auto", "--deals", "1"), "cluster", "running on Ray (--ray)"),
     ],
 )  # fmt: skip
 def test_a_missing_extra_is_one_line_and_exit_4(

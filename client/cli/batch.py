@@ -12,7 +12,9 @@ them). Output, one line per hand, in input order::
 object and goes on, then prints a summary of the bad lines on stderr; ``--on-error stop`` stops
 at the first bad line and reports it on stderr. Either way a bad line makes the exit code 2.
 In-process the hands go through :func:`solver.solve_many` in chunks (all cores); with
-``--server`` through ``BatchSolve`` streaming.
+``--server`` through ``BatchSolve`` streaming; with ``--ray ADDRESS`` as chunk tasks on a Ray
+cluster (:class:`cpsolver.cluster.RaySolver`, the ``cluster`` extra), same lines in the same
+order.
 """
 
 from __future__ import annotations
@@ -159,6 +161,10 @@ def _count(file: str) -> int | None:
     "--on-error", type=click.Choice(["skip", "stop"]), default="skip", show_default=True,
     help="A bad line: write its error object and go on (skip), or stop there (stop).",
 )  # fmt: skip
+@click.option(
+    "--ray", "ray_address", default=None, metavar="ADDRESS",
+    help="Solve on a Ray cluster: auto, HOST:PORT, ray://HOST:10001 or local (cpsolver[cluster]).",
+)  # fmt: skip
 @remote_options
 def batch(
     file: str,
@@ -167,19 +173,26 @@ def batch(
     objective: str,
     alternatives: int,
     on_error: str,
+    ray_address: str | None,
     solver: Solver,
 ) -> None:
     """Solve hands read from FILE or stdin (one per line: cards, or JSON with "cards" and
     "id"); write one JSON line per hand, in input order. A progress bar shows on a terminal.
     Bad lines are reported with their line numbers; any bad line makes the exit code 2."""
     overrides: dict[str, Any] = parse_assignments(assignments)
+    if ray_address is not None:
+        if not isinstance(solver, LocalSolver):
+            raise InvalidInputError("ray", "--ray and --server exclude each other")
+        from cpsolver.cluster import RaySolver
+
+        solver = RaySolver(ray_address)  # type: ignore[assignment]
     total = _count(file)
     try:
         stream: IO[str] = click.open_file(file, encoding="utf-8")
     except OSError as exc:
         raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror}") from None
     if isinstance(solver, LocalSolver):
-        warm_up_search()
+        warm_up_search()  # not for Ray: the workers load their own (serial) kernels
     err = console(stderr=True)
     progress = Progress(
         TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

@@ -21,7 +21,7 @@ from rich.progress import (
 
 from cpsolver.chinese.ev_model import TablesError, load_model, save_model, table_filename
 from cpsolver.chinese.table_keys import table_key
-from cpsolver.chinese.training import IterationReport, train
+from cpsolver.chinese.training import ChunkMap, IterationReport, train
 from cpsolver.client.cli.main import main, rules_options
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.base import parse_assignments
@@ -59,7 +59,15 @@ def _default_out() -> Path:
     default=os.cpu_count() or 1,
     show_default="all cores",
     type=click.IntRange(1),
-    help="Worker processes.",
+    help="Worker processes (ignored with --ray).",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    default=None,
+    metavar="ADDRESS",
+    help="Run the deal chunks as tasks on a Ray cluster: auto (this machine's cluster), "
+    "HOST:PORT, ray://HOST:10001, or local (a private local Ray). Needs cpsolver[cluster].",
 )
 @click.option(
     "--warm-start",
@@ -89,6 +97,7 @@ def train_command(
     iterations: int,
     seed: int,
     workers: int,
+    ray_address: str | None,
     warm_start: Path | None,
     min_gain: float,
     out: Path | None,
@@ -97,7 +106,7 @@ def train_command(
 
     Training any rule set trains its key (players 2, order weak, wheel lowest, naturals on;
     docs/EV.md), whose file serves every rule set of the key. Deterministic for a seed
-    (whatever --workers). The shipped tables: `make tables`
+    (whatever --workers, locally or on --ray). The shipped tables: `make tables`
     (python -m cpsolver.chinese.make_tables), e.g. ``cpsolver train --rules standard
     --set players=2 --deals 40000 --iterations 16 --min-gain 0.001 --seed 2026 --out
     solver/data``. Stopping at --iterations before an iteration gains less than --min-gain
@@ -111,6 +120,12 @@ def train_command(
             start_model = load_model(warm_start)
         except TablesError as exc:
             raise InvalidInputError("warm-start", str(exc)) from None
+    chunk_map: ChunkMap | None = None
+    if ray_address is not None:
+        from cpsolver.cluster import connect, ray_map
+
+        connect(ray_address)
+        chunk_map = ray_map
     console = Console(stderr=True)
     served = "" if asked == rules else f" (the table key of [{asked.describe()}])"
     console.print(f"training [bold]{rules.describe()}[/]{served} -> {table_filename(rules)}")
@@ -152,6 +167,7 @@ def train_command(
             min_gain=min_gain,
             progress=progress,
             report=report,
+            chunk_map=chunk_map,
             warm_start=start_model,
         )
     path = save_model(model, out or _default_out())

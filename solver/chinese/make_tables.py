@@ -13,7 +13,9 @@ parameters (the defaults below; every file records its command):
         --iterations 16 --min-gain 0.001 --seed 2026 --out solver/data [--warm-start FILE]
 
 40,000 deals of 2 players are 80,000 hands per iteration, as many as the earlier presets'
-20,000 deals of 4. ``--dry-run`` prints the plan's commands; ``--only N``
+20,000 deals of 4. ``--ray ADDRESS`` trains on a Ray cluster: the keys whose warm start is
+ready train at the same time, and every pass's deal chunks are Ray tasks; the files are the
+same bit for bit as a local run's. ``--dry-run`` prints the plan's commands; ``--only N``
 trains the first N keys of the plan (e.g. for a timing). The manifest ``tables.json`` lists
 the files the directory then holds (:data:`cpsolver.chinese.ev_model.MANIFEST`).
 """
@@ -185,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--min-gain", type=float, default=DEFAULTS["min_gain"])
     parser.add_argument("--seed", type=int, default=DEFAULTS["seed"])
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--ray", metavar="ADDRESS", default=None)
     parser.add_argument("--only", type=int, default=None, metavar="N")
     parser.add_argument("--dry-run", action="store_true")
     args = parser.parse_args(argv)
@@ -200,6 +203,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.dry_run:
         return 0
     chunk_map: ChunkMap | None = None
+    if args.ray:
+        from cpsolver.cluster import connect, ray_map
+
+        connect(args.ray)
+        chunk_map = ray_map
     start = time.perf_counter()
     converged = train_keys(
         steps, args.out, workers=args.workers, chunk_map=chunk_map,
