@@ -17,11 +17,21 @@ constraints of CP-6 on the strength scale as linear constraints,
 
 **Scaling, and why ties are handled.** CP-SAT takes integer coefficients.
 
-* When every value in play is an integer (``strength`` and ``royalties`` are: integers below
-  2**53), the coefficients ARE the values (scale 1). The model's objective equals the true
-  objective on every arrangement, so its optimum is exactly the true optimum, ties included.
-* Otherwise (an objective with fractional values) the values are multiplied by ``S = 2**p``,
-  the largest power of two with ``3 * max|v| * S <= 2**53``, and rounded. Each row's rounding
+* The bound. CP-SAT rejects a model (MODEL_INVALID, "possible integer overflow") when the sum
+  of a linear expression's ``|coefficient| * max|variable|`` could leave its integer range
+  (~2**62): it bounds the expression term by term, not by the one subset per row that the
+  constraints allow. So the scale bounds the whole objective, the largest expression (the
+  band constraint below is the same one): ``S * sum|v| <= 2**53`` over every coefficient of
+  the three rows (~2,860 terms with 13 cards). That also keeps every value of the model's
+  objective exact as a float (``objective_value``). A bound of ``3 * max|v|`` (one subset a
+  row) overflowed on the ``ev`` tables of some hands.
+* When every value in play is an integer and ``sum|v| <= 2**53`` (``strength`` and
+  ``royalties``), the coefficients ARE the values (scale 1). The model's objective equals the
+  true objective on every arrangement, so its optimum is exactly the true optimum, ties
+  included.
+* Otherwise (an objective with fractional values, e.g. ``ev``) the values are multiplied by
+  ``S = 2**p``, the largest power of two with ``S * sum|v| <= 2**53``, and rounded (with
+  ``ev`` on 13 cards ``S`` is ~2**50, so one model unit is ~1e-15 units). Each row's rounding
   error is at most 1/2, so for every arrangement ``|R - S * T| <= 3/2`` (``R`` the model's
   value, ``T`` the true one). If the model's optimum is ``R*`` at arrangement ``a`` and the
   true optimum is at ``t``, then ``R(t) >= S*T(t) - 3/2 >= S*T(a) - 3/2 >= R* - 3``: the true
@@ -38,6 +48,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +59,9 @@ from cpsolver.chinese.objectives import RowTables
 from cpsolver.chinese.select import subset_classes_n, subset_tables
 from cpsolver.errors import InfeasibleError
 from cpsolver.extras import require
+
+if TYPE_CHECKING:
+    from ortools.sat.python import cp_model
 
 __all__ = ["CpsatResult", "SolverTimeoutError", "solve_cpsat"]
 
@@ -88,15 +102,26 @@ def _allowed(
 
 
 def _scale(values: list[npt.NDArray[np.float64]]) -> float:
+    """The integer scale of the objective's coefficients ``values`` (every subset's value, by
+    row): 1 for integers whose absolute sum is at most 2**53, else the largest power of two
+    ``S`` with ``S * sum|v| <= 2**53`` (module doc: the bound is the sum, not the maximum)."""
     everything = np.concatenate(values)
-    if everything.size == 0:
+    total = float(np.sum(np.abs(everything)))
+    if total == 0.0:
         return 1.0
-    biggest = float(np.max(np.abs(everything)))
-    if np.all(everything == np.round(everything)) and 3 * biggest <= _EXACT:
+    if np.all(everything == np.round(everything)) and total <= _EXACT:
         return 1.0
-    if biggest == 0.0:
-        return 1.0
-    return float(2.0 ** math.floor(math.log2(_EXACT / (3 * biggest))))
+    return float(2.0 ** math.floor(math.log2(_EXACT / total)))
+
+
+def _check_valid(model: cp_model.CpModel, status: cp_model.CpSolverStatus) -> None:
+    """A model CP-SAT rejects is a defect of this module, not a time limit: raise it as one
+    (a server answers INTERNAL), with the first line of CP-SAT's reason."""
+    from ortools.sat.python import cp_model
+
+    if status == cp_model.MODEL_INVALID:
+        reason = model.validate().splitlines()
+        raise RuntimeError(f"CP-SAT rejected the model: {reason[0] if reason else '?'}")
 
 
 def solve_cpsat(
@@ -193,6 +218,7 @@ def solve_cpsat(
         raise InfeasibleError(
             "no valid arrangement satisfies the constraints (CP-SAT proved it infeasible)"
         )
+    _check_valid(model, status)
     if status != cp_model.OPTIMAL:
         check_budget()  # stopped by the call's deadline rather than by its own limit
         raise SolverTimeoutError(
@@ -232,6 +258,7 @@ def solve_cpsat(
         if left is not None:
             solver.parameters.max_time_in_seconds = min(time_limit, left)
         status = solver.solve(model, Sweep())
+        _check_valid(model, status)
         wall += solver.wall_time
         work += solver.deterministic_time
         if status != cp_model.OPTIMAL or not best:
