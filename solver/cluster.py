@@ -63,14 +63,15 @@ def connect(address: str, *, num_cpus: int | None = None) -> Any:
         return ray
     env = {name: os.environ[name] for name in PASSED_ENV if os.environ.get(name)}
     env["NUMBA_NUM_THREADS"] = "1"
+    # ``address="local"`` is passed as such: without an address ray.init joins the cluster
+    # named by /tmp/ray/ray_current_cluster, which a crashed or stopped cluster leaves behind.
     options: dict[str, Any] = {
+        "address": address,
         "runtime_env": {"env_vars": env},
         "include_dashboard": False,
         "log_to_driver": False,
     }
-    if address != "local":
-        options["address"] = address
-    elif num_cpus is not None:
+    if address == "local" and num_cpus is not None:
         options["num_cpus"] = num_cpus
     ray.init(**options)
     return ray
