@@ -51,8 +51,8 @@ clean:
 
 # The expected-value tables shipped in solver/data: every table key (docs/EV.md), each warm-started
 # from the nearest trained key; the commands and parameters are in solver/chinese/make_tables.py
-# (`$(PY) -m cpsolver.chinese.make_tables --dry-run` prints them). Estimated 2-3 hours on 2 cores
-# (docs/EV.md); TABLES_ARGS=--ray=auto trains on a Ray cluster instead.
+# (`$(PY) -m cpsolver.chinese.make_tables --dry-run` prints them). About 2-2.5 hours on 2 cores
+# (docs/EV.md: measured key by key); TABLES_ARGS=--ray=auto trains on a Ray cluster instead.
 TABLES_ARGS ?=
 tables: $(STAMP)
 	$(PY) -m cpsolver.chinese.make_tables --out solver/data $(TABLES_ARGS)

@@ -1,24 +1,27 @@
 """Issue 13: one hand solved with the default objective (``ev``) under each of RULES §2's 432 rule
 sets, in-process: the answer is a valid arrangement under that rule set and its EV is finite.
 
-Until every table key ships, the rule sets whose key has no file in the package must fail with
-:class:`MissingTablesError` (never anything else), and the number of keys covered must equal
-the number of key files shipped: a shipped file that serves nothing, or a key served without
-its file, fails the test.
+Every table key ships (15 files, docs/EV.md "The shipped tables"): the number of keys covered
+must equal the number of key files shipped, so a shipped file that serves nothing, or a key
+served without its file, fails the test.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import random
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
 from cpsolver import evaluate, parse_cards, solve
 from cpsolver.chinese import ev_model
-from cpsolver.chinese.ev_model import PACKAGE_DATA, MissingTablesError, table_filename
+from cpsolver.chinese.ev_model import PACKAGE_DATA, table_filename
 from cpsolver.chinese.table_keys import all_rule_sets, table_key
+from cpsolver.client import RemoteSolver
 from cpsolver.rules.chinese import ChineseRules
 
 # A wheel (so wheel=second_highest changes the rows' strengths), two pairs, no natural.
@@ -50,19 +53,56 @@ def _assert_valid(front: tuple, middle: tuple, back: tuple, rules: ChineseRules)
 def test_every_rule_set_solves_with_the_default_objective(only_package: None) -> None:
     shipped = {p.name for p in PACKAGE_DATA.glob("chinese-ev-*.npz")}
     covered: Counter[ChineseRules] = Counter()
-    missing = 0
     for rules in all_rule_sets():
-        if table_filename(rules) not in shipped:
-            with pytest.raises(MissingTablesError):
-                solve(HAND, rules)
-            missing += 1
-            continue
+        assert table_filename(rules) in shipped, rules
         solution = solve(HAND, rules)
         assert solution.objective == "ev" and solution.rules == rules
         assert solution.ev is not None and math.isfinite(solution.ev)
         _assert_valid(solution.front, solution.middle, solution.back, rules)
         covered[table_key(rules)] += 1
-    assert sum(covered.values()) + missing == 432
-    assert len(covered) == len(shipped)
+    assert sum(covered.values()) == 432
+    assert len(covered) == len(shipped) == 15
     for key, count in covered.items():  # each key serves its whole share of the 432
         assert count == (48 if key.royalties.value == "none" else 24)
+
+
+def _one_rule_set_per_key(seed: int) -> list[ChineseRules]:
+    """For each of the 15 table keys, one of its rule sets chosen by a seeded draw (so the
+    sample crosses every option's values, not only the keys' own)."""
+    by_key: dict[ChineseRules, list[ChineseRules]] = {}
+    for rules in all_rule_sets():
+        by_key.setdefault(table_key(rules), []).append(rules)
+    rng = random.Random(seed)
+    return [rng.choice(members) for _, members in sorted(by_key.items(), key=lambda kv: str(kv[0]))]
+
+
+SAMPLE = _one_rule_set_per_key(13)
+
+
+def _set_args(rules: ChineseRules) -> list[str]:
+    args = []
+    for name, value in rules.to_dict().items():
+        args += ["--set", f"{name}={str(value).lower()}"]
+    return args
+
+
+def test_a_sample_of_rule_sets_through_the_cli_and_a_real_server(remote: RemoteSolver) -> None:
+    """Issue 13: the sample (one rule set of each key) solved by ``cpsolver solve --json`` and
+    by a real server over loopback gives the in-process answer: the same split and EV."""
+    assert len(SAMPLE) == 15 and len({table_key(r) for r in SAMPLE}) == 15
+    assert {r.players for r in SAMPLE} == {2, 3, 4}  # the draw crosses the shared options
+    for rules in SAMPLE:
+        here = solve(HAND, rules)
+        code, out, err = run_cli(
+            ["solve", HAND, "--rules", "standard", *_set_args(rules), "--json"]
+        )
+        assert code == 0, err
+        printed = json.loads(out)
+        assert ChineseRules(**printed["rules"]) == rules
+        assert printed["ev"] == pytest.approx(here.ev, abs=1e-9)
+        for name, row in (("front", here.front), ("middle", here.middle), ("back", here.back)):
+            assert sorted(printed["arrangement"][name]) == sorted(str(c) for c in row)
+        there = remote.solve(HAND, rules)
+        assert there.rules == rules and there.objective == "ev"
+        assert (there.front, there.middle, there.back) == (here.front, here.middle, here.back)
+        assert there.ev == pytest.approx(here.ev, abs=1e-9)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,16 @@ from hypothesis import strategies as st
 
 from cpsolver import InvalidInputError, Row, evaluate, solve
 from cpsolver.cards import Card
-from cpsolver.chinese.ev_model import OpponentModel, declare_ev, model_for, pairing_ev, total_ev
+from cpsolver.chinese.ev_model import (
+    PACKAGE_DATA,
+    OpponentModel,
+    declare_ev,
+    model_for,
+    pairing_ev,
+    table_filename,
+    total_ev,
+)
+from cpsolver.chinese.make_tables import write_manifest
 from cpsolver.chinese.removal import removal_weights_reference
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.rules.chinese import ChineseRules
@@ -153,11 +163,28 @@ def test_cli_solve_reports_ev_and_rollouts_reproducibly() -> None:
     assert "expected units" in human.stdout and "P(win)" in human.stdout
 
 
+SLIM_CLI = (
+    "import sys; from pathlib import Path; from cpsolver.chinese import ev_model; "
+    "ev_model.PACKAGE_DATA = Path(sys.argv[1]); sys.argv[1:2] = []; "
+    "from cpsolver.client.cli import main; main()"
+)  # the real CLI over a package directory without one key (a slimmed installation)
+
+
 def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
-    env = {**os.environ, "CPSOLVER_TABLES": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
-    # royalties none with scoop_double: the last key of `make tables`' plan, not shipped yet
-    missing = run("solve", HAND, "--rules", "two_four", "--set", "scoring=scoop_double", env=env)
-    assert missing.returncode == 2
+    env = {**os.environ, "CPSOLVER_TABLES": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "x")}
+    solve_args = ("solve", HAND, "--rules", "two_four", "--set", "scoring=scoop_double")
+    shipped = run(*solve_args, "--json", env=env)  # the package serves every key
+    assert shipped.returncode == 0, shipped.stderr
+    # A package without this key's file and manifest entry: exit 2 and the command to train it.
+    package = tmp_path / "package"
+    shutil.copytree(PACKAGE_DATA, package)
+    (package / table_filename(ChineseRules.preset("two_four", scoring="scoop_double"))).unlink()
+    write_manifest(package)
+    missing = subprocess.run(
+        [sys.executable, "-c", SLIM_CLI, str(package), *solve_args],
+        capture_output=True, text=True, timeout=300, check=False, env=env,
+    )  # fmt: skip
+    assert missing.returncode == 2, missing.stderr
     assert (
         "cpsolver train --rules standard --set players=2 --set royalties=none "
         "--set scoring=scoop_double" in missing.stderr
@@ -169,12 +196,13 @@ def test_cli_train_then_solve_an_untrained_rule_set(tmp_path: Path) -> None:
     # One iteration cannot converge: the file is written, the exit code says under-trained.
     assert trained.returncode == 5, trained.stderr
     assert "wrote" in trained.stderr
-    # The file is the table key's: it serves the trained rule set and the others of its key.
+    # The user's file is the table key's, searched before the package's: it serves the trained
+    # rule set (with its own, different values) and the others of its key.
+    mine = run(*solve_args, "--json", env=env)
+    assert mine.returncode == 0, mine.stderr
+    assert json.loads(mine.stdout)["ev"] != json.loads(shipped.stdout)["ev"]
     for extra in (("--set", "order=strict"), ("--set", "players=4", "--set", "naturals=true")):
-        ok = run(
-            "solve", HAND, "--rules", "two_four", "--set", "scoring=scoop_double", *extra,
-            "--json", env=env,
-        )  # fmt: skip
+        ok = run(*solve_args, *extra, "--json", env=env)
         assert ok.returncode == 0, ok.stderr
         assert json.loads(ok.stdout)["rules"]["scoring"] == "scoop_double"
         option, value = extra[-1].split("=")

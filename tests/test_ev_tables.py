@@ -5,13 +5,16 @@ for an untrained rule set, deterministic training, and regeneration of the shipp
 from __future__ import annotations
 
 import json
+import shutil
 import time
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from cpsolver.chinese import ev_model
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
@@ -23,6 +26,7 @@ from cpsolver.chinese.ev_model import (
     save_model,
     table_filename,
 )
+from cpsolver.chinese.make_tables import write_manifest
 from cpsolver.chinese.table_keys import table_key
 from cpsolver.chinese.training import CHUNK, IterationReport, deal_hands, play_policy, train
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
@@ -98,16 +102,31 @@ def test_file_for_another_rule_set_is_refused(tmp_path: Path) -> None:
         load_model(path)
 
 
+@pytest.fixture
+def fresh_cache() -> Iterator[None]:
+    """Models loaded by the test (from a patched package or a user's directory) must not serve
+    later tests: the cache is emptied before and after."""
+    ev_model.clear_cache()
+    yield
+    ev_model.clear_cache()
+
+
 def test_untrained_rule_set_gets_a_clear_error_naming_the_train_command(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_cache: None
 ) -> None:
     monkeypatch.setenv("CPSOLVER_TABLES", str(tmp_path))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    # royalties none with scoop_double: the last key of `make tables`' plan, not shipped yet
     rules = ChineseRules().replace(
         scoring="scoop_double", players=3, order="strict", royalties="none"
     )
-    assert table_filename(rules) not in SHIPPED
+    # Every key ships, so the untrained case is a package built without this key's file (and
+    # without its manifest entry): a slimmed installation, not a damaged one.
+    assert table_filename(rules) in SHIPPED
+    package = tmp_path / "package"
+    shutil.copytree(PACKAGE_DATA, package)
+    (package / table_filename(rules)).unlink()
+    write_manifest(package)
+    monkeypatch.setattr(ev_model, "PACKAGE_DATA", package)
     with pytest.raises(MissingTablesError) as err:
         model_for(rules)
     message = str(err.value)

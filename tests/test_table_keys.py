@@ -154,9 +154,13 @@ def test_missing_package_file_is_a_tables_error_naming_it(
     with pytest.raises(TablesError, match=f"{data / name}.*missing") as err:
         model_for(ChineseRules.preset("eastern"))
     assert not isinstance(err.value, MissingTablesError)
-    # An untrained key is not a damaged package: it keeps its own error.
-    with pytest.raises(MissingTablesError):
-        model_for(ChineseRules.preset("two_four", scoring="scoop_double"))  # not shipped yet
+    # A key the package does not list (a slimmed package: file and manifest entry gone) is not a
+    # damaged package: it keeps its own error, which says how to train it.
+    untrained = ChineseRules.preset("two_four", scoring="scoop_double")
+    (data / table_filename(untrained)).unlink()
+    write_manifest(data)
+    with pytest.raises(MissingTablesError, match="cpsolver train"):
+        model_for(untrained)
 
 
 def test_corrupt_package_file_is_a_tables_error_naming_it(

@@ -447,9 +447,6 @@ def _same_both_ways(
 
 
 CHINESE_CASES: list[tuple[str, Callable[[Any], object], type[CpsolverError]]] = [
-    ("no tables for the rule set",
-     lambda s: s.solve(HAND, scoring="scoop_double", royalties="none"),
-     MissingTablesError),
     ("infeasible constraints",
      lambda s: s.solve(HAND, objective="strength", constraints=FOUR_IN_FRONT), InfeasibleError),
     ("duplicate card", lambda s: s.solve("As As Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"), CardError),
