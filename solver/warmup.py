@@ -38,6 +38,7 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
     multi-threaded batch kernel too: a process that forks afterwards passes False (see
     :func:`cpsolver.chinese.search.warm_up`)."""
     from cpsolver.chinese import ev_kernel, solve
+    from cpsolver.chinese.removal import class_shapes
     from cpsolver.errors import CpsolverError
     from cpsolver.evaluator.poker import poker_tables
     from cpsolver.rules import ChineseRules
@@ -50,7 +51,12 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
                 log.warning("warm-up of preset %s: %s", preset, exc)
 
     return [
-        ("building the evaluator tables", lambda: [poker_tables(wheel) for wheel in (False, True)]),
+        # Both wheel scales: the evaluator's tables and card removal's class shapes (~60 ms
+        # together on a scale's first use, more than a request should wait).
+        (
+            "building the evaluator tables",
+            lambda: [(poker_tables(wheel), class_shapes(wheel)) for wheel in (False, True)],
+        ),
         ("compiling the search kernels", lambda: warm_up_search(parallel=parallel)),
         ("compiling the expected-value kernels", lambda: ev_kernel.warm_up(parallel=parallel)),
         ("loading the rule sets' tables", presets),

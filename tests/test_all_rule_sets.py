@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections import Counter
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from helpers import run_cli
 from cpsolver import evaluate, parse_cards, solve
 from cpsolver.chinese import ev_model
 from cpsolver.chinese.ev_model import PACKAGE_DATA, table_filename
-from cpsolver.chinese.table_keys import all_rule_sets, table_key
+from cpsolver.chinese.table_keys import all_rule_sets, one_rule_set_per_key, table_key
 from cpsolver.client import RemoteSolver
 from cpsolver.rules.chinese import ChineseRules
 
@@ -66,17 +65,7 @@ def test_every_rule_set_solves_with_the_default_objective(only_package: None) ->
         assert count == (48 if key.royalties.value == "none" else 24)
 
 
-def _one_rule_set_per_key(seed: int) -> list[ChineseRules]:
-    """For each of the 15 table keys, one of its rule sets chosen by a seeded draw (so the
-    sample crosses every option's values, not only the keys' own)."""
-    by_key: dict[ChineseRules, list[ChineseRules]] = {}
-    for rules in all_rule_sets():
-        by_key.setdefault(table_key(rules), []).append(rules)
-    rng = random.Random(seed)
-    return [rng.choice(members) for _, members in sorted(by_key.items(), key=lambda kv: str(kv[0]))]
-
-
-SAMPLE = _one_rule_set_per_key(13)
+SAMPLE = one_rule_set_per_key(13)  # one rule set per key, the same sample as bench.rule_sets
 
 
 def _set_args(rules: ChineseRules) -> list[str]:

@@ -36,6 +36,7 @@ scoop_double, two_four} = 12 keys, plus royalties none x 3 scorings: :data:`KEY_
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterable
 from functools import cache
 
@@ -59,6 +60,7 @@ __all__ = [
     "all_rule_sets",
     "differing",
     "nearest_key",
+    "one_rule_set_per_key",
     "permute_rows",
     "table_key",
     "wheel_permutation",
@@ -103,6 +105,22 @@ def all_keys() -> list[ChineseRules]:
         if key not in keys:
             keys.append(key)
     return keys
+
+
+def one_rule_set_per_key(seed: int) -> list[ChineseRules]:
+    """For each key of :func:`all_keys` (in that order), one of the rule sets it serves, drawn
+    with ``random.Random(seed)``: a sample that reaches every key's file and, across keys,
+    the folded options' values too (the benchmarks' and tests' sample of rule sets).
+
+    >>> sample = one_rule_set_per_key(13)
+    >>> len(sample), [table_key(r) for r in sample] == all_keys()
+    (15, True)
+    """
+    members: dict[ChineseRules, list[ChineseRules]] = {key: [] for key in all_keys()}
+    for rules in all_rule_sets():
+        members[table_key(rules)].append(rules)
+    rng = random.Random(seed)
+    return [rng.choice(rule_sets) for rule_sets in members.values()]
 
 
 def nearest_key(key: ChineseRules, trained: Iterable[ChineseRules]) -> ChineseRules | None:
