@@ -23,7 +23,7 @@ from helpers import run_cli, violations, wire
 
 from cpsolver.cards import Suit, parse_cards
 from cpsolver.chinese.deal import MAX_SEED as DEAL_MAX_SEED
-from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
+from cpsolver.chinese.rollouts import MAX_ROLLOUTS
 from cpsolver.chinese.solve import MAX_ALTERNATIVES, check_solve_limits
 from cpsolver.chlust.advice import (
     MAX_ADVICE_SAMPLES,
@@ -36,6 +36,7 @@ from cpsolver.chlust.deal import MAX_SEED as CHLUST_MAX_SEED
 from cpsolver.chlust.deal import check_deal_request
 from cpsolver.client import LocalSolver, RemoteSolver
 from cpsolver.errors import InvalidInputError
+from cpsolver.seeds import MAX_SEED
 from cpsolver.three_leaves import Choices, Deal
 from cpsolver.three_leaves.advice import MAX_SAMPLES as LEAVES_MAX_SAMPLES
 from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
@@ -86,7 +87,7 @@ CLI_CAPS: list[tuple[list[str], str, int, int]] = [
     (["solve", HAND13], "--alternatives", MAX_ALTERNATIVES, 0),
     (["solve", HAND13], "--top", MAX_ALTERNATIVES + 1, 1),
     (["solve", HAND13], "--rollouts", MAX_ROLLOUTS, 0),
-    (["solve", HAND13], "--seed", MAX_ROLLOUT_SEED, 0),
+    (["solve", HAND13], "--seed", MAX_SEED, 0),
     (["batch", "-"], "--alternatives", MAX_ALTERNATIVES, 0),
     (["deal"], "--seed", DEAL_MAX_SEED, 0),
     (["chlust", "odds", "Ad Kd Qd", "-t", "d"], "--samples", MAX_ODDS_SAMPLES, 1),
@@ -130,7 +131,7 @@ def test_cli_option_past_its_cap_exits_2_the_same_remote(
 
 AT_THE_CAP = {  # shell words
     "alternatives": f"solve '{HAND13}' --objective strength --alternatives {MAX_ALTERNATIVES}",
-    "rollout-seed": f"solve '{HAND13}' --rollouts 3 --seed {MAX_ROLLOUT_SEED}",
+    "rollout-seed": f"solve '{HAND13}' --rollouts 3 --seed {MAX_SEED}",
     "deal-seed": f"deal --seed {DEAL_MAX_SEED}",
     "exact-limit": f"chlust odds 'Ad Kd Qd' -t d --exact-limit {MAX_EXACT_LIMIT}",
     "odds-seed": f"chlust odds 'Ad Kd Qd' -t d -k 3 --exact-limit 0 --samples 50 "
@@ -160,10 +161,10 @@ def _refused(check: Callable[..., None], field: str, **kwargs: Any) -> None:
 
 def test_library_checks_accept_the_boundary_and_refuse_one_past_it() -> None:
     """The check functions the library, the server and the remote client share."""
-    check_solve_limits(alternatives=MAX_ALTERNATIVES, rollouts=MAX_ROLLOUTS, seed=MAX_ROLLOUT_SEED)
+    check_solve_limits(alternatives=MAX_ALTERNATIVES, rollouts=MAX_ROLLOUTS, seed=MAX_SEED)
     _refused(check_solve_limits, "alternatives", alternatives=MAX_ALTERNATIVES + 1)
     _refused(check_solve_limits, "rollouts", rollouts=MAX_ROLLOUTS + 1)
-    _refused(check_solve_limits, "seed", seed=MAX_ROLLOUT_SEED + 1)
+    _refused(check_solve_limits, "seed", seed=MAX_SEED + 1)
     _refused(check_solve_limits, "seed", seed=-1)
     odds = {"opponents": 3, "samples": MAX_ODDS_SAMPLES, "exact_limit": MAX_EXACT_LIMIT}
     check_odds_limits(**odds, seed=CHLUST_MAX_SEED)
@@ -206,7 +207,7 @@ def test_typed_client_refuses_past_the_caps_like_the_library(remote: RemoteSolve
     trick = Trick.of(Suit.SPADES, 0, parse_cards("Qh Ah"), seats=[0, 1])
     cases: list[tuple[str, Callable[[Any], object]]] = [
         ("rollouts", lambda s: s.solve(HAND13, rollouts=MAX_ROLLOUTS + 1)),
-        ("seed", lambda s: s.solve(HAND13, seed=MAX_ROLLOUT_SEED + 1)),
+        ("seed", lambda s: s.solve(HAND13, seed=MAX_SEED + 1)),
         ("seed", lambda s: s.solve(HAND13, seed=-1)),
         ("alternatives", lambda s: s.solve(HAND13, "standard", "strength", alternatives=10**12)),
         ("samples", lambda s: s.chlust.showdown_odds("Ad Kd Qd", "d", samples=MAX_ODDS_SAMPLES + 1)),  # noqa: E501

@@ -11,6 +11,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from cpsolver import seeds
 from cpsolver.chinese import rollouts
 from cpsolver.errors import InvalidInputError
+from cpsolver.rules.chinese import ChineseRules
 from cpsolver.v1 import chinese_poker_pb2, chlust_pb2, three_leaves_pb2
 
 
@@ -19,7 +20,25 @@ def test_every_game_has_the_one_bound() -> None:
     for name in ("chinese.deal", "chlust.deal", "three_leaves.deal"):
         module = importlib.import_module(f"cpsolver.{name}")  # (the packages export a deal())
         assert module.MAX_SEED is seeds.MAX_SEED, module.__name__
-    assert rollouts.MAX_ROLLOUT_SEED == seeds.MAX_SEED
+    assert not hasattr(rollouts, "MAX_SEED") or rollouts.MAX_SEED is seeds.MAX_SEED
+    assert "MAX_ROLLOUT_SEED" not in rollouts.__all__
+
+
+def test_the_old_rollout_seed_constant_warns_and_is_the_one_bound() -> None:
+    """MAX_ROLLOUT_SEED was a second constant for the same range; it stays one release, warning."""
+    with pytest.warns(DeprecationWarning, match=r"cpsolver\.seeds\.MAX_SEED"):
+        old = rollouts.MAX_ROLLOUT_SEED
+    assert old is seeds.MAX_SEED
+    with pytest.raises(AttributeError):
+        _ = rollouts.NO_SUCH_NAME
+
+
+def test_rollouts_check_their_seed_with_the_one_check() -> None:
+    hand = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
+    with pytest.raises(InvalidInputError, match=rf"^seed: must be 0 to {seeds.MAX_SEED}, got -1"):
+        rollouts.rollout(hand, ChineseRules(), n=1, seed=-1)
+    with pytest.raises(InvalidInputError, match=r"^seed: expected a whole number"):
+        rollouts.rollout(hand, ChineseRules(), n=1, seed=1.5)  # type: ignore[arg-type]
 
 
 def _seed_fields() -> list[tuple[str, FieldDescriptor]]:

@@ -10,7 +10,7 @@ from rich.text import Text
 from cpsolver.chinese.constrained import ENGINES
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS
+from cpsolver.chinese.rollouts import MAX_ROLLOUTS
 from cpsolver.chinese.solve import MAX_ALTERNATIVES
 from cpsolver.client.cli.main import (
     complete_objectives,
@@ -22,6 +22,7 @@ from cpsolver.client.cli.main import (
 from cpsolver.client.cli.render import cards_text, console, solution_tables
 from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
+from cpsolver.seeds import MAX_SEED
 
 
 @main.command()
@@ -121,7 +122,7 @@ def evaluate(
     "from the unseen cards.",
 )
 @click.option(
-    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_ROLLOUT_SEED),
+    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
     help="Seed of the rollouts.",
 )  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")

@@ -7,7 +7,7 @@ those opponents (CP-7..CP-11) and average. Every candidate meets the *same* deal
 numbers), so the differences between candidates are measured much more precisely than their
 levels. Each candidate gets its mean and a 95% confidence interval (normal approximation).
 
-``n`` is capped at :data:`MAX_ROLLOUTS`, the seed is 0 to :data:`MAX_ROLLOUT_SEED` and a
+``n`` is capped at :data:`MAX_ROLLOUTS`, the seed is 0 to :data:`cpsolver.seeds.MAX_SEED` and a
 ``deadline`` (seconds) stops the simulation early; the number of deals actually played is
 reported per candidate.
 
@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 
@@ -40,14 +41,27 @@ from cpsolver.chinese.ev_model import (
 from cpsolver.chinese.training import play_policy
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.chinese import ChineseRules
+from cpsolver.seeds import MAX_SEED, check_seed
 
-__all__ = ["BATCH", "MAX_ROLLOUTS", "MAX_ROLLOUT_SEED", "rollout"]
+__all__ = ["BATCH", "MAX_ROLLOUTS", "rollout"]
 
 MAX_ROLLOUTS = 20_000
 """Most opponent deals one call simulates (also the CLI's ``--rollouts`` range and the server's)."""
-MAX_ROLLOUT_SEED = 2**64 - 1
-"""Largest rollout seed (seeds are 0 or more; ``SolveRequest.seed`` is a uint64 on the wire)."""
 BATCH = 100  # deals simulated between deadline checks
+
+
+def __getattr__(name: str) -> int:
+    # MAX_ROLLOUT_SEED was a second constant for the one seed range; kept for one release
+    # because earlier docstrings and `__all__` published it.
+    if name == "MAX_ROLLOUT_SEED":
+        warnings.warn(
+            "cpsolver.chinese.rollouts.MAX_ROLLOUT_SEED is deprecated: "
+            "use cpsolver.seeds.MAX_SEED (one seed range for every game)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return MAX_SEED
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def rollout(
@@ -64,8 +78,7 @@ def rollout(
     """Candidates with rollout means and 95% CIs, best rollout mean first (module doc)."""
     if not 1 <= n <= MAX_ROLLOUTS:
         raise InvalidInputError("rollouts", f"must be 1 to {MAX_ROLLOUTS}, got {n}")
-    if not 0 <= seed <= MAX_ROLLOUT_SEED:
-        raise InvalidInputError("seed", f"must be 0 to {MAX_ROLLOUT_SEED}, got {seed}")
+    check_seed(seed)
     model = model or model_for(rules)
     _, hand = hand_array(cards)
     if candidates is None:

@@ -44,7 +44,7 @@ from cpsolver.chinese.ev_model import (
 )
 from cpsolver.chinese.naturals import Natural, detect_natural
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
-from cpsolver.chinese.rollouts import MAX_ROLLOUT_SEED, MAX_ROLLOUTS, rollout
+from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
     COMB3_LISTS,
     COMB5_LISTS,
@@ -57,6 +57,7 @@ from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
 from cpsolver.rules import ChineseRules, Row
 from cpsolver.rules.chinese import Scoring
+from cpsolver.seeds import check_seed
 
 __all__ = [
     "CALIBRATION_95",
@@ -79,9 +80,9 @@ server's ``top_k``)."""
 def check_solve_limits(*, alternatives: int = 0, rollouts: int = 0, seed: int = 0) -> None:
     """Raise :class:`InvalidInputError` naming ``alternatives``, ``rollouts`` or ``seed`` unless
     each is within its documented bound: 0 to :data:`MAX_ALTERNATIVES`, 0 (no rollouts) to
-    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to
-    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUT_SEED`. :func:`solve` checks them; so does the
-    remote client before it sends a request, so both give the same error.
+    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to :data:`cpsolver.seeds.MAX_SEED`.
+    :func:`solve` checks them; so does the remote client before it sends a request, so both
+    give the same error.
 
     >>> check_solve_limits(alternatives=MAX_ALTERNATIVES, rollouts=MAX_ROLLOUTS, seed=2**64 - 1)
     >>> check_solve_limits(rollouts=MAX_ROLLOUTS + 1)
@@ -95,8 +96,7 @@ def check_solve_limits(*, alternatives: int = 0, rollouts: int = 0, seed: int = 
         )
     if not 0 <= rollouts <= MAX_ROLLOUTS:
         raise InvalidInputError("rollouts", f"must be 0 to {MAX_ROLLOUTS}, got {rollouts}")
-    if not 0 <= seed <= MAX_ROLLOUT_SEED:
-        raise InvalidInputError("seed", f"must be 0 to {MAX_ROLLOUT_SEED}, got {seed}")
+    check_seed(seed)
 
 
 @dataclass(frozen=True, slots=True)
