@@ -168,7 +168,7 @@ class EvaluateHand(Call[HandValue]):
 class ScoreTable(Call[TableResult]):
     """``cpsolver.score`` (remote: ``ScoreTable``)."""
 
-    players: Mapping[str, object]
+    players: Sequence[object] | Mapping[str, object]
     rules: ChineseRules
 
 

@@ -131,14 +131,15 @@ class ChinesePoker(Section):
 
     def score(
         self,
-        players: Mapping[str, object],
+        players: Sequence[object] | Mapping[str, object],
         rules: ChineseRules | str | None = "standard",
         *,
         timeout: float | None = None,
         **overrides: Any,
     ) -> TableResult:
-        """Settle a table of 2-4 players (:func:`cpsolver.score`; remote: the players are read
-        here with the library, the server settles them)."""
+        """Settle a table of 2-4 players, seat by seat (a list, or a mapping of seat name;
+        :func:`cpsolver.score`; remote: the players are read here with the library, the server
+        settles them)."""
         resolved = ChineseRules.resolve(rules, **overrides)
         return self.backend.call(calls.ScoreTable(players, resolved), timeout)
 

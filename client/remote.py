@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -442,17 +442,21 @@ class RemoteBackend:
         """
         seats = read_seats(r.players, r.rules)
         request = pb.ScoreTableRequest(
-            players=[seat_to_wire(seat) for seat in seats.values()],
+            players=[seat_to_wire(seat) for seat in seats],
             rules=rules_to_wire(r.rules, pb.ChineseRules),
         )
-        names = list(seats)
+        # Errors name a player as the caller did: by name for a mapping, by seat for a list.
+        keys: list[str | int] = (
+            list(r.players) if isinstance(r.players, Mapping) else list(range(len(seats)))
+        )
         response = self._call(
             self._chinese.ScoreTable,
             request,
             timeout,
-            lambda path: player_paths_from_wire(path, names),
+            lambda path: player_paths_from_wire(path, keys),
         )
-        return table_from_wire(response, r.rules, seats, r.players)
+        given = r.players.values() if isinstance(r.players, Mapping) else r.players
+        return table_from_wire(response, r.rules, seats, tuple(given))
 
     @answers(calls.DealTables)
     def _deal_tables(self, r: calls.DealTables, timeout: float | None) -> tuple[ChineseDeal, ...]:

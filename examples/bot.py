@@ -40,12 +40,14 @@ def play(solver: Solver, seed: int, rules: str = "standard") -> int:
             for row in (Row.BACK, Row.MIDDLE, Row.FRONT)
         )
         print(f"  {seat}: {rows}")
-    table = solver.score(plays, rules)
+    # Seat by seat, as dealt: the table's seats are numbers 0..3, named N, E, S, W.
+    table = solver.score(list(plays.values()), rules)
     print("settlement")
     for pairing in table.pairings:
-        first, second = pairing.seats
+        first, second = (table.seats[seat] for seat in pairing.seats)
         print(f"  {first}-{second}: {pairing.total:+d}")
-    print("totals  " + "  ".join(f"{seat} {units:+d}" for seat, units in table.totals.items()))
+    by_seat = zip(table.seats, table.net, strict=True)
+    print("totals  " + "  ".join(f"{name} {units:+d}" for name, units in by_seat))
     return 0
 
 

@@ -35,10 +35,9 @@ def test_bot_plays_a_table_in_process_and_remote(seed: int, grpc_server) -> None
     assert sum(int(v) for v in totals.values()) == 0  # CP-7: a table's totals sum to zero
     # the settlement is the library's for the same deal (cpsolver.chinese.deal, as
     # `cpsolver deal --seed`) and the library's arrangements
-    hands = deal(seed, 4).by_seat()
-    table = score({seat: solve(cards) for seat, cards in hands.items()})
-    assert {k: int(v) for k, v in totals.items()} == dict(table.totals)
+    table = score([solve(cards) for cards in deal(seed, 4).hands])
+    assert tuple(int(v) for v in totals.values()) == table.net
     pairings = re.findall(r"^  ([NESW])-([NESW]): ([+-]\d+)$", local, re.M)
     assert len(pairings) == 6
     for a, b, units in pairings:
-        assert table.net(a, b) == int(units)
+        assert table.between(SEATS.index(a), SEATS.index(b)) == int(units)

@@ -316,7 +316,9 @@ def test_remote_score_equals_the_library(remote: RemoteSolver) -> None:
         expected = score(cp_e6, **overrides)
         assert got.to_dict() == expected.to_dict()
         assert got.pairings == expected.pairings
-    assert dict(remote.score(cp_e6).totals) == {"A": -4, "B": 4}  # CP-E6
+    assert remote.score(cp_e6).net == (-4, 4)  # CP-E6
+    listed = remote.score(list(cp_e6.values()))  # seat by seat: seats N, E
+    assert listed == score(list(cp_e6.values())) and listed.seats == ("N", "E")
     with_natural = {
         "N": {"cards": "2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "natural": True},
         "E": {"front": "Ah Qd 3c", "middle": "Tc Td 6h 6c Ks", "back": "8d 9s Th Jc Qc"},
@@ -324,7 +326,10 @@ def test_remote_score_equals_the_library(remote: RemoteSolver) -> None:
     }
     got = remote.score(with_natural)
     assert got.to_dict() == score(with_natural).to_dict()
-    assert got.totals["N"] == 6
+    assert got.net[0] == 6
     with pytest.raises(InvalidInputError) as caught:
         remote.score({"N": with_natural["N"], "E": {"front": "Ah Qd", "middle": "", "back": ""}})
     assert caught.value.field.startswith("players.E.")
+    with pytest.raises(InvalidInputError) as caught:
+        remote.score([with_natural["N"], {"front": "Ah Qd", "middle": "", "back": ""}])
+    assert caught.value.field.startswith("players[2].")

@@ -63,6 +63,8 @@ def test_chinese_section_answers_as_the_library(solver: Solver) -> None:
     assert wheel == evaluate("Ah 2s 3d 4c 5h", wheel_second_highest=True)
     players = {"N": batch[0], "E": batch[2]}
     assert solver.chinese.score(players, "two_four") == score(players, "two_four")
+    seat_by_seat = [batch[0], batch[2]]  # seats 0 and 1, named N and E
+    assert solver.chinese.score(seat_by_seat) == score(seat_by_seat)
     assert solver.chinese.deal(5, players=3, count=2) == deals(5, 3, 2)
     rows = ("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d 3s")
     assert solver.chinese.validate(*rows) == check_arrangement(*rows, "standard")

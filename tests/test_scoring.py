@@ -15,6 +15,7 @@ from cpsolver.chinese.naturals import detect_natural
 from cpsolver.chinese.scoring import (
     SCORING_CODES,
     Outcome,
+    Seat,
     SettledBy,
     TableResult,
     foul_check,
@@ -35,6 +36,20 @@ def declared(cards: str) -> dict[str, object]:
     return {"cards": cards, "natural": True}
 
 
+# A table given by seat names labels seats 0..n-1 in its order; these read the per-seat tuples
+# back by name.
+def by_name(table: TableResult) -> dict[str, int]:
+    return dict(zip(table.seats, table.net, strict=True))
+
+
+def player(table: TableResult, name: str) -> Seat:
+    return table.players[table.seats.index(name)]
+
+
+def net(table: TableResult, a: str, b: str) -> int:
+    return table.between(table.seats.index(a), table.seats.index(b))
+
+
 # -- CP-E1..E4: validity (CP-5, CP-6) and the wheel (CP-3) seen through the scorer --
 
 E1 = rows("9♠9♦K♣", "9♥9♣K♦5♠2♥", "A♠K♠Q♠J♠3♠")
@@ -46,20 +61,20 @@ OTHER = rows("2d 3c 4d", "5c 5d 6c 7c 8c", "6d 6h 6s Tc Td")
 
 def test_cp_e1_front_below_middle_on_the_five_card_scale_is_valid() -> None:
     table = score({"P": E1, "Q": OTHER})
-    assert not table.seats["P"].fouled
+    assert not player(table, "P").fouled
 
 
 def test_cp_e2_front_kicker_beating_middle_fouls() -> None:
     table = score({"P": E2, "Q": OTHER})
-    assert table.seats["P"].fouled
-    assert "front" in table.seats["P"].foul_reason
+    assert player(table, "P").fouled
+    assert "front" in player(table, "P").foul_reason
 
 
 def test_cp_e3_equal_back_and_middle_valid_by_default_foul_under_strict() -> None:
-    assert not score({"P": E3, "Q": OTHER}).seats["P"].fouled
+    assert not player(score({"P": E3, "Q": OTHER}), "P").fouled
     strict = score({"P": E3, "Q": OTHER}, order="strict")
-    assert strict.seats["P"].fouled
-    assert "strict" in strict.seats["P"].foul_reason
+    assert player(strict, "P").fouled
+    assert "strict" in player(strict, "P").foul_reason
 
 
 def test_cp_e4_six_high_straight_beats_wheel_unless_wheel_second_highest() -> None:
@@ -71,8 +86,8 @@ def test_cp_e4_six_high_straight_beats_wheel_unless_wheel_second_highest() -> No
     back = table.pairings[0].rows[0]
     assert (back.row, back.outcome, back.units) == (Row.BACK, Outcome.WIN, 1)
     assert [r.outcome for r in table.pairings[0].rows[1:]] == [Outcome.TIE, Outcome.TIE]
-    assert table.totals["P"] == 1
-    assert score(players, wheel="second_highest").totals["P"] == -1
+    assert by_name(table)["P"] == 1
+    assert by_name(score(players, wheel="second_highest"))["P"] == -1
 
 
 # -- CP-E5: four players, both scorings --
@@ -87,22 +102,16 @@ E5 = {
 
 def test_cp_e5_four_player_pairings_and_totals() -> None:
     table = score(E5)
-    assert [p.seats for p in table.pairings] == [
-        ("N", "E"),
-        ("N", "S"),
-        ("N", "W"),
-        ("E", "S"),
-        ("E", "W"),
-        ("S", "W"),
-    ]
+    assert [p.seats for p in table.pairings] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert table.seats == ("N", "E", "S", "W")
     assert [p.total for p in table.pairings] == [3, 1, 1, -3, -3, 3]
-    assert dict(table.totals) == {"N": 5, "E": -9, "S": 5, "W": -1}
+    assert by_name(table) == {"N": 5, "E": -9, "S": 5, "W": -1}
     assert all(p.bonus == 0 and p.settled_by is SettledBy.ROWS for p in table.pairings)
 
 
 def test_cp_e5_scoop_double() -> None:
     table = score(E5, scoring="scoop_double")
-    assert dict(table.totals) == {"N": 8, "E": -18, "S": 11, "W": -1}
+    assert by_name(table) == {"N": 8, "E": -18, "S": 11, "W": -1}
 
 
 def test_cp_e5_two_four_adds_one_per_majority() -> None:
@@ -111,7 +120,7 @@ def test_cp_e5_two_four_adds_one_per_majority() -> None:
     base = [3, 1, 1, -3, -3, 3]
     table = score(E5, scoring="two_four")
     assert [p.total for p in table.pairings] == [t + (1 if t > 0 else -1) for t in base]
-    assert dict(table.totals) == {"N": 8, "E": -12, "S": 6, "W": -2}
+    assert by_name(table) == {"N": 8, "E": -12, "S": 6, "W": -2}
 
 
 # -- CP-E6: royalties and their options --
@@ -128,15 +137,15 @@ E6 = {
 )
 def test_cp_e6_royalties(overrides: dict[str, str], expected: int) -> None:
     table = score(E6, **overrides)
-    assert dict(table.totals) == {"A": expected, "B": -expected}
+    assert by_name(table) == {"A": expected, "B": -expected}
 
 
 def test_cp_e6_row_detail() -> None:
     pairing = score(E6).pairings[0]
     assert [(r.row, r.outcome, r.units, r.winner) for r in pairing.rows] == [
-        (Row.BACK, Outcome.LOSS, -5, "B"),
-        (Row.MIDDLE, Outcome.LOSS, -2, "B"),
-        (Row.FRONT, Outcome.WIN, 3, "A"),
+        (Row.BACK, Outcome.LOSS, -5, 1),
+        (Row.MIDDLE, Outcome.LOSS, -2, 1),
+        (Row.FRONT, Outcome.WIN, 3, 0),
     ]
 
 
@@ -160,8 +169,8 @@ E7 = {
 )
 def test_cp_e7_foul(overrides: dict[str, str], expected: int) -> None:
     table = score(E7, **overrides)
-    assert table.seats["F"].fouled and not table.seats["V"].fouled
-    assert dict(table.totals) == {"F": -expected, "V": expected}
+    assert player(table, "F").fouled and not player(table, "V").fouled
+    assert by_name(table) == {"F": -expected, "V": expected}
     pairing = table.pairings[0]
     assert pairing.settled_by is SettledBy.FOUL
     assert [r.outcome for r in pairing.rows] == [Outcome.LOSS] * 3
@@ -171,12 +180,12 @@ def test_cp_e7_foul(overrides: dict[str, str], expected: int) -> None:
 def test_cp10_two_fouled_players_pay_each_other_nothing() -> None:
     other_foul = rows("Kh Kc 2s", "Qd Qc 8s 6h 5s", "Js Jd Ts 9h 4h")
     table = score({"F": E7["F"], "G": other_foul, "V": E7["V"]}, scoring="two_four")
-    assert table.seats["G"].fouled
-    assert table.net("F", "G") == 0
+    assert player(table, "G").fouled
+    assert net(table, "F", "G") == 0
     assert table.pairings[0].settled_by is SettledBy.BOTH_FOULED
     assert table.pairings[0].rows == ()
     # Each fouled player pays V the same 7 + 1 (two_four) as in CP-E7.
-    assert dict(table.totals) == {"F": -8, "G": -8, "V": 16}
+    assert by_name(table) == {"F": -8, "G": -8, "V": 16}
 
 
 # -- CP-E8: ties pay nothing --
@@ -189,7 +198,7 @@ def test_cp_e8_tied_rows_pay_nothing() -> None:
             "Y": rows("Q♥Q♣6♦", "5♠5♥3♣3♦A♣", "7♥8♠9♦10♣J♥"),
         }
     )
-    assert dict(table.totals) == {"X": -1, "Y": 1}
+    assert by_name(table) == {"X": -1, "Y": 1}
     outcomes = [r.outcome for r in table.pairings[0].rows]
     assert outcomes == [Outcome.TIE, Outcome.LOSS, Outcome.TIE]
 
@@ -203,7 +212,7 @@ def test_cp_e8_two_four_single_row_win_is_a_majority() -> None:
         },
         scoring="two_four",
     )
-    assert dict(table.totals) == {"X": -2, "Y": 2}
+    assert by_name(table) == {"X": -2, "Y": 2}
 
 
 # -- CP-E9..E12: naturals at the table --
@@ -218,9 +227,9 @@ ORD_3 = rows("Ah Ad 3h", "Ks Kd 8c 8h 4s", "Qs Qh Qc Tc Td")
 
 def test_cp_e9_six_pairs_collects_three_from_each_ordinary_opponent() -> None:
     table = score({"N": declared(E9_SIX_PAIRS), "E": ORD_1, "S": ORD_2})
-    assert table.net("N", "E") == 3 and table.net("N", "S") == 3
-    assert table.totals["N"] == 6
-    natural = table.seats["N"].natural
+    assert net(table, "N", "E") == 3 and net(table, "N", "S") == 3
+    assert by_name(table)["N"] == 6
+    natural = player(table, "N").natural
     assert natural is not None and natural.name == "six_pairs"
     assert table.pairings[0].settled_by is SettledBy.NATURAL and table.pairings[0].rows == ()
 
@@ -228,7 +237,7 @@ def test_cp_e9_six_pairs_collects_three_from_each_ordinary_opponent() -> None:
 def test_cp11_natural_ignores_bonuses_and_royalty_options() -> None:
     for overrides in ({"scoring": "scoop_double"}, {"scoring": "two_four"}, {"royalties": "none"}):
         table = score({"N": declared(E9_SIX_PAIRS), "E": ORD_1}, **overrides)
-        assert table.totals["N"] == 3
+        assert by_name(table)["N"] == 3
 
 
 # Dragon table: N dragon (CP-E10), E declares six pairs, S ordinary, W fouled.
@@ -240,20 +249,20 @@ W_FOUL = rows("Ac Ad 4s", "Tc Td Kd 9d 8c", "Th Jd 7s 6c 5s")
 
 def test_cp_e10_dragon_collects_thirteen_from_everyone() -> None:
     table = score({"N": declared(DRAGON), "E": declared(E_PAIRS), "S": S_ROWS, "W": W_FOUL})
-    assert table.seats["N"].natural is not None and table.seats["N"].natural.name == "dragon"
-    assert table.seats["W"].fouled
-    assert [table.net("N", x) for x in "ESW"] == [13, 13, 13]
+    assert player(table, "N").natural is not None and player(table, "N").natural.name == "dragon"
+    assert player(table, "W").fouled
+    assert [net(table, "N", x) for x in "ESW"] == [13, 13, 13]
     # E's natural collects 3 from the ordinary S and from the fouled W (CP-11).
-    assert table.net("E", "S") == 3 and table.net("E", "W") == 3
+    assert net(table, "E", "S") == 3 and net(table, "E", "W") == 3
     # S collects its three 1-unit rows from the fouled W (CP-10).
-    assert table.net("S", "W") == 3
-    assert dict(table.totals) == {"N": 39, "E": -7, "S": -13, "W": -19}
+    assert net(table, "S", "W") == 3
+    assert by_name(table) == {"N": 39, "E": -7, "S": -13, "W": -19}
 
 
 def test_cp_e10_two_dragons_pay_each_other_nothing() -> None:
     other_dragon = "Ah Kd Qc Js Th 9d 8c 7s 6h 5d 4c 3s 2h"
     table = score({"N": declared(DRAGON), "E": declared(other_dragon)})
-    assert dict(table.totals) == {"N": 0, "E": 0}
+    assert by_name(table) == {"N": 0, "E": 0}
 
 
 E11_STRAIGHTS = "5♣6♦7♥ 4♠5♠6♣7♦8♥ 8♠9♦10♣J♠Q♥"
@@ -264,26 +273,26 @@ FLUSHES = "2h 3h 4h / 5h 6h 9h Th Jh / 2c 3c 4c 7c 8c"
 
 def test_cp_e11_higher_natural_collects_its_own_units() -> None:
     table = score({"F": declared(FLUSHES), "S": declared(E11_STRAIGHTS)})
-    assert table.seats["F"].natural is not None
-    assert table.seats["F"].natural.name == "three_flushes"
-    assert table.seats["S"].natural is not None
-    assert table.seats["S"].natural.name == "three_straights"
-    assert dict(table.totals) == {"F": 3, "S": -3}
+    assert player(table, "F").natural is not None
+    assert player(table, "F").natural.name == "three_flushes"
+    assert player(table, "S").natural is not None
+    assert player(table, "S").natural.name == "three_straights"
+    assert by_name(table) == {"F": 3, "S": -3}
 
 
 def test_cp_e12_three_flushes_declared_although_the_rows_would_foul() -> None:
     as_rows = rows("2♥5♥9♥", "3♥4♥7♥J♥K♥", "2♠6♠8♠10♠Q♠")
     opponent = rows("Ac Ad 3c", "Ks Kd 8c 8d 4s", "Qc Qh Qd Tc Td")
-    assert score({"P": as_rows, "Q": opponent}).seats["P"].fouled
+    assert player(score({"P": as_rows, "Q": opponent}), "P").fouled
     table = score({"P": declared(E12_FLUSHES), "Q": opponent})
-    assert dict(table.totals) == {"P": 3, "Q": -3}
+    assert by_name(table) == {"P": 3, "Q": -3}
 
 
 def test_cp11_undeclared_natural_plays_its_rows_and_is_reported() -> None:
     # E9's six pairs arranged as rows: declaring is the player's choice.
     six_pairs_rows = rows("As 2s 2h", "9d 9c 7s 7h 5c", "Kd Kc Jh Js 5d")
     table = score({"N": six_pairs_rows, "E": ORD_1})
-    seat = table.seats["N"]
+    seat = player(table, "N")
     assert seat.natural is None
     assert seat.available_natural is not None and seat.available_natural.name == "six_pairs"
     assert table.pairings[0].settled_by is not SettledBy.NATURAL
@@ -291,9 +300,9 @@ def test_cp11_undeclared_natural_plays_its_rows_and_is_reported() -> None:
 
 def test_cp11_declared_natural_can_name_a_lower_natural_but_plays_the_highest() -> None:
     table = score({"N": {"cards": DRAGON, "natural": "three_straights"}, "E": ORD_3})
-    assert table.seats["N"].natural is not None
-    assert table.seats["N"].natural.name == "dragon"
-    assert table.totals["N"] == 13
+    assert player(table, "N").natural is not None
+    assert player(table, "N").natural.name == "dragon"
+    assert by_name(table)["N"] == 13
 
 
 def test_cp11_natural_object_and_solution_like_objects_are_accepted() -> None:
@@ -306,7 +315,7 @@ def test_cp11_natural_object_and_solution_like_objects_are_accepted() -> None:
             self.natural = None
 
     table = score({"N": natural, "E": Solved(ORD_3["front"], ORD_3["middle"], ORD_3["back"])})
-    assert dict(table.totals) == {"N": 13, "E": -13}
+    assert by_name(table) == {"N": 13, "E": -13}
 
 
 # -- the library entry point and JSON shape --
@@ -327,7 +336,7 @@ def test_score_is_exported_and_to_dict_shape() -> None:
 def test_rules_players_option_does_not_limit_the_table() -> None:
     # Table size comes from the input (docs/RULES-CHOICES.md): two_four says players=2.
     table = score(E5, rules="two_four")
-    assert len(table.pairings) == 6 and sum(table.totals.values()) == 0
+    assert len(table.pairings) == 6 and sum(table.net) == 0
 
 
 # -- properties on random tables --
@@ -369,14 +378,14 @@ def test_cp7_totals_sum_to_zero_and_settle_pair_agrees(
     players: dict[str, object], options: dict[str, str]
 ) -> None:
     table = score(players, **options)
-    assert sum(table.totals.values()) == 0
+    assert sum(table.net) == 0
     rules = ChineseRules.preset("standard", **options)
     values = row_value_table(rules)
     code = SCORING_CODES[rules.scoring]
     wheel = rules.wheel_second_highest
 
-    def fast_args(name: str) -> tuple[tuple[int, ...], bool, int]:
-        seat = table.seats[name]
+    def fast_args(number: int) -> tuple[tuple[int, ...], bool, int]:
+        seat = table.players[number]
         if seat.natural is not None:
             return (0, 0, 0), False, seat.natural.rank
         assert seat.rows is not None
@@ -405,11 +414,11 @@ def test_cp7_seat_order_only_flips_signs(
 ) -> None:
     forward = score(players, **options)
     backward = score(dict(reversed(list(players.items()))), **options)
-    assert dict(forward.totals) == dict(backward.totals)
+    assert by_name(forward) == by_name(backward)
     for name_a in players:
         for name_b in players:
             if name_a != name_b:
-                assert forward.net(name_a, name_b) == -backward.net(name_b, name_a)
+                assert net(forward, name_a, name_b) == -net(backward, name_b, name_a)
 
 
 def test_cp10_fouled_hand_earns_nothing_even_with_stronger_rows() -> None:
@@ -417,8 +426,8 @@ def test_cp10_fouled_hand_earns_nothing_even_with_stronger_rows() -> None:
     weak = rows("2c 3d 5h", "2d 3c 5s 7h 8s", "4c 4d 6s 9h Ts")
     strong_foul = rows("Ah Ad Kc", "Qh Qd 7c 6c 3s", "Kh Kd Js Jh 2s")
     table = score({"F": strong_foul, "V": weak})
-    assert table.seats["F"].fouled
-    assert dict(table.totals) == {"F": -3, "V": 3}
+    assert player(table, "F").fouled
+    assert by_name(table) == {"F": -3, "V": 3}
 
 
 # -- documented input errors --
@@ -486,5 +495,66 @@ def test_solver_solutions_can_be_scored_directly() -> None:
     natural_hand = cpsolver.solve("Ah Kh Qh Jh Th 9s 8c 7h 6c 5h 4c 3h 2c")
     assert rows_hand.natural is None and natural_hand.natural is not None
     table = score({"N": rows_hand, "E": natural_hand})
-    assert table.seats["N"].rows is not None and not table.seats["N"].fouled
-    assert dict(table.totals) == {"N": -13, "E": 13}
+    assert player(table, "N").rows is not None and not player(table, "N").fouled
+    assert by_name(table) == {"N": -13, "E": 13}
+
+
+# -- one per-seat shape: seats 0..n-1 and tuples indexed by seat, as in the trick games --
+
+
+def test_a_list_of_players_sits_seat_by_seat_named_like_a_deal() -> None:
+    """A sequence is the table seat by seat (seat i = item i), named N, E, S, W as
+    cpsolver.chinese.deal.SEATS; it settles exactly as the same players given by those names."""
+    listed = score(list(E5.values()))
+    named = score(E5)
+    assert listed.seats == named.seats == ("N", "E", "S", "W")
+    assert listed.net == named.net == (5, -9, 5, -1)  # CP-E5
+    assert [p.seats for p in listed.pairings] == [p.seats for p in named.pairings]
+    assert [p.total for p in listed.pairings] == [3, 1, 1, -3, -3, 3]
+    assert listed.to_dict() == named.to_dict()
+    assert listed.inputs == tuple(E5.values())
+    assert [listed.between(0, b) for b in (1, 2, 3)] == [3, 1, 1]
+    assert listed.between(3, 2) == -3
+    with pytest.raises(KeyError):
+        listed.between(0, 0)
+
+
+def test_named_seats_keep_their_names_and_number_the_seats_in_order() -> None:
+    table = score({"B": E6["B"], "A": E6["A"]})
+    assert table.seats == ("B", "A") and table.net == (4, -4)
+    assert [r.winner for r in table.pairings[0].rows] == [0, 0, 1]
+    assert table.to_dict()["pairings"][0]["rows"]["front"]["winner"] == "A"
+
+
+def test_the_old_totals_mapping_warns_and_answers_by_name() -> None:
+    """TableResult.totals was a mapping of seat name (docs/API.md printed it): one release more,
+    with a DeprecationWarning pointing at ``net``."""
+    table = score(E6)
+    with pytest.warns(DeprecationWarning, match=r"TableResult\.net"):
+        totals = table.totals
+    assert dict(totals) == {"A": -4, "B": 4}
+
+
+@pytest.mark.parametrize(
+    ("players", "field", "words"),
+    [
+        ([rows("Qs Xd 2c", "Js Jd Jh 5c 4d", "9s 8s 7s 4s 2s"), ORD_2],
+         "players[1].front[2]", "unknown rank 'X'"),
+        ([rows("Qs Qd 2c", "Js Jd Jh 5c 4d", "9s 8s 7s 4s 2s"),
+          rows("Ah Ad 3c", "Ks Kh 8c 8d 4s", "Qs Qh Qc Tc Td")],
+         "players[2].back[1]", "duplicate card 'Qs' (also N's front card 1)"),
+        ([ORD_1, {"cards": E9_SIX_PAIRS}], "players[2].natural", "give rows"),
+        ([ORD_1, 42], "players[2]", "expected rows"),
+        ([ORD_1], "players", "2 to 4 players (CP-1), got 1"),
+        ([ORD_1] * 5, "players", "2 to 4 players (CP-1), got 5"),
+        ("As Ks", "players", "seat by seat"),
+        (42, "players", "seat by seat"),
+    ],
+)  # fmt: skip
+def test_bad_list_input_names_the_seat_by_position(
+    players: object, field: str, words: str
+) -> None:
+    with pytest.raises(InvalidInputError) as info:
+        score(players)  # type: ignore[arg-type]
+    assert info.value.field == field
+    assert words in str(info.value)

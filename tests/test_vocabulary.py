@@ -4,6 +4,7 @@ function's."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import re
@@ -35,6 +36,11 @@ def _resolve(dotted: str) -> object:
     for i, name in enumerate(parts[1:], start=2):
         if hasattr(target, name):
             target = getattr(target, name)
+        elif isinstance(target, type) and dataclasses.is_dataclass(target):
+            # A field of a result (Deal.hands): a class without slots has no class attribute.
+            fields = {f.name: f for f in dataclasses.fields(target)}
+            assert name in fields, f"{target.__name__} has no field {name}"
+            target = fields[name]
         else:
             target = importlib.import_module(".".join(parts[:i]))
     return target
@@ -50,6 +56,7 @@ def test_the_table_lists_every_idea_in_every_game() -> None:
     assert ideas[1:] == [
         "rule set",
         "seat",
+        "per-seat values",
         "seed",
         "deal (seeded)",
         "a deal's facts",
@@ -78,3 +85,17 @@ def test_every_library_name_exists_with_the_arguments_shown(dotted: str) -> None
 def test_every_rpc_exists(rpc: str) -> None:
     service, method = rpc.split(".")
     assert method in SERVICES[service].methods_by_name
+
+
+def test_per_seat_values_are_tuples_indexed_by_seat_in_every_game() -> None:
+    """The "per-seat values" row: each result field it names is a tuple annotated per seat."""
+    row = next(line for line in TABLE.splitlines() if line.startswith("| per-seat values"))
+    fields = [c for c in re.findall(r"`([^`]+)`", row) if c.startswith("cpsolver.")]
+    assert len(fields) >= 6
+    for dotted in fields:
+        owner = _resolve(dotted.rsplit(".", 1)[0])
+        assert isinstance(owner, type)
+        hints = typing.get_type_hints(owner)
+        hint = hints[dotted.rsplit(".", 1)[1]]
+        assert typing.get_origin(hint) is tuple, (dotted, hint)
+        assert typing.get_args(hint)[-1] is Ellipsis, (dotted, hint)  # one item per seat

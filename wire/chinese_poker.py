@@ -488,8 +488,9 @@ def player_paths_to_wire(path: FieldPath, seats: Sequence[str]) -> FieldPath:
     return (*head, *rest)
 
 
-def player_paths_from_wire(path: FieldPath, seats: Sequence[str]) -> FieldPath:
-    """The inverse of :func:`player_paths_to_wire`.
+def player_paths_from_wire(path: FieldPath, seats: Sequence[str | int]) -> FieldPath:
+    """The inverse of :func:`player_paths_to_wire`; ``seats`` are the library's keys of the
+    players in request order (names for a mapping, ``0..n-1`` for a sequence).
 
     >>> player_paths_from_wire(("players", 1, "natural", "cards", 3), ["N", "E"])
     ('players', 'E', 'cards', 3)
@@ -529,10 +530,11 @@ def seat_to_wire(seat: Seat) -> chinese_poker_pb2.TablePlayer:
 
 def table_to_wire(table: TableResult) -> chinese_poker_pb2.ScoreTableResponse:
     """The ScoreTableResponse of a settled table."""
+    names = table.seats
     totals = [
         chinese_poker_pb2.SeatTotal(
             seat=name,
-            units=table.totals[name],
+            units=units,
             fouled=seat.fouled,
             foul_reason=seat.foul_reason,
             natural=_natural_to_wire(seat.natural) if seat.natural else None,
@@ -542,12 +544,12 @@ def table_to_wire(table: TableResult) -> chinese_poker_pb2.ScoreTableResponse:
                 else None
             ),
         )
-        for name, seat in table.seats.items()
+        for name, seat, units in zip(names, table.players, table.net, strict=True)
     ]
     pairings = [
         chinese_poker_pb2.Pairing(
-            seat=p.seats[0],
-            opponent=p.seats[1],
+            seat=names[p.seats[0]],
+            opponent=names[p.seats[1]],
             units=p.total,
             rows=[
                 chinese_poker_pb2.Pairing.RowOutcome(
@@ -569,23 +571,28 @@ def table_to_wire(table: TableResult) -> chinese_poker_pb2.ScoreTableResponse:
 def table_from_wire(
     response: chinese_poker_pb2.ScoreTableResponse,
     rules: ChineseRules,
-    seats: Mapping[str, Seat],
-    inputs: Mapping[str, object],
+    seats: Sequence[Seat],
+    inputs: Sequence[object],
 ) -> TableResult:
-    """The library's :class:`TableResult` of a ScoreTableResponse: pairings and totals from the
-    server, ``seats`` as the caller read them (:func:`cpsolver.chinese.scoring.read_seats`)."""
+    """The library's :class:`TableResult` of a ScoreTableResponse: pairings and units from the
+    server (which names the seats: its seat numbers are the request's order), ``seats`` as the
+    caller read them (:func:`cpsolver.chinese.scoring.read_seats`), ``inputs`` the players as
+    given, seat by seat."""
+    names = tuple(seat.name for seat in seats)
+    number = {name: i for i, name in enumerate(names)}
     pairings = []
     for p in response.pairings:
         rows = []
+        first, second = number[p.seat], number[p.opponent]
         for r in p.rows:
             outcome = Outcome[chinese_poker_pb2.Outcome.Name(r.outcome).removeprefix("OUTCOME_")]
-            winner = {Outcome.WIN: p.seat, Outcome.LOSS: p.opponent}.get(outcome)
+            winner = {Outcome.WIN: first, Outcome.LOSS: second}.get(outcome)
             row = Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]
             rows.append(RowOutcome(row, outcome, r.units, winner))
         settled = chinese_poker_pb2.Settlement.Name(p.settlement).removeprefix("SETTLEMENT_")
         pairings.append(
             Pairing(
-                (p.seat, p.opponent),
+                (first, second),
                 SettledBy[settled],
                 tuple(rows),
                 p.bonus,
@@ -593,12 +600,14 @@ def table_from_wire(
                 tuple(p.notes),
             )
         )
+    units = {t.seat: t.units for t in response.totals}
     return TableResult(
         rules,
-        MappingProxyType(dict(seats)),
+        names,
+        tuple(seats),
         tuple(pairings),
-        MappingProxyType({t.seat: t.units for t in response.totals}),
-        MappingProxyType(dict(inputs)),
+        tuple(units[name] for name in names),
+        tuple(inputs),
     )
 
 

@@ -91,7 +91,7 @@ def _print_table(table: TableResult) -> None:
     for row in _ROWS:
         seats.add_column(row.label)
     seats.add_column("status")
-    for name, seat in table.seats.items():
+    for name, seat in zip(table.seats, table.players, strict=True):
         if seat.natural is not None:
             groups = " / ".join(format_cards(g, pretty=True) for g in seat.natural.groups)
             seats.add_row(name, groups, "", "", f"natural: {seat.natural.kind.title}")
@@ -115,8 +115,8 @@ def _print_table(table: TableResult) -> None:
     pairings.add_column("notes")
     for pairing in table.pairings:
         pairings.add_row(
-            f"{pairing.seats[0]}-{pairing.seats[1]}",
-            *_row_cells(pairing),
+            f"{table.seats[pairing.seats[0]]}-{table.seats[pairing.seats[1]]}",
+            *_row_cells(pairing, table.seats),
             _signed(pairing.bonus),
             _signed(pairing.total),
             "; ".join(pairing.notes),
@@ -126,12 +126,12 @@ def _print_table(table: TableResult) -> None:
     totals = Table(title="totals", box=None, show_header=True)
     totals.add_column("seat")
     totals.add_column("units", justify="right")
-    for name, units in table.totals.items():
+    for name, units in zip(table.seats, table.net, strict=True):
         totals.add_row(name, _signed(units))
     console.print(totals)
 
 
-def _row_cells(pairing: Pairing) -> list[str]:
+def _row_cells(pairing: Pairing, names: tuple[str, ...]) -> list[str]:
     if pairing.settled_by in (SettledBy.NATURAL, SettledBy.BOTH_FOULED):
         return ["-"] * 3
     cells = []
@@ -139,7 +139,8 @@ def _row_cells(pairing: Pairing) -> list[str]:
         if outcome.outcome is Outcome.TIE:
             cells.append("tie")
         else:
-            cells.append(f"{_signed(outcome.units)} {outcome.winner}")
+            assert outcome.winner is not None  # a won or lost row has a winner
+            cells.append(f"{_signed(outcome.units)} {names[outcome.winner]}")
     return cells
 
 

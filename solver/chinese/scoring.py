@@ -2,10 +2,14 @@
 
 Two layers:
 
-* :func:`score` takes 2 to 4 players by seat name, each with rows (back, middle, front) or a
-  declared natural, checks the input, detects fouls (CP-6 under ``order`` and ``wheel``) and
-  returns an immutable :class:`TableResult`: totals per seat (summing to zero) and, per pairing,
-  each row's outcome and units, the CP-9 bonus, notes on fouls and naturals, and the total.
+* :func:`score` takes 2 to 4 players, seat by seat (a sequence: seat ``i`` is item ``i``, named
+  N, E, S, W; or a mapping whose names label the seats in its order), each with rows (back,
+  middle, front) or a declared natural, checks the input, detects fouls (CP-6 under ``order``
+  and ``wheel``) and returns an immutable :class:`TableResult`. As in Chlust and Three Leaves,
+  seats are numbers 0..n-1 and per-seat values are tuples indexed by seat: ``net`` (units won,
+  summing to zero), ``players`` (each seat as scored), ``seats`` (their names); per pairing
+  (seat numbers), each row's outcome and units, the CP-9 bonus, notes on fouls and naturals, and
+  the total.
 * :func:`settle_pair` is the allocation-light settlement of one pairing from strength classes,
   foul flags and natural codes, for code that settles many thousands of pairings (rollouts).
 
@@ -15,21 +19,28 @@ the table size the *solver* assumes and is not checked here (docs/RULES-CHOICES.
 CP-E6 (A wins the front with trips, B the middle with a full house and the back with a
 straight flush):
 
->>> table = score({
-...     "A": {"front": "8s 8h 8d", "middle": "4c 4d 4h Ks Kd", "back": "Qs Qh Qd Qc 2c"},
-...     "B": {"front": "As Ah 3c", "middle": "9s 9h 9c 7h 7c", "back": "3s 4s 5s 6s 7s"},
-... })
->>> dict(table.totals)
-{'A': -4, 'B': 4}
->>> [(r.row.label, r.outcome.value, r.units) for r in table.pairings[0].rows]
-[('back', 'loss', -5), ('middle', 'loss', -2), ('front', 'win', 3)]
->>> dict(score(table.inputs, royalty_mode="add").totals)
-{'A': -5, 'B': 5}
+>>> table = score([
+...     {"front": "8s 8h 8d", "middle": "4c 4d 4h Ks Kd", "back": "Qs Qh Qd Qc 2c"},
+...     {"front": "As Ah 3c", "middle": "9s 9h 9c 7h 7c", "back": "3s 4s 5s 6s 7s"},
+... ])
+>>> table.net, table.seats
+((-4, 4), ('N', 'E'))
+>>> [(r.row.label, r.outcome.value, r.units, r.winner) for r in table.pairings[0].rows]
+[('back', 'loss', -5, 1), ('middle', 'loss', -2, 1), ('front', 'win', 3, 0)]
+>>> score(table.inputs, royalty_mode="add").net
+(-5, 5)
+
+Named seats (the CLI's and the wire's form) label the same seats:
+
+>>> named = score({"A": table.inputs[0], "B": table.inputs[1]})
+>>> named.seats, named.net, named.pairings[0].seats
+(('A', 'B'), (-4, 4), (0, 1))
 """
 
 from __future__ import annotations
 
 import enum
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -37,6 +48,7 @@ from types import MappingProxyType
 from typing import Any
 
 from cpsolver.cards import Card, parse_cards
+from cpsolver.chinese.deal import SEATS
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
 from cpsolver.errors import CardError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, poker_tables
@@ -276,28 +288,31 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class RowOutcome:
-    """One row of a pairing: outcome and units for the pairing's first seat (signed)."""
+    """One row of a pairing: outcome and units for the pairing's first seat (signed); the
+    ``winner`` is a seat number (None for a tie)."""
 
     row: Row
     outcome: Outcome
     units: int
-    winner: str | None
+    winner: int | None
 
-    def to_dict(self) -> dict[str, Any]:
-        """``{"outcome": "win"|"tie"|"loss", "winner": seat|null, "units": n}``."""
-        return {"outcome": self.outcome.value, "winner": self.winner, "units": self.units}
+    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
+        """``{"outcome": "win"|"tie"|"loss", "winner": seat name|null, "units": n}``."""
+        winner = None if self.winner is None else names[self.winner]
+        return {"outcome": self.outcome.value, "winner": winner, "units": self.units}
 
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """The settlement between two seats; every figure is for ``seats[0]`` (negative: it pays).
+    """The settlement between two seats (seat numbers); every figure is for ``seats[0]``
+    (negative: it pays).
 
     ``rows`` holds back, middle and front (empty when a natural settles the pairing or both
     sides fouled); ``bonus`` is the CP-9 bonus (the doubling under ``scoop_double``, the
     majority unit under ``two_four``); ``total`` = row units + bonus.
     """
 
-    seats: tuple[str, str]
+    seats: tuple[int, int]
     settled_by: SettledBy
     rows: tuple[RowOutcome, ...]
     bonus: int
@@ -309,12 +324,12 @@ class Pairing:
         """Units from the rows alone (or the natural's units)."""
         return self.total - self.bonus
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON form of the pairing."""
+    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
+        """JSON form of the pairing, the seats by name (``names[seat]``)."""
         return {
-            "seats": list(self.seats),
+            "seats": [names[s] for s in self.seats],
             "settled_by": self.settled_by.value,
-            "rows": {r.row.label: r.to_dict() for r in self.rows},
+            "rows": {r.row.label: r.to_dict(names) for r in self.rows},
             "bonus": self.bonus,
             "total": self.total,
             "notes": list(self.notes),
@@ -323,15 +338,32 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class TableResult:
-    """A settled table: per-seat totals (summing to zero), pairings in seat order, seats."""
+    """A settled table. Seats are numbers 0..n-1 and per-seat values are tuples indexed by seat,
+    as in Chlust and Three Leaves: ``seats[i]`` is seat i's name, ``players[i]`` how it was
+    scored, ``net[i]`` the units it won (the ``net`` of the trick games' ``DealResult``; they
+    sum to zero), ``inputs[i]`` what it was given as. ``pairings`` are in seat order (0-1, 0-2,
+    ..., with seat numbers)."""
 
     rules: ChineseRules
-    seats: Mapping[str, Seat]
+    seats: tuple[str, ...]
+    players: tuple[Seat, ...]
     pairings: tuple[Pairing, ...]
-    totals: Mapping[str, int]
-    inputs: Mapping[str, object]
+    net: tuple[int, ...]
+    inputs: tuple[object, ...]
 
-    def net(self, a: str, b: str) -> int:
+    @property
+    def totals(self) -> Mapping[str, int]:
+        """Deprecated (one release): seat name -> units, the mapping this attribute was before
+        per-seat values became tuples; use ``net`` (and ``seats`` for the names)."""
+        warnings.warn(
+            "TableResult.totals (a mapping by seat name) is deprecated: use TableResult.net, "
+            "a tuple indexed by seat (TableResult.seats names them)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return MappingProxyType(dict(zip(self.seats, self.net, strict=True)))
+
+    def between(self, a: int, b: int) -> int:
         """Units seat ``a`` wins from seat ``b`` (negative when it pays)."""
         for pairing in self.pairings:
             if pairing.seats == (a, b):
@@ -341,23 +373,30 @@ class TableResult:
         raise KeyError((a, b))
 
     def to_dict(self) -> dict[str, Any]:
-        """``{"totals": {seat: units}, "pairings": [...], "players": {...}, "rules": {...}}``."""
+        """``{"totals": {seat: units}, "pairings": [...], "players": {...}, "rules": {...}}``:
+        the CLI's JSON (docs/CLI-JSON.md), seats by name in seat order."""
+        names = self.seats
         return {
-            "totals": dict(self.totals),
-            "pairings": [p.to_dict() for p in self.pairings],
-            "players": {name: seat.to_dict() for name, seat in self.seats.items()},
+            "totals": dict(zip(names, self.net, strict=True)),
+            "pairings": [p.to_dict(names) for p in self.pairings],
+            "players": {
+                name: seat.to_dict() for name, seat in zip(names, self.players, strict=True)
+            },
             "rules": self.rules.to_dict(),
         }
 
 
 def score(
-    players: Mapping[str, object],
+    players: Sequence[object] | Mapping[str, object],
     rules: ChineseRules | str | None = "standard",
     **overrides: object,
 ) -> TableResult:
     """Settle a table of 2 to 4 players under a rule set (preset name or object) and overrides.
 
-    Each player (by seat name, in table order) is one of:
+    ``players`` is seat by seat: a sequence (seat ``i`` is item ``i``, named N, E, S, W as
+    :data:`cpsolver.chinese.deal.SEATS`) or a mapping of seat name to player (the names label
+    seats 0, 1, ... in the mapping's order; the form of ``cpsolver score``'s JSON and of the
+    wire's ``TablePlayer.seat``). Each player is one of:
 
     * rows: a mapping with ``back``, ``middle`` and ``front`` (5, 5 and 3 cards, as text or a
       sequence of cards/card strings), a sequence ``(back, middle, front)``, or any object with
@@ -367,8 +406,9 @@ def score(
       name, which the cards must qualify for), or a :class:`Natural`. The hand plays as the
       highest natural it qualifies for (CP-11).
 
-    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[2]`` (cards counted
-    from 1, as in every cpsolver message; the path is ``("players", "N", "back", 1)``): a bad or
+    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[2]`` for a mapping
+    (cards counted from 1, as in every cpsolver message; the path is ``("players", "N", "back",
+    1)``) or ``players[2].back[2]`` for a sequence (``("players", 1, "back", 1)``): a bad or
     repeated card (across all seats; the other place is named in words, "also N's front card
     1"), a row
     of the wrong size, a declared natural the cards do not make or under ``naturals=off``, fewer
@@ -376,51 +416,68 @@ def score(
     """
     ruleset = ChineseRules.resolve(rules, **overrides)
     seats = read_seats(players, ruleset)
-    names = list(seats)
+    count = len(seats)
     pairings = tuple(
-        _settle(seats[a], seats[b], ruleset) for i, a in enumerate(names) for b in names[i + 1 :]
+        _settle(seats[a], seats[b], a, b, ruleset)
+        for a in range(count)
+        for b in range(a + 1, count)
     )
-    totals = dict.fromkeys(names, 0)
+    net = [0] * count
     for pairing in pairings:
-        totals[pairing.seats[0]] += pairing.total
-        totals[pairing.seats[1]] -= pairing.total
+        net[pairing.seats[0]] += pairing.total
+        net[pairing.seats[1]] -= pairing.total
+    given = players.values() if isinstance(players, Mapping) else players
     return TableResult(
-        ruleset,
-        MappingProxyType(seats),
-        pairings,
-        MappingProxyType(totals),
-        MappingProxyType(dict(players)),
+        ruleset, tuple(s.name for s in seats), seats, pairings, tuple(net), tuple(given)
     )
 
 
-def read_seats(players: Mapping[str, object], rules: ChineseRules) -> dict[str, Seat]:
+def read_seats(
+    players: Sequence[object] | Mapping[str, object], rules: ChineseRules
+) -> tuple[Seat, ...]:
     """The input half of :func:`score`: every player read, checked and evaluated (rows, fouls,
-    naturals), in table order, before anything is settled; raises the errors :func:`score`
-    documents. The typed client (``cpsolver.client``) reads a table with it before sending it.
+    naturals), seat by seat (each :class:`Seat` carries its name), before anything is settled;
+    raises the errors :func:`score` documents. The typed client (``cpsolver.client``) reads a
+    table with it before sending it.
 
-    >>> seats = read_seats({"A": ("As Ks Qs Js Ts", "2c 2d 3h 4h 5h", "6c 7d 9h"),
-    ...                     "B": ("Ah Kh Qh Jh 9s", "2s 3s 4s 5s 6s", "7c 8d Th")}, ChineseRules())
-    >>> seats["B"].fouled, seats["B"].foul_reason
-    (True, 'the middle (straight flush, six high) beats the back (high card, A-K-Q-J-9)')
+    >>> seats = read_seats([("As Ks Qs Js Ts", "2c 2d 3h 4h 5h", "6c 7d 9h"),
+    ...                     ("Ah Kh Qh Jh 9s", "2s 3s 4s 5s 6s", "7c 8d Th")], ChineseRules())
+    >>> seats[1].name, seats[1].fouled, seats[1].foul_reason
+    ('E', True, 'the middle (straight flush, six high) beats the back (high card, A-K-Q-J-9)')
     """
-    if not isinstance(players, Mapping):
-        raise InvalidInputError("players", "expected a mapping of seat name to player")
-    if not 2 <= len(players) <= 4:
-        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(players)}")
-    seats: dict[str, Seat] = {}
+    entries: list[tuple[str, FieldPath, object]]
+    if isinstance(players, Mapping):
+        entries = []
+        for name, spec in players.items():
+            if not isinstance(name, str) or not name:
+                raise InvalidInputError(
+                    "players", f"seat names must be non-empty text, got {name!r}"
+                )
+            entries.append((name, ("players", name), spec))
+    elif isinstance(players, Sequence) and not isinstance(players, (str, bytes)):
+        if len(players) > len(SEATS):
+            raise InvalidInputError(
+                "players", f"a table has 2 to 4 players (CP-1), got {len(players)}"
+            )
+        entries = [(SEATS[i], ("players", i), spec) for i, spec in enumerate(players)]
+    else:
+        raise InvalidInputError(
+            "players", "expected the players seat by seat: a list, or a mapping of seat name"
+        )
+    if not 2 <= len(entries) <= 4:
+        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(entries)}")
+    seats: list[Seat] = []
     seen: dict[Card, str] = {}
-    for name, spec in players.items():
-        if not isinstance(name, str) or not name:
-            raise InvalidInputError("players", f"seat names must be non-empty text, got {name!r}")
-        seat, places = _read_seat(name, spec, rules)
+    for name, base, spec in entries:
+        seat, places = _read_seat(name, base, spec, rules)
         for card, (where, words) in zip(seat.cards, places, strict=True):
             if card in seen:
                 raise CardError(
                     where, f"duplicate card '{card}' (also {seen[card]})", token=str(card)
                 )
             seen[card] = words
-        seats[name] = seat
-    return seats
+        seats.append(seat)
+    return tuple(seats)
 
 
 def check_arrangement(
@@ -462,11 +519,13 @@ def _places(path: FieldPath, words: str, count: int) -> _Places:
     return [((*path, i), f"{words} card {i + 1}") for i in range(count)]
 
 
-def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, _Places]:
-    """Parse one player's input into a Seat and the place of each of its cards."""
-    base: FieldPath = ("players", name)
+def _read_seat(
+    name: str, base: FieldPath, spec: object, rules: ChineseRules
+) -> tuple[Seat, _Places]:
+    """Parse one player's input (at ``base``: ``players.N`` or ``players[1]``) into a Seat
+    and the place of each of its cards."""
     if isinstance(spec, Natural):
-        return _declared(name, spec.cards, True, rules)
+        return _declared(name, base, spec.cards, True, rules)
     if isinstance(spec, Mapping):
         keys = set(spec)
         if keys & {"cards", "natural"}:
@@ -478,7 +537,7 @@ def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, _Pla
                 )
             if "cards" not in spec:
                 raise InvalidInputError((*base, "cards"), "a declared natural needs its 13 cards")
-            return _declared(name, spec["cards"], spec.get("natural", False), rules)
+            return _declared(name, base, spec["cards"], spec.get("natural", False), rules)
         unknown = keys - {"back", "middle", "front"}
         if unknown:
             raise InvalidInputError(
@@ -488,21 +547,22 @@ def _read_seat(name: str, spec: object, rules: ChineseRules) -> tuple[Seat, _Pla
         missing = [r.label for r in _ROWS if r.label not in spec]
         if missing:
             raise InvalidInputError((*base, missing[0]), "missing row")
-        return _arranged(name, spec["back"], spec["middle"], spec["front"], rules)
+        return _arranged(name, spec["back"], spec["middle"], spec["front"], rules, base)
     if all(hasattr(spec, a) for a in ("back", "middle", "front")):
         natural = getattr(spec, "natural", None)
         if isinstance(natural, Natural):
-            return _declared(name, natural.cards, True, rules)
-        return _arranged(name, spec.back, spec.middle, spec.front, rules)  # type: ignore[attr-defined]
+            return _declared(name, base, natural.cards, True, rules)
+        return _arranged(name, spec.back, spec.middle, spec.front, rules, base)  # type: ignore[attr-defined]
     if isinstance(spec, Sequence) and not isinstance(spec, str) and len(spec) == 3:
-        return _arranged(name, spec[0], spec[1], spec[2], rules)
+        return _arranged(name, spec[0], spec[1], spec[2], rules, base)
     raise InvalidInputError(
         base, 'expected rows {"back", "middle", "front"} or {"cards": [13 cards], "natural": true}'
     )
 
 
-def _declared(name: str, cards_in: Any, flag: object, rules: ChineseRules) -> tuple[Seat, _Places]:
-    base: FieldPath = ("players", name)
+def _declared(
+    name: str, base: FieldPath, cards_in: Any, flag: object, rules: ChineseRules
+) -> tuple[Seat, _Places]:
     if flag is False or flag is None:
         raise InvalidInputError(
             (*base, "natural"),
@@ -597,10 +657,11 @@ def _row_value(rules: ChineseRules, row: Row, hand: HandValue) -> int:
     return rules.row_value(row, hand.category, royal=hand.is_royal)
 
 
-def _settle(a: Seat, b: Seat, rules: ChineseRules) -> Pairing:
-    seats = (a.name, b.name)
+def _settle(a: Seat, b: Seat, ia: int, ib: int, rules: ChineseRules) -> Pairing:
+    """The pairing of seat ``ia`` (``a``) with seat ``ib`` (``b``)."""
+    seats = (ia, ib)
     if a.natural is not None or b.natural is not None:
-        return _settle_naturals(a, b)
+        return _settle_naturals(a, b, seats)
     if a.fouled and b.fouled:
         note = f"both {a.name} and {b.name} fouled: nothing paid (CP-10)"
         return Pairing(seats, SettledBy.BOTH_FOULED, (), 0, 0, (note,))
@@ -615,10 +676,10 @@ def _settle(a: Seat, b: Seat, rules: ChineseRules) -> Pairing:
         ha, hb = a.hands[row], b.hands[row]
         if b.fouled or (not a.fouled and ha.strength > hb.strength):
             won += 1
-            outcomes.append(RowOutcome(row, Outcome.WIN, _row_value(rules, row, ha), a.name))
+            outcomes.append(RowOutcome(row, Outcome.WIN, _row_value(rules, row, ha), ia))
         elif a.fouled or hb.strength > ha.strength:
             lost += 1
-            outcomes.append(RowOutcome(row, Outcome.LOSS, -_row_value(rules, row, hb), b.name))
+            outcomes.append(RowOutcome(row, Outcome.LOSS, -_row_value(rules, row, hb), ib))
         else:
             outcomes.append(RowOutcome(row, Outcome.TIE, 0, None))
     row_units = sum(o.units for o in outcomes)
@@ -635,8 +696,7 @@ def _settle(a: Seat, b: Seat, rules: ChineseRules) -> Pairing:
     return Pairing(seats, settled_by, tuple(outcomes), bonus, row_units + bonus, tuple(notes))
 
 
-def _settle_naturals(a: Seat, b: Seat) -> Pairing:
-    seats = (a.name, b.name)
+def _settle_naturals(a: Seat, b: Seat, seats: tuple[int, int]) -> Pairing:
     na, nb = a.natural, b.natural
     if na is not None and nb is not None:
         if na.kind == nb.kind:
