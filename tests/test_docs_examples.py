@@ -9,11 +9,18 @@
   the page's commands in order, with the installed ``cpsolver`` first on PATH; the lines up to
   the next ``$`` are its whole output, stdout then stderr, compared line by line (trailing
   spaces aside). A ``.venv/bin/cpsolver`` prefix is accepted as ``cpsolver``.
-- ```` ```json file=NAME ````: an input file, written as NAME in the page's scratch directory
-  before its console commands run (so a page can show a file and the command that reads it).
-- ```` ```sh ````, ```` ```json ```` (without ``file=``), ```` ```text ````, ```` ```proto ````:
-  illustrative, not run: commands that need a server, docker, a cluster or ``make``, synopses
-  with placeholders, shapes with ``...``.
+- ```` ```json file=NAME ```` (or any kind with ``file=``): an input file, written as NAME in
+  the page's scratch directory before its console commands run (so a page can show a file and
+  the command that reads it).
+- ```` ```json output=NAME schema=SCHEMA ````: what a console command of the page writes to
+  NAME (``... --json > NAME``), shown laid out for reading: the command is run and the file it
+  writes must hold the same JSON values (one or more, as JSON lines), each valid against
+  docs/schemas/SCHEMA.schema.json. A ``json`` block is one of these two: a shape sketch with
+  ``...`` cannot drift unnoticed.
+- ```` ```sh ````, ```` ```text ````: checked, not run as written (tests/test_docs_commands.py):
+  a ``cpsolver`` synopsis's options must be the command's, ``make`` targets the Makefile's,
+  ``pip install`` extras pyproject's, ``grpcurl`` lines are run by tests/test_docs_grpcurl.py;
+  commands that need docker, kubectl or a Ray cluster are listed there as not runnable here.
 
 A fence without an info string fails the test below: every block says which kind it is.
 docs/DEPLOY.md's console block (``cpsolver serve`` with a bad variable: exit 2, usage on stderr)
@@ -24,6 +31,7 @@ here so exactly one test owns it.
 from __future__ import annotations
 
 import doctest
+import json
 import os
 import re
 import shlex
@@ -31,12 +39,14 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+import jsonschema
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-KINDS = {"python", "console", "sh", "json", "text", "proto"}
+KINDS = {"python", "console", "sh", "json", "text"}
 OWNED_ELSEWHERE = {("docs/DEPLOY.md", "console")}  # tests/test_deploy.py
 BIN = Path(sys.executable).parent  # the venv's bin: the installed `cpsolver` entry point
 FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```[ \t]*$", re.S | re.M)
@@ -74,6 +84,10 @@ def _id(block: Block) -> str:
 def test_every_block_says_what_it_is() -> None:
     unmarked = [_id(b) for b in BLOCKS if b.kind not in KINDS]
     assert unmarked == [], f"fences without a known info string ({sorted(KINDS)})"
+    sketches = [
+        _id(b) for b in BLOCKS if b.kind == "json" and not {"file", "output"} & set(b.options)
+    ]
+    assert sketches == [], "a json block is an input file= or a command's output= (schema=)"
 
 
 def test_the_runner_finds_the_examples() -> None:
@@ -152,6 +166,14 @@ def _scratch(page: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return SCRATCH[page]
 
 
+def _env() -> dict[str, str]:
+    """The environment the pages' commands run in: the installed cpsolver, in-process."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CPSOLVER_SERVER", "NO_COLOR")}
+    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
+    env["COLUMNS"] = "80"  # rich wraps tables to the terminal width: the pages show 80
+    return env
+
+
 def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip("\n").splitlines()]
 
@@ -172,16 +194,76 @@ def test_console_command_prints_what_the_page_shows(
     words = shlex.split(command.split("|")[0].split(">")[0])
     program = next(w for w in words if "=" not in w)  # VAR=value prefixes aside
     assert program == "cpsolver", f"{command!r}: only cpsolver commands are run"
-    env = {k: v for k, v in os.environ.items() if k not in ("CPSOLVER_SERVER", "NO_COLOR")}
-    env["PATH"] = f"{BIN}{os.pathsep}{env.get('PATH', '')}"
-    env["COLUMNS"] = "80"  # rich wraps tables to the terminal width: the pages show 80
     done = subprocess.run(
         ["bash", "-o", "pipefail", "-c", command],
         cwd=_scratch(example.block.page, tmp_path_factory),
-        env=env,
+        env=_env(),
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert _lines(done.stdout + done.stderr) == _lines(example.expected), f"exit {done.returncode}"
+
+
+# --- json output ------------------------------------------------------------------------------
+
+
+OUTPUTS = [b for b in BLOCKS if b.kind == "json" and "output" in b.options]
+SCHEMAS = ROOT / "docs" / "schemas"
+
+
+def _json_values(text: str) -> list[object]:
+    """The JSON values of a text, one after another (a document, or JSON lines)."""
+    decoder = json.JSONDecoder()
+    values, i = [], 0
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return values
+        value, i = decoder.raw_decode(text, i)
+        values.append(value)
+
+
+def _validator(name: str) -> Any:
+    """docs/schemas/NAME.schema.json, its $refs resolved across the folder."""
+    from referencing import Registry, Resource
+
+    schemas = {p.name: json.loads(p.read_text()) for p in SCHEMAS.glob("*.schema.json")}
+    registry: Registry[Any] = Registry().with_resources(
+        [(s["$id"], Resource.from_contents(s)) for s in schemas.values()]
+    )
+    schema = schemas[f"{name}.schema.json"]
+    return jsonschema.validators.validator_for(schema)(schema, registry=registry)
+
+
+def test_the_json_outputs_are_found() -> None:
+    assert len(OUTPUTS) >= 7 and all("schema" in b.options for b in OUTPUTS)
+
+
+@pytest.mark.parametrize("block", OUTPUTS, ids=_id)
+def test_json_block_is_its_commands_real_output_and_valid(block: Block, tmp_path: Path) -> None:
+    name = block.options["output"]
+    writers = [
+        c for c in COMMANDS
+        if c.block.page == block.page and re.search(rf">\s*{re.escape(name)}\s*$", c.command)
+    ]  # fmt: skip
+    assert len(writers) == 1, f"one console command of {block.page} writes {name}"
+    for other in BLOCKS:
+        if other.page == block.page and "file" in other.options:
+            (tmp_path / other.options["file"]).write_text(other.body, encoding="utf-8")
+    subprocess.run(
+        ["bash", "-c", writers[0].command],
+        cwd=tmp_path,
+        env=_env(),
+        timeout=300,
+        capture_output=True,
+        check=False,
+    )
+    written = _json_values((tmp_path / name).read_text(encoding="utf-8"))
+    shown = _json_values(block.body)
+    assert written == shown
+    validator = _validator(block.options["schema"])
+    for value in shown:
+        validator.validate(value)
