@@ -10,8 +10,10 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from helpers import run_cli
+import grpc
+from helpers import run_cli, violations, wire
 
 CLI = [sys.executable, "-c", "from cpsolver.client.cli import main; main()"]
 ENV = {k: v for k, v in os.environ.items() if k not in ("CPSOLVER_SERVER", "NO_COLOR")}
@@ -225,3 +227,37 @@ def test_train_help_names_the_command_the_makefile_runs() -> None:
     shown = re.search(r"cpsolver train (--rules standard[^`]*)``", " ".join(out.split()))
     assert code == 0 and shown is not None
     assert _option_pairs(shown.group(1)) == _option_pairs(first)
+
+
+# --- one field-path convention, as docs/API.md states it ------------------------------------
+
+
+def test_the_field_path_convention_api_md_states_holds(grpc_channel: Any) -> None:
+    """The defect: a 0-based wire path beside a 1-based card number, with no stated rule. The
+    rule docs/API.md states (paths from 1 for people, from 0 on the wire, the other place in
+    words) is checked here with the page's own example, in the library, the CLI and a real
+    server's google.rpc.BadRequest."""
+    from cpsolver import InvalidInputError, solve
+    from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
+
+    page = (Path(__file__).parent.parent / "docs" / "API.md").read_text(encoding="utf-8")
+    rule = " ".join(page[page.index("**Field paths**") : page.index("**ErrorInfo**")].split())
+    said = "duplicate card 'As' (also card 1)"
+    assert f'"cards[5]: {said}"' in rule and '`("cards", 4)`' in rule and "(`cards[4]`)" in rule
+    hand = "As Kd Qh Jc As 9d 8h 7c 5s 5d 4h 3c 2s"  # the fifth card repeats the first
+    try:
+        solve(hand)
+    except InvalidInputError as exc:
+        assert str(exc) == f"cards[5]: {said}"
+        assert exc.violations[0].path == ("cards", 4)
+    else:
+        raise AssertionError("no InvalidInputError")
+    assert run_cli(["solve", hand]) == (2, "", f"error: cards[5]: {said}\n")
+    stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel)
+    request = chinese_poker_pb2.SolveRequest(cards=[c for t in hand.split() for c in wire(t)])
+    try:
+        stub.Solve(request, timeout=30)
+    except grpc.RpcError as error:
+        assert violations(error) == {"cards[4]": said}
+    else:
+        raise AssertionError("the server accepted a duplicate card")
