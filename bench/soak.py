@@ -6,8 +6,8 @@ Starts ``cpsolver serve --workers 2`` on 127.0.0.1 (a free port; ``--max-connect
 --drain 2 --grace 5``, the access log to a temporary file) and runs, in order, every phase
 bounded in count and time:
 
-1. **fuzz**: ``--fuzz`` hostile requests over every RPC (:mod:`bench.hostile`); calls by code,
-   the workers' RSS before and after;
+1. **fuzz**: ``--fuzz`` hostile requests over every RPC (:mod:`bench.hostile`) in ten parts;
+   calls by code, the workers' RSS before and after each part;
 2. **capacity**: closed-loop unary ``Solve`` (objective strength, random hands) from client
    processes for 10 s: OK calls per second;
 3. **load**: open-loop arrivals at 80% of that capacity for ``--load-seconds`` (2 s deadlines);
@@ -42,7 +42,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from bench.hostile import fire, rss_kb
+from bench.hostile import FireResult, fire, rss_kb
 
 DEADLINE = 2.0
 CHANNELS = 4
@@ -257,8 +257,17 @@ def main() -> None:
         if "fuzz" in phases:
             fire(server.address, 500, seed=args.seed + 1, max_seconds=60)  # warm-up
             before = {pid: rss_kb(pid) for pid in workers}
-            fuzz = fire(server.address, args.fuzz, seed=args.seed, max_seconds=1800,
-                        in_flight=16, channels=4)  # fmt: skip
+            # Ten parts, each its own seeded stream, RSS read after each: a leak grows with
+            # the calls (every part), a cache stops growing once filled.
+            fuzz, samples = FireResult(), []
+            for part in range(10):
+                share = args.fuzz // 10 + (part < args.fuzz % 10)
+                run = fire(server.address, share, seed=args.seed * 1000 + part,
+                           max_seconds=180, in_flight=16, channels=4)  # fmt: skip
+                fuzz.codes.update(run.codes)
+                fuzz.bad.extend(run.bad)
+                fuzz.seconds += run.seconds
+                samples.append({"calls": fuzz.calls, **{str(p): rss_kb(p) for p in workers}})
             after = {pid: rss_kb(pid) for pid in workers}
             report["fuzz"] = {
                 "calls": fuzz.calls, "seconds": round(fuzz.seconds, 1), "codes": dict(fuzz.codes),
@@ -266,6 +275,7 @@ def main() -> None:
                 "rss_kb_before": before, "rss_kb_after": after,
                 "rss_growth_pct": round(max(100 * (after[p] - before[p]) / before[p]
                                             for p in workers), 2),
+                "rss_kb_samples": samples,
             }  # fmt: skip
             print(json.dumps({"fuzz": report["fuzz"]}), flush=True)
         # 2. capacity (closed loop)

@@ -63,7 +63,7 @@ def test_a_server_loads_a_read_only_cache_without_compiling(kernel_cache: Path) 
         "warm-up 1/4: building the evaluator tables",
         "warm-up 2/4: compiling the search kernels",
         "warm-up 3/4: compiling the expected-value kernels",
-        "warm-up 4/4: loading the rule sets' tables",
+        "warm-up 4/4: loading the expected-value tables of every rule set",
     ]
     before_fork = " (before forking the workers)"
     progress = [m for m in messages if re.match(r"warm-up \d/4: ", m)]

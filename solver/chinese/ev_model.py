@@ -69,10 +69,10 @@ from cpsolver.chinese.ev_kernel import (
     NUM_FIELDS,
 )
 from cpsolver.chinese.removal import RemovalModel
-from cpsolver.chinese.table_keys import differing, permute_rows, table_key
+from cpsolver.chinese.table_keys import all_keys, differing, permute_rows, table_key
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
-from cpsolver.rules.chinese import ChineseRules, Row, Scoring
+from cpsolver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring, Wheel
 
 __all__ = [
     "FORMAT",
@@ -90,6 +90,7 @@ __all__ = [
     "natural_odds",
     "package_manifest",
     "pairing_ev",
+    "preload",
     "row_tables",
     "row_values",
     "row_values_view",
@@ -135,6 +136,9 @@ class OpponentModel:
     @property
     def tables(self) -> npt.NDArray[np.float64]:
         """The kernel's per-row tables, shape ``(3, NUM_FIELDS, NUM_CLASSES)`` (cached)."""
+        source = self.__dict__.get("_derived_from")
+        if source is not None:
+            return source.tables  # type: ignore[no-any-return]
         cached = self.__dict__.get("_tables")
         if cached is None:
             cached = row_tables(self.rules, self.rows)
@@ -146,6 +150,9 @@ class OpponentModel:
     def removal(self) -> RemovalModel:
         """The model in the card-removal kernels' form (:mod:`cpsolver.chinese.removal`,
         cached): what the default ``ev`` objective scores with."""
+        source = self.__dict__.get("_derived_from")
+        if source is not None:
+            return source.removal  # type: ignore[no-any-return]
         cached = self.__dict__.get("_removal")
         if cached is None:
             cached = RemovalModel.of(
@@ -157,9 +164,38 @@ class OpponentModel:
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        for derived in ("_tables", "_removal"):  # rebuilt on demand (keeps pickles small)
-            state.pop(derived, None)
+        for derived in ("_tables", "_removal", "_derived_from"):  # rebuilt on demand (keeps
+            state.pop(derived, None)  # pickles small)
         return state
+
+    def under(self, rules: ChineseRules) -> OpponentModel:
+        """The same opponents under ``rules``, a rule set whose rows are worth the same (CP-8)
+        on the same strength scale: the arrays and the derived tables are shared, not copied
+        (every rule set a worker serves costs a few hundred bytes, not a megabyte).
+
+        >>> model = model_for(ChineseRules.preset("standard"))
+        >>> heads_up = model.under(ChineseRules.preset("standard", players=2))
+        >>> heads_up.rules.players, heads_up.tables is model.tables
+        (2, True)
+        >>> model.under(ChineseRules.preset("eastern"))  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        ValueError: the rows of this rule set are worth other units (CP-8): ...
+        """
+        if rules.wheel_second_highest != self.rules.wheel_second_highest:
+            raise ValueError("another strength scale (wheel): the model's classes do not apply")
+        if not np.array_equal(_row_values(rules), _row_values(self.rules)):
+            raise ValueError(
+                "the rows of this rule set are worth other units (CP-8): its model's tables "
+                "do not apply"
+            )
+        if rules == self.rules:
+            return self
+        model = OpponentModel(
+            rules, self.rows, self.naturals, self.previous_rows, self.previous_naturals, self.meta
+        )
+        object.__setattr__(model, "_derived_from", self)
+        return model
 
     def previous(self) -> OpponentModel:
         """The model of the training iteration before this one (for the matches benchmark)."""
@@ -194,13 +230,22 @@ def row_values_view(rules: ChineseRules) -> npt.NDArray[np.float64]:
     return _row_values(rules)
 
 
-@cache
 def _row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
-    t = poker_tables(rules.wheel_second_highest)
+    return _row_values_of(rules.royalties, rules.royalty_mode, rules.wheel_second_highest)
+
+
+# Cached per what the values depend on (CP-8: the schedule, its mode; the strength scale), not
+# per rule set: 432 rule sets share 10 arrays (issue 15: a worker's memory stays bounded).
+@cache
+def _row_values_of(
+    royalties: Royalties, royalty_mode: RoyaltyMode, wheel_second_highest: bool
+) -> npt.NDArray[np.float64]:
+    schedule = ChineseRules(royalties=royalties, royalty_mode=royalty_mode)
+    t = poker_tables(wheel_second_highest)
     out = np.ones((3, NUM_CLASSES))
     for row in Row:
-        plain = np.array([rules.row_value(row, c) for c in Category], dtype=np.float64)
-        royal = rules.row_value(row, Category.STRAIGHT_FLUSH, royal=True)
+        plain = np.array([schedule.row_value(row, c) for c in Category], dtype=np.float64)
+        royal = schedule.row_value(row, Category.STRAIGHT_FLUSH, royal=True)
         out[row] = plain[t.category]
         out[row, t.is_royal] = royal
     out.setflags(write=False)
@@ -419,13 +464,15 @@ MANIFEST = "tables.json"
 :mod:`cpsolver.chinese.make_tables`): a listed file that is absent is a damaged installation
 (:class:`TablesError`), not an untrained key."""
 
-_LOADED: dict[str, OpponentModel] = {}
-_KEYS_LOADED: dict[str, OpponentModel] = {}
+_LOADED: dict[str, OpponentModel] = {}  # per rule set: light, shares _SCALED's arrays
+_SCALED: dict[str, OpponentModel] = {}  # per table key and strength scale
+_KEYS_LOADED: dict[str, OpponentModel] = {}  # per table key, as stored
 
 
 def clear_cache() -> None:
     """Forget every loaded model (the next :func:`model_for` reads the files again)."""
     _LOADED.clear()
+    _SCALED.clear()
     _KEYS_LOADED.clear()
 
 
@@ -476,9 +523,38 @@ def model_for(rules: ChineseRules) -> OpponentModel:
     found = _LOADED.get(rules.fingerprint())
     if found is not None:
         return found
-    model = serve(_key_model(rules), rules)
+    # One served model per key and strength scale holds the arrays; each rule set's model
+    # shares them (432 rule sets fit in the memory of 30).
+    key = table_key(rules)
+    scale = key.replace(wheel=rules.wheel)
+    base = _SCALED.get(scale.fingerprint())
+    if base is None:
+        base = serve(_key_model(rules), scale)
+        _SCALED[scale.fingerprint()] = base
+    model = base.under(rules)
     _LOADED[rules.fingerprint()] = model
     return model
+
+
+def preload() -> int:
+    """Load every trained table key on both strength scales, with the card-removal form the
+    default objective scores with, so no request pays a first use (a server worker calls it
+    before it accepts calls, and its memory is then flat: every rule set shares these
+    models, :meth:`OpponentModel.under`). Keys without tables are skipped (their calls say so).
+    Returns how many models were loaded (30 with every key shipped).
+
+    >>> preload()
+    30
+    """
+    loaded = 0
+    for key in all_keys():
+        for wheel in Wheel:
+            try:
+                model_for(key.replace(wheel=wheel)).removal  # noqa: B018 - built and cached
+            except MissingTablesError:
+                continue
+            loaded += 1
+    return loaded
 
 
 def _key_model(rules: ChineseRules) -> OpponentModel:

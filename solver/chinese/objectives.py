@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from cpsolver.errors import InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, PokerTables, poker_tables
-from cpsolver.rules import ChineseRules, Row
+from cpsolver.rules import ChineseRules, Row, Royalties
 
 __all__ = [
     "DEFAULT_OBJECTIVE",
@@ -107,7 +107,7 @@ def _frozen(array: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return array
 
 
-def _strength_parts(rules: ChineseRules) -> tuple[npt.NDArray[np.float64], ...]:
+def _strength_parts() -> tuple[npt.NDArray[np.float64], ...]:
     cls = np.arange(NUM_CLASSES, dtype=np.float64)
     return cls * float(K * K), cls * float(K), cls.copy()
 
@@ -125,11 +125,18 @@ class StrengthObjective:
         return _strength_tables(rules)
 
 
+# The tables are cached per rule set (a small object), their arrays per what they depend on, so
+# a server that sees all 432 rule sets holds one copy of each array, not 432 (issue 15, D1).
 @cache
 def _strength_tables(rules: ChineseRules) -> RowTables:
-    back, middle, front = _strength_parts(rules)
+    back, middle, front = _strength_arrays()
     poker = poker_tables(rules.wheel_second_highest)
-    return RowTables("strength", rules, _frozen(back), _frozen(middle), _frozen(front), poker)
+    return RowTables("strength", rules, back, middle, front, poker)
+
+
+@cache
+def _strength_arrays() -> tuple[npt.NDArray[np.float64], ...]:
+    return tuple(_frozen(part) for part in _strength_parts())
 
 
 def royalty_units(rules: ChineseRules, row: Row, poker: PokerTables) -> npt.NDArray[np.int64]:
@@ -168,14 +175,23 @@ class RoyaltiesObjective:
 
 @cache
 def _royalty_tables(rules: ChineseRules) -> RowTables:
+    back, middle, front = _royalty_arrays(rules.royalties, rules.wheel_second_highest)
     poker = poker_tables(rules.wheel_second_highest)
-    parts = _strength_parts(rules)
+    return RowTables("royalties", rules, back, middle, front, poker)
+
+
+@cache
+def _royalty_arrays(
+    royalties: Royalties, wheel_second_highest: bool
+) -> tuple[npt.NDArray[np.float64], ...]:
+    # The royalty schedule and the strength scale are all the units depend on (CP-8).
+    schedule = ChineseRules(royalties=royalties)
+    poker = poker_tables(wheel_second_highest)
     scale = float(K) ** 3
-    back, middle, front = (
-        part + royalty_units(rules, row, poker).astype(np.float64) * scale
-        for part, row in zip(parts, (Row.BACK, Row.MIDDLE, Row.FRONT), strict=True)
+    return tuple(
+        _frozen(part + royalty_units(schedule, row, poker).astype(np.float64) * scale)
+        for part, row in zip(_strength_parts(), (Row.BACK, Row.MIDDLE, Row.FRONT), strict=True)
     )
-    return RowTables("royalties", rules, _frozen(back), _frozen(middle), _frozen(front), poker)
 
 
 OBJECTIVES: dict[str, Objective] = {}
