@@ -2,7 +2,7 @@
 
 Checked against brute force over all C(N, 13) choices of kept cards, each solved by the
 13-card enumerator (``cpsolver.chinese.search``, itself checked against a brute force over all
-72,072 splits in tests/test_search.py), and, with constraints, against ``split_oracle``.
+72,072 splits in tests/chinese/test_search.py), and, with constraints, against ``split_oracle``.
 """
 
 from __future__ import annotations
