@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench clean setup protos tables matches soak
+.PHONY: run test lint bench clean setup protos tables matches folds soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,9 +57,20 @@ TABLES_ARGS ?=
 tables: $(STAMP)
 	$(PY) -m cpsolver.chinese.make_tables --out solver/data $(TABLES_ARGS)
 
-# Duplicate matches of the ev objective against baselines, then its calibration against
-# 20,000-rollout simulations (issue 14; about an hour on 2 cores; docs/BENCHMARKS.md).
+# Duplicate matches of the ev objective against baselines (the presets, then heads-up standard,
+# scoop_double and royalty_mode=add: issue 13), then its calibration against 20,000-rollout
+# simulations (issue 14; about an hour on 2 cores; docs/BENCHMARKS.md).
 matches: $(STAMP)
 	$(PY) -m bench.matches
+	$(PY) -m bench.matches --rules standard --set players=2 --rivals strength percentile
+	$(PY) -m bench.matches --rules standard --set scoring=scoop_double --rivals strength percentile
+	$(PY) -m bench.matches --rules standard --set royalty_mode=add --rivals strength percentile
 	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --rules standard
 	$(PY) -m bench.calibration --hands 200 --rollouts 5000 --rules two_four
+
+# The fold proofs of the table keys (issue 13, docs/EV.md "Table keys"): a dedicated model for
+# two rule sets of each folded option (players, order, wheel, naturals), trained with make
+# tables' parameters into build/folds (not shipped; reused when present), then a 10,000-deal
+# duplicate match against the shipped model. About 1.5-2 hours on 2 cores.
+folds: $(STAMP)
+	$(PY) -m bench.folds --out build/folds

@@ -15,6 +15,7 @@ percentile rank among all 5-card hands, or all 3-card fronts for the front). The
 policies always declare a natural, as ``solve`` does for them.
 
     python -m bench.matches --deals 10000 --seed 1
+    python -m bench.matches --rules standard --set players=2 --rivals strength percentile
 """
 
 from __future__ import annotations
@@ -165,6 +166,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="*", default=["standard", "two_four"])
     parser.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="change an option of every --rules preset (repeatable), e.g. --set players=2",
+    )
+    parser.add_argument(
         "--baseline", type=Path, help="directory of older table files to play (no card removal)"
     )
     parser.add_argument("--rivals", nargs="*", help="play only these rivals (default: all of them)")
@@ -172,8 +181,12 @@ def main() -> None:
     K.warm_up()
     print("| rules | ev vs | deals | mean units/deal for ev | 95% CI |")
     print("|---|---|---|---|---|")
+    if any("=" not in item for item in args.sets):
+        parser.error("--set takes OPTION=VALUE")
+    overrides = dict(item.split("=", 1) for item in args.sets)
     for preset in args.rules:
-        rules = ChineseRules.preset(preset)
+        rules = ChineseRules.preset(preset).replace(**overrides)
+        label = " ".join([preset, *args.sets])
         rng = np.random.default_rng(np.random.SeedSequence((args.seed, 0xBE)))
         hands = deal_hands(rng, args.deals, rules.players).reshape(-1, 13)
         played = {}
@@ -184,7 +197,7 @@ def main() -> None:
             start = time.perf_counter()
             played[name] = policy(hands)
             print(
-                f"<!-- {preset} {name}: arranged {len(hands)} hands in "
+                f"<!-- {label} {name}: arranged {len(hands)} hands in "
                 f"{time.perf_counter() - start:.1f} s -->"
             )
         rivals = ["strength", "percentile", "previous", "full-deck tables"]
@@ -193,7 +206,7 @@ def main() -> None:
             res = duplicate(rules, played["ev"], played[rival], args.deals)
             half = 1.96 * res.std(ddof=1) / np.sqrt(len(res))
             print(
-                f"| {preset} ({rules.players} players) | {rival} | {args.deals} | "
+                f"| {label} ({rules.players} players) | {rival} | {args.deals} | "
                 f"{res.mean():+.4f} | [{res.mean() - half:+.4f}, {res.mean() + half:+.4f}] |"
             )
 

@@ -62,6 +62,7 @@ __all__ = [
     "nearest_key",
     "one_rule_set_per_key",
     "permute_rows",
+    "rows_on_scale",
     "table_key",
     "wheel_permutation",
 ]
@@ -184,6 +185,28 @@ def permute_rows(
     out = np.zeros_like(rows)
     out[:, wheel_permutation()] = rows
     return out
+
+
+def rows_on_scale(
+    rows: npt.NDArray[np.float64], *, source_second_highest: bool, target_second_highest: bool
+) -> npt.NDArray[np.float64]:
+    """Row distributions of a model trained on one strength scale moved onto another (either
+    way; the same array when the scales agree): how a model warm-starts a training under the
+    other ``wheel`` option.
+
+    >>> rows = np.tile(np.arange(len(wheel_permutation()), dtype=np.float64), (3, 1))
+    >>> high = rows_on_scale(rows, source_second_highest=False, target_second_highest=True)
+    >>> back = rows_on_scale(high, source_second_highest=True, target_second_highest=False)
+    >>> bool(np.array_equal(high, rows)), bool(np.array_equal(high, permute_rows(rows, True)))
+    (False, True)
+    >>> bool(np.array_equal(back, rows))
+    True
+    """
+    if source_second_highest == target_second_highest:
+        return rows
+    if target_second_highest:
+        return permute_rows(rows, True)
+    return np.ascontiguousarray(rows[:, wheel_permutation()])
 
 
 def differing(rules: ChineseRules) -> dict[str, object]:

@@ -46,6 +46,7 @@ from cpsolver.chinese.ev_model import (
 )
 from cpsolver.chinese.objectives import get_objective
 from cpsolver.chinese.search import search_pairing_batch, search_removal_batch
+from cpsolver.chinese.table_keys import rows_on_scale
 from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
 from cpsolver.rules.chinese import ChineseRules
 
@@ -219,14 +220,25 @@ def train(
     iterations); ``report`` after each iteration. ``chunk_map`` runs the chunk tasks instead of
     ``workers`` local processes (e.g. on Ray); the result is the same bit for bit, since chunk
     results are summed in task order whoever computes them. ``warm_start``: iteration 0 plays
-    that model's policy (its distributions under ``rules``) instead of ``strength``.
+    that model's policy (its distributions under ``rules``, moved onto ``rules``' strength
+    scale when the two ``wheel`` options differ) instead of ``strength``.
+
+    ``rules`` is trained as given: ``make tables`` and ``cpsolver train`` pass a table key
+    (:func:`~cpsolver.chinese.table_keys.table_key`), the fold measurements (``bench.folds``)
+    any other rule set, self-play then running under that rule set's own player count, foul
+    test, strength scale and natural rule (a *dedicated* model).
     """
     chunks = [CHUNK] * (deals // CHUNK) + ([deals % CHUNK] if deals % CHUNK else [])
     total = len(chunks) * (iterations + 3)  # iterations 0..K, the polish and check passes
     done = 0
     model: OpponentModel | None = None
     if warm_start is not None:
-        model = OpponentModel(rules, warm_start.rows, warm_start.naturals)
+        rows = rows_on_scale(
+            warm_start.rows,
+            source_second_highest=warm_start.rules.wheel_second_highest,
+            target_second_highest=rules.wheel_second_highest,
+        )
+        model = OpponentModel(rules, rows, warm_start.naturals)
     previous: OpponentModel | None = None
     reports: list[IterationReport] = []
     executor = (
