@@ -11,12 +11,16 @@ the shipped model's in the others, every seat in turn) under that rule set: both
 removal, as ``solve`` plays. The figure is the dedicated model's gain in units per deal and
 its 95% CI; the fold holds when the CI's upper end is <= 0.005 (issue 13).
 
+A *control* row (:data:`CONTROLS`) retrains a key itself the same way (40,000 deals of 2,
+warm-started from its shipped file) and plays it under a rule set of the key: the part of a
+gain that comes from more training of the key rather than from the folded option.
+
 The dedicated models are written under ``--out`` (one directory per rule set, named by its
 fingerprint; never on the tables' search path) and reused when present; they are not shipped.
 ``royalty_mode`` under ``royalties=none`` is exact and proved by a test instead
 (``tests/test_folds.py``: both modes train to bit-identical arrays).
 
-    python -m bench.folds --out build/folds          # all 8 rule sets (make folds)
+    python -m bench.folds --out build/folds          # the 8 rule sets and the control (make folds)
     python -m bench.folds --only wheel --match-deals 2000
 """
 
@@ -51,10 +55,18 @@ TARGET = 0.005
 
 @dataclass(frozen=True)
 class Case:
-    """One affected rule set of a folded option."""
+    """One affected rule set of a folded option: the match is played under ``rules``, the
+    dedicated model trained under ``trained`` (default: ``rules`` itself; a *control* trains
+    the key itself the same way, to tell the fold apart from the extra training)."""
 
     option: str
     rules: ChineseRules
+    trained: ChineseRules | None = None
+
+    @property
+    def training_rules(self) -> ChineseRules:
+        """The rule set the dedicated model's self-play runs under."""
+        return self.rules if self.trained is None else self.trained
 
     @property
     def label(self) -> str:
@@ -90,6 +102,14 @@ CASES = (
 """The affected rule sets: for each folded option two rule sets of different keys (the
 ``standard`` key's file was trained at 4 players, the others' at 2, so the ``players`` rows
 test the fold in both directions)."""
+
+CONTROLS = (
+    # the standard key itself retrained as the dedicated models are (40,000 deals of 2, warm-
+    # started from its shipped file), played under players=3: how much of the players=3 row
+    # is the extra training rather than the player count
+    Case("control", _rules(players=3), trained=_rules()),
+)
+"""Controls: a key retrained like a dedicated model, matched under a rule set it serves."""
 
 
 def shipped_model(rules: ChineseRules) -> OpponentModel:
@@ -153,7 +173,10 @@ def main() -> None:
     parser.add_argument("--match-seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
-        "--only", nargs="*", choices=sorted({c.option for c in CASES}), help="these options"
+        "--only",
+        nargs="*",
+        choices=sorted({c.option for c in (*CASES, *CONTROLS)}),
+        help="these options (or the control)",
     )
     args = parser.parse_args()
     K.warm_up()
@@ -162,32 +185,36 @@ def main() -> None:
         "| dedicated - shared, units/deal | 95% CI | met (upper <= 0.005) |"
     )
     print("|---|---|---|---|---|---|---|---|")
-    for case in CASES:
+    for case in (*CASES, *CONTROLS):
         if args.only and case.option not in args.only:
             continue
-        rules = case.rules
+        rules, training = case.rules, case.training_rules
         assert table_key(rules) != rules, "an affected rule set is never its own key"
         shared = shipped_model(rules)
-        path = dedicated_path(rules, args.out)
+        path = dedicated_path(training, args.out)
         start = time.perf_counter()
         if path.is_file():
             dedicated = load_model(path)
-            if dedicated.rules != rules:
+            if dedicated.rules != training:
                 raise SystemExit(f"{path}: trained for [{dedicated.rules.describe()}]")
             trained = "reused"
         else:
             dedicated = train_dedicated(
-                rules, deals=args.deals, iterations=args.iterations,
+                training, deals=args.deals, iterations=args.iterations,
                 min_gain=args.min_gain, seed=args.seed, workers=args.workers,
             )  # fmt: skip
             save_model(dedicated, path.parent)
             trained = f"{time.perf_counter() - start:.0f}"
+        dedicated = serve(dedicated, rules)
         res = match(rules, dedicated, shared, args.match_deals, args.match_seed)
         mean = float(res.mean())
         half = 1.96 * float(res.std(ddof=1)) / np.sqrt(len(res))
         key_players = load_model(PACKAGE_DATA / table_filename(rules)).rules.players
+        option = case.option
+        if case.trained is not None:
+            option += f" (key trained as [{_label(case.trained)}])"
         print(
-            f"| {case.label} | {case.option} | {key_players} players "
+            f"| {case.label} | {option} | {key_players} players "
             f"| {dedicated.meta.get('iterations_run')}, {trained} | {args.match_deals} "
             f"| {mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] "
             f"| {'yes' if mean + half <= TARGET else 'NO'} |",

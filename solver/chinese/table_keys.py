@@ -20,8 +20,9 @@ options folded, and why:
   differently, so a ``lowest`` model's distributions are *permuted* onto the other scale
   (:func:`wheel_permutation`: the wheel straight's probability moves to its new class). With
   ``naturals`` off the EV ignores natural rates (``total_ev`` uses "no natural"), so a model
-  trained with naturals on serves both. Whether the dedicated models gain measurably over the
-  shared one is the duplicate-match measurement of docs/EV.md (pending).
+  trained with naturals on serves both. Whether a dedicated model (self-play under the
+  exact rule set) gains over the shared one is measured by duplicate matches
+  (``bench.folds``, ``make folds``; the table is in docs/EV.md).
 
 What remains: royalties {standard, eastern} x royalty_mode {replace, add} x scoring {per_row,
 scoop_double, two_four} = 12 keys, plus royalties none x 3 scorings: :data:`KEY_COUNT` = 15.
