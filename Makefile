@@ -71,6 +71,10 @@ matches: $(STAMP)
 # The fold proofs of the table keys (issue 13, docs/EV.md "Table keys"): a dedicated model for
 # two rule sets of each folded option (players, order, wheel, naturals), trained with make
 # tables' parameters into build/folds (not shipped; reused when present), then a 10,000-deal
-# duplicate match against the shipped model. About 1.5-2 hours on 2 cores.
+# duplicate match against the shipped model. About 1-1.5 hours on 2 cores. Then the same match for
+# the royalties=none x two_four file shipped until 2026-12-02, trained with naturals off (the
+# `two_four` preset's own rule set) against the file shipped since (naturals on).
 folds: $(STAMP)
 	$(PY) -m bench.folds --out build/folds
+	git show d81bbf7:solver/data/chinese-ev-c08627ad27bcf14f.npz > build/folds/two_four-naturals-off.npz
+	$(PY) -m bench.folds --file build/folds/two_four-naturals-off.npz

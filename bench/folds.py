@@ -13,7 +13,8 @@ its 95% CI; the fold holds when the CI's upper end is <= 0.005 (issue 13).
 
 A *control* row (:data:`CONTROLS`) retrains a key itself the same way (40,000 deals of 2,
 warm-started from its shipped file) and plays it under a rule set of the key: the part of a
-gain that comes from more training of the key rather than from the folded option.
+gain that comes from more training of the key rather than from the folded option; the
+dedicated model of that rule set is then also played against this retrained key.
 
 The dedicated models are written under ``--out`` (one directory per rule set, named by its
 fingerprint; never on the tables' search path) and reused when present; they are not shipped.
@@ -22,6 +23,7 @@ fingerprint; never on the tables' search path) and reused when present; they are
 
     python -m bench.folds --out build/folds          # the 8 rule sets and the control (make folds)
     python -m bench.folds --only wheel --match-deals 2000
+    python -m bench.folds --file OLD.npz                # only that file's match
 """
 
 from __future__ import annotations
@@ -178,6 +180,14 @@ def main() -> None:
         choices=sorted({c.option for c in (*CASES, *CONTROLS)}),
         help="these options (or the control)",
     )
+    parser.add_argument(
+        "--file",
+        type=Path,
+        action="append",
+        default=[],
+        help="also play this table file as the dedicated model of the rule set it was trained "
+        "for (e.g. an earlier shipped file trained under a folded option)",
+    )
     args = parser.parse_args()
     K.warm_up()
     print(
@@ -185,9 +195,14 @@ def main() -> None:
         "| dedicated - shared, units/deal | 95% CI | met (upper <= 0.005) |"
     )
     print("|---|---|---|---|---|---|---|---|")
+    for file in args.file:
+        model = load_model(file)
+        rules = model.rules
+        res = match(rules, model, shipped_model(rules), args.match_deals, args.match_seed)
+        _row(f"{_label(rules)} ({file.name})", "file", rules, model, "-", res, args.match_deals)
     for case in (*CASES, *CONTROLS):
-        if args.only and case.option not in args.only:
-            continue
+        if (args.only or args.file) and case.option not in (args.only or []):
+            continue  # with --file, only the cases --only names
         rules, training = case.rules, case.training_rules
         assert table_key(rules) != rules, "an affected rule set is never its own key"
         shared = shipped_model(rules)
@@ -207,19 +222,38 @@ def main() -> None:
             trained = f"{time.perf_counter() - start:.0f}"
         dedicated = serve(dedicated, rules)
         res = match(rules, dedicated, shared, args.match_deals, args.match_seed)
-        mean = float(res.mean())
-        half = 1.96 * float(res.std(ddof=1)) / np.sqrt(len(res))
-        key_players = load_model(PACKAGE_DATA / table_filename(rules)).rules.players
         option = case.option
         if case.trained is not None:
             option += f" (key trained as [{_label(case.trained)}])"
-        print(
-            f"| {case.label} | {option} | {key_players} players "
-            f"| {dedicated.meta.get('iterations_run')}, {trained} | {args.match_deals} "
-            f"| {mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] "
-            f"| {'yes' if mean + half <= TARGET else 'NO'} |",
-            flush=True,
-        )
+        _row(case.label, option, rules, dedicated, trained, res, args.match_deals)
+        if case.trained is not None and dedicated_path(rules, args.out).is_file():
+            # the dedicated model of the rule set against the key retrained the same way:
+            # the fold alone, the extra training on both sides
+            own = load_model(dedicated_path(rules, args.out))
+            res = match(rules, own, dedicated, args.match_deals, args.match_seed)
+            option = f"{case.option}: dedicated vs the key retrained so"
+            _row(case.label, option, rules, own, "reused", res, args.match_deals)
+
+
+def _row(
+    label: str,
+    option: str,
+    rules: ChineseRules,
+    dedicated: OpponentModel,
+    seconds: str,
+    res: npt.NDArray[np.float64],
+    deals: int,
+) -> None:
+    mean = float(res.mean())
+    half = 1.96 * float(res.std(ddof=1)) / np.sqrt(len(res))
+    key_players = load_model(PACKAGE_DATA / table_filename(rules)).rules.players
+    print(
+        f"| {label} | {option} | {key_players} players "
+        f"| {dedicated.meta.get('iterations_run')}, {seconds} | {deals} "
+        f"| {mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] "
+        f"| {'yes' if mean + half <= TARGET else 'NO'} |",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":
