@@ -49,7 +49,6 @@ import os
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -69,10 +68,11 @@ from cpsolver.chinese.ev_kernel import (
     NUM_FIELDS,
 )
 from cpsolver.chinese.removal import RemovalModel
+from cpsolver.chinese.scoring import row_value_table
 from cpsolver.chinese.table_keys import all_keys, differing, permute_rows, table_key
 from cpsolver.errors import CpsolverError, InvalidInputError
-from cpsolver.evaluator.poker import NUM_CLASSES, Category, poker_tables
-from cpsolver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring, Wheel
+from cpsolver.evaluator.poker import NUM_CLASSES
+from cpsolver.rules.chinese import ChineseRules, Scoring, Wheel
 
 __all__ = [
     "FORMAT",
@@ -230,26 +230,20 @@ def row_values_view(rules: ChineseRules) -> npt.NDArray[np.float64]:
     return _row_values(rules)
 
 
+# By what the values depend on (CP-8: the royalty schedule and mode; the strength scale), not
+# by rule set: 432 rule sets share 10 arrays (issue 15: a worker's memory stays bounded).
+_ROW_VALUES: dict[tuple[object, ...], npt.NDArray[np.float64]] = {}
+
+
 def _row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
-    return _row_values_of(rules.royalties, rules.royalty_mode, rules.wheel_second_highest)
-
-
-# Cached per what the values depend on (CP-8: the schedule, its mode; the strength scale), not
-# per rule set: 432 rule sets share 10 arrays (issue 15: a worker's memory stays bounded).
-@cache
-def _row_values_of(
-    royalties: Royalties, royalty_mode: RoyaltyMode, wheel_second_highest: bool
-) -> npt.NDArray[np.float64]:
-    schedule = ChineseRules(royalties=royalties, royalty_mode=royalty_mode)
-    t = poker_tables(wheel_second_highest)
-    out = np.ones((3, NUM_CLASSES))
-    for row in Row:
-        plain = np.array([schedule.row_value(row, c) for c in Category], dtype=np.float64)
-        royal = schedule.row_value(row, Category.STRAIGHT_FLUSH, royal=True)
-        out[row] = plain[t.category]
-        out[row, t.is_royal] = royal
-    out.setflags(write=False)
-    return out
+    key = (rules.royalties, rules.royalty_mode, rules.wheel_second_highest)
+    found = _ROW_VALUES.get(key)
+    if found is None:
+        # The settlement's own table (one source for the rule), as floats for the kernels.
+        found = np.array(row_value_table(rules), dtype=np.float64)
+        found.setflags(write=False)
+        _ROW_VALUES[key] = found
+    return found
 
 
 def row_tables(rules: ChineseRules, rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -529,7 +523,7 @@ def model_for(rules: ChineseRules) -> OpponentModel:
     scale = key.replace(wheel=rules.wheel)
     base = _SCALED.get(scale.fingerprint())
     if base is None:
-        base = serve(_key_model(rules), scale)
+        base = serve(_key_model(rules, key), scale)
         _SCALED[scale.fingerprint()] = base
     model = base.under(rules)
     _LOADED[rules.fingerprint()] = model
@@ -557,8 +551,7 @@ def preload() -> int:
     return loaded
 
 
-def _key_model(rules: ChineseRules) -> OpponentModel:
-    key = table_key(rules)
+def _key_model(rules: ChineseRules, key: ChineseRules) -> OpponentModel:
     found = _KEYS_LOADED.get(key.fingerprint())
     if found is not None:
         return found
