@@ -27,7 +27,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,13 @@ from cpsolver.chinese.constrained import check_engine
 from cpsolver.chinese.constraints import as_constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import check_deal_request
-from cpsolver.chinese.scoring import Seat, TableResult, check_arrangement, read_seats
+from cpsolver.chinese.scoring import (
+    Seat,
+    TableResult,
+    check_arrangement,
+    read_seats,
+    seat_entries,
+)
 from cpsolver.chinese.solve import check_solve_limits
 from cpsolver.chlust import Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from cpsolver.chlust import Deal as ChlustDeal
@@ -446,17 +452,15 @@ class RemoteBackend:
             rules=rules_to_wire(r.rules, pb.ChineseRules),
         )
         # Errors name a player as the caller did: by name for a mapping, by seat for a list.
-        keys: list[str | int] = (
-            list(r.players) if isinstance(r.players, Mapping) else list(range(len(seats)))
-        )
+        entries = seat_entries(r.players)
+        keys = [path[1] for _, path, _ in entries]
         response = self._call(
             self._chinese.ScoreTable,
             request,
             timeout,
             lambda path: player_paths_from_wire(path, keys),
         )
-        given = r.players.values() if isinstance(r.players, Mapping) else r.players
-        return table_from_wire(response, r.rules, seats, tuple(given))
+        return table_from_wire(response, r.rules, seats, tuple(spec for _, _, spec in entries))
 
     @answers(calls.DealTables)
     def _deal_tables(self, r: calls.DealTables, timeout: float | None) -> tuple[ChineseDeal, ...]:

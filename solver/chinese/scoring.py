@@ -71,6 +71,7 @@ __all__ = [
     "read_seats",
     "row_value_table",
     "score",
+    "seat_entries",
     "settle_pair",
 ]
 
@@ -426,10 +427,8 @@ def score(
     for pairing in pairings:
         net[pairing.seats[0]] += pairing.total
         net[pairing.seats[1]] -= pairing.total
-    given = players.values() if isinstance(players, Mapping) else players
-    return TableResult(
-        ruleset, tuple(s.name for s in seats), seats, pairings, tuple(net), tuple(given)
-    )
+    given = tuple(spec for _, _, spec in seat_entries(players))
+    return TableResult(ruleset, tuple(s.name for s in seats), seats, pairings, tuple(net), given)
 
 
 def read_seats(
@@ -445,30 +444,9 @@ def read_seats(
     >>> seats[1].name, seats[1].fouled, seats[1].foul_reason
     ('E', True, 'the middle (straight flush, six high) beats the back (high card, A-K-Q-J-9)')
     """
-    entries: list[tuple[str, FieldPath, object]]
-    if isinstance(players, Mapping):
-        entries = []
-        for name, spec in players.items():
-            if not isinstance(name, str) or not name:
-                raise InvalidInputError(
-                    "players", f"seat names must be non-empty text, got {name!r}"
-                )
-            entries.append((name, ("players", name), spec))
-    elif isinstance(players, Sequence) and not isinstance(players, (str, bytes)):
-        if len(players) > len(SEATS):
-            raise InvalidInputError(
-                "players", f"a table has 2 to 4 players (CP-1), got {len(players)}"
-            )
-        entries = [(SEATS[i], ("players", i), spec) for i, spec in enumerate(players)]
-    else:
-        raise InvalidInputError(
-            "players", "expected the players seat by seat: a list, or a mapping of seat name"
-        )
-    if not 2 <= len(entries) <= 4:
-        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(entries)}")
     seats: list[Seat] = []
     seen: dict[Card, str] = {}
-    for name, base, spec in entries:
+    for name, base, spec in seat_entries(players):
         seat, places = _read_seat(name, base, spec, rules)
         for card, (where, words) in zip(seat.cards, places, strict=True):
             if card in seen:
@@ -478,6 +456,36 @@ def read_seats(
             seen[card] = words
         seats.append(seat)
     return tuple(seats)
+
+
+def seat_entries(
+    players: Sequence[object] | Mapping[str, object],
+) -> tuple[tuple[str, FieldPath, object], ...]:
+    """The table's shape, checked: ``(name, field path, player)`` seat by seat, for a sequence
+    (seat ``i`` named as :data:`cpsolver.chinese.deal.SEATS`, path ``players[i]``) or a mapping
+    (its names, path ``players.NAME``). Raises :class:`InvalidInputError` for another type, a
+    count outside 2-4 (CP-1) or a seat name that is not text. Each caller that needs the
+    players as given (:func:`score`'s ``inputs``, the remote client's error paths) reads them
+    here.
+
+    >>> [path for _, path, _ in seat_entries({"A": 1, "B": 2})], seat_entries([1, 2])[1][0]
+    ([('players', 'A'), ('players', 'B')], 'E')
+    """
+    is_list = isinstance(players, Sequence) and not isinstance(players, (str, bytes))
+    if not (is_list or isinstance(players, Mapping)):
+        raise InvalidInputError(
+            "players", "expected the players seat by seat: a list, or a mapping of seat name"
+        )
+    if not 2 <= len(players) <= 4:
+        raise InvalidInputError("players", f"a table has 2 to 4 players (CP-1), got {len(players)}")
+    if isinstance(players, Mapping):
+        for name in players:
+            if not isinstance(name, str) or not name:
+                raise InvalidInputError(
+                    "players", f"seat names must be non-empty text, got {name!r}"
+                )
+        return tuple((name, ("players", name), spec) for name, spec in players.items())
+    return tuple((SEATS[i], ("players", i), spec) for i, spec in enumerate(players))
 
 
 def check_arrangement(
