@@ -351,6 +351,9 @@ def test_score_cp_e5(where: str, server: str) -> None:
     if where == "remote":
         assert human.stdout == run("score", "-", stdin=table).stdout
         assert out.stdout == run("score", "-", "--json", stdin=table).stdout
+    # The players seat by seat (a list: N, E, S, W) settle the same table.
+    seat_by_seat = json.dumps({"players": list(CP_E5["players"].values())})
+    assert run("score", "-", "--json", *extra, stdin=seat_by_seat).stdout == out.stdout
 
 
 # --- chlust: in-process and against the server's ChlustService -----------------------------

@@ -130,6 +130,11 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
             "players.N.cards: expected 13 cards, got 5",
         ),
         ({"players": {"N": E5["N"]}}, "players: a table has 2 to 4 players (CP-1), got 1"),
+        ({"players": "N E"}, "players: expected the players seat by seat"),
+        (
+            {"players": [E5["N"], {**E5["E"], "front": ["Qs", "Kd", "3c"]}]},
+            "players[2].front[1]: duplicate card 'Qs' (also N's front card 1)",
+        ),
     ],
 )
 def test_bad_input_exits_2_with_one_line(tmp_path: Path, payload: object, message: str) -> None:
@@ -139,6 +144,16 @@ def test_bad_input_exits_2_with_one_line(tmp_path: Path, payload: object, messag
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert message in lines[0]
+
+
+def test_players_as_a_list_are_the_seats_in_order(tmp_path: Path) -> None:
+    # The library's per-seat shape: seat i is item i, named N, E, S, W; the output is the
+    # same as for the object that names them so.
+    as_list = run("score", write(tmp_path, {"players": list(E5.values())}), "--json")
+    as_object = run("score", write(tmp_path, {"players": E5}, "named.json"), "--json")
+    assert as_list.returncode == 0, as_list.stderr
+    assert json.loads(as_list.stdout) == json.loads(as_object.stdout)
+    assert list(json.loads(as_list.stdout)["totals"]) == ["N", "E", "S", "W"]
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,11 @@
 """``cpsolver score``: settle a Chinese poker table from a JSON file (RULES CP-7..CP-11).
 
 Input: ``{"players": {"N": {"back": [...], "middle": [...], "front": [...]},
-"E": {"cards": [13 cards], "natural": true}, ...}}``; card lists may also be strings
-(``"As Ks Qs Js Ts"``). Output with ``--json``: ``{"totals": {...}, "pairings": [...],
-"players": {...}, "rules": {...}}``; otherwise rich tables. Bad input exits with code 2 and one
-line on stderr naming the field (``players.N.back[2]``, 1-based card positions).
+"E": {"cards": [13 cards], "natural": true}, ...}}``, or ``"players"`` as a list seat by seat
+(named N, E, S, W); card lists may also be strings (``"As Ks Qs Js Ts"``). Output with
+``--json``: ``{"totals": {...}, "pairings": [...], "players": {...}, "rules": {...}}``;
+otherwise rich tables. Bad input exits with code 2 and one line on stderr naming the field
+(``players.N.back[2]``, 1-based card positions).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def score_command(
     """Settle a table of 2-4 players read from FILE (or stdin with ``-``).
 
     FILE holds {"players": {"N": {"back": [...], "middle": [...], "front": [...]},
-    "E": {"cards": [13 cards], "natural": true}, ...}}.
+    "E": {"cards": [13 cards], "natural": true}, ...}}, or the players as a list seat by
+    seat (named N, E, S, W).
     """
     overrides: dict[str, Any] = parse_assignments(assignments)
     document = _load(file)
@@ -78,10 +80,9 @@ def _players(document: Any) -> Any:
         raise InvalidInputError(unknown[0], "unknown key; the input has one key, players")
     if "players" not in document:
         raise InvalidInputError("players", "missing: the input needs a players object")
-    players = document["players"]
-    if not isinstance(players, dict):
-        raise InvalidInputError("players", "expected an object of seat name to player")
-    return players
+    # Its shape (a list seat by seat, or an object by seat name; 2-4 players) is the library's
+    # to check, as for every other caller of score.
+    return document["players"]
 
 
 def _print_table(table: TableResult) -> None:
