@@ -31,12 +31,13 @@ from __future__ import annotations
 import argparse
 import time
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from bench.matches import duplicate
+from bench.matches import duplicate, mean_ci
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
@@ -47,7 +48,7 @@ from cpsolver.chinese.ev_model import (
     table_filename,
 )
 from cpsolver.chinese.make_tables import DEFAULTS
-from cpsolver.chinese.table_keys import table_key
+from cpsolver.chinese.table_keys import differing, table_key
 from cpsolver.chinese.training import deal_hands, play_policy, train
 from cpsolver.rules.chinese import ChineseRules
 
@@ -77,13 +78,10 @@ class Case:
 
 
 def _label(rules: ChineseRules) -> str:
-    default = ChineseRules().to_dict()
-    sets = [
-        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-        for k, v in rules.to_dict().items()
-        if v != default[k] or k == "players"
-    ]
-    return "standard " + " ".join(sets)
+    options = {"players": rules.players, **differing(rules)}
+    return "standard " + " ".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items()
+    )
 
 
 def _rules(**options: object) -> ChineseRules:
@@ -235,6 +233,12 @@ def main() -> None:
             _row(case.label, option, rules, own, "reused", res, args.match_deals)
 
 
+@cache
+def _key_players(rules: ChineseRules) -> int:
+    """How many players the shipped file of ``rules``' key was trained at (read once)."""
+    return load_model(PACKAGE_DATA / table_filename(rules)).rules.players
+
+
 def _row(
     label: str,
     option: str,
@@ -244,9 +248,8 @@ def _row(
     res: npt.NDArray[np.float64],
     deals: int,
 ) -> None:
-    mean = float(res.mean())
-    half = 1.96 * float(res.std(ddof=1)) / np.sqrt(len(res))
-    key_players = load_model(PACKAGE_DATA / table_filename(rules)).rules.players
+    mean, half = mean_ci(res)
+    key_players = _key_players(rules)
     print(
         f"| {label} | {option} | {key_players} players "
         f"| {dedicated.meta.get('iterations_run')}, {seconds} | {deals} "

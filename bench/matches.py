@@ -146,6 +146,18 @@ def _duplicate(
     return out / p
 
 
+def mean_ci(values: npt.ArrayLike) -> tuple[float, float]:
+    """The mean of per-deal (or per-hand) figures and the half-width of its 95% confidence
+    interval (normal approximation: 1.96 standard errors), as every table here reports them.
+
+    >>> mean, half = mean_ci([1.0, 3.0])  # standard error 1
+    >>> mean, round(half, 6)
+    (2.0, 1.96)
+    """
+    a = np.asarray(values, dtype=np.float64)
+    return float(a.mean()), 1.96 * float(a.std(ddof=1)) / float(np.sqrt(len(a)))
+
+
 def duplicate(
     rules: ChineseRules,
     a: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
@@ -203,11 +215,10 @@ def main() -> None:
         rivals = ["strength", "percentile", "previous", "full-deck tables"]
         rivals += ["baseline tables"] if args.baseline else []
         for rival in [r for r in rivals if r in played]:
-            res = duplicate(rules, played["ev"], played[rival], args.deals)
-            half = 1.96 * res.std(ddof=1) / np.sqrt(len(res))
+            mean, half = mean_ci(duplicate(rules, played["ev"], played[rival], args.deals))
             print(
                 f"| {label} ({rules.players} players) | {rival} | {args.deals} | "
-                f"{res.mean():+.4f} | [{res.mean() - half:+.4f}, {res.mean() + half:+.4f}] |"
+                f"{mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] |"
             )
 
 

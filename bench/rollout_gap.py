@@ -17,6 +17,7 @@ import time
 
 import numpy as np
 
+from bench.matches import mean_ci
 from cpsolver.cards import Card
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev import analyse
@@ -57,11 +58,10 @@ def main() -> None:
                 gains.append(sim[0].rollout_ev - by_table.rollout_ev)
         per_hand = (time.perf_counter() - start) / args.hands
         gain = f"{np.mean(gains):+.3f}" if gains else "-"
-        b = np.array(bias)
+        mean, half = mean_ci(bias)
         print(
             f"| {preset} | {args.hands} | {args.rollouts} | {changed / args.hands:.0%} | "
-            f"{gain} | {b.mean():+.3f} ± {1.96 * b.std(ddof=1) / np.sqrt(len(b)):.3f} | "
-            f"{per_hand:.2f} |"
+            f"{gain} | {mean:+.3f} ± {half:.3f} | {per_hand:.2f} |"
         )
 
 
