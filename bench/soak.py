@@ -88,6 +88,7 @@ def _load_client(
     calls = [c.unary_unary(SOLVE, request_serializer=None, response_deserializer=None)
              for c in channels]  # fmt: skip
     records: list[tuple[float, float, str]] = []
+    details: Counter[str] = Counter()  # each error code with its message, as the caller saw it
     lock = threading.Lock()
     begin = time.monotonic()
     end = begin + seconds
@@ -98,6 +99,8 @@ def _load_client(
         code = "OK" if exc is None else exc.code().name
         with lock:
             records.append((started, time.monotonic() - started, code))
+            if exc is not None:
+                details[f"{code}: {exc.details()}"[:160]] += 1
 
     if closed:
 
@@ -138,12 +141,18 @@ def _load_client(
         time.sleep(0.2)
     for channel in channels:
         channel.close()
-    out.put(records)
+    out.put((records, time.process_time(), dict(details)))
+
+
+# What the clients measured in the last :func:`drive`: their CPU seconds and their errors'
+# messages (who answered a CANCELLED, and why, is in the message).
+LAST_DRIVE: dict[str, Any] = {}
 
 
 def drive(address: str, *, rate: float = 0.0, seconds: float, closed: int = 0,
           processes: int = 1, seed: int = 7) -> list[tuple[float, float, str]]:  # fmt: skip
-    """Run ``processes`` client processes sharing the rate (or closed-loop threads); merge."""
+    """Run ``processes`` client processes sharing the rate (or closed-loop threads); merge.
+    Their CPU time and error messages go to :data:`LAST_DRIVE`."""
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
     procs = [
@@ -154,10 +163,16 @@ def drive(address: str, *, rate: float = 0.0, seconds: float, closed: int = 0,
     for p in procs:
         p.start()
     merged: list[tuple[float, float, str]] = []
+    cpu, details = 0.0, Counter[str]()
     for _ in procs:
-        merged.extend(out.get(timeout=seconds + 120))
+        records, used, errors = out.get(timeout=seconds + 120)
+        merged.extend(records)
+        cpu += used
+        details.update(errors)
     for p in procs:
         p.join(timeout=30)
+    LAST_DRIVE.clear()
+    LAST_DRIVE.update(client_cpu_s=round(cpu, 1), errors=dict(details.most_common(6)))
     return merged
 
 
@@ -177,7 +192,8 @@ def open_loop_capacity(address: str, closed_loop: float) -> tuple[float, list[di
         figures = summary(drive(address, rate=rate, seconds=STEP_SECONDS, processes=2),
                           STEP_SECONDS)  # fmt: skip
         clean = set(figures["codes"]) <= {"OK"} and figures["p99_ms"] < CLEAN_P99_MS
-        steps.append({"rate": round(rate, 1), **figures, "clean": clean})
+        steps.append({"rate": round(rate, 1), **figures, "clean": clean,
+                      "errors": LAST_DRIVE["errors"]})  # fmt: skip
         if not clean:
             break
         best = round(rate, 1)
@@ -194,6 +210,12 @@ def _quantile_ms(values: list[float], q: float) -> float:
 
 def summary(records: list[tuple[float, float, str]], seconds: float) -> dict[str, Any]:
     codes = Counter(code for _, _, code in records)
+    first = min((start for start, _, _ in records), default=0.0)
+    window = max(seconds / 12, 1.0)  # errors by twelfth of the phase: episodes, or a start?
+    errors = [0] * (int(seconds / window) + 2)
+    for start, _, code in records:
+        if code != "OK":
+            errors[min(int((start - first) / window), len(errors) - 1)] += 1
     ok = [lat for _, lat, code in records if code == "OK"]
     return {
         "calls": len(records),
@@ -201,6 +223,14 @@ def summary(records: list[tuple[float, float, str]], seconds: float) -> dict[str
         "ok_per_s": round(len(ok) / seconds, 1),
         "p50_ms": round(_quantile_ms(ok, 0.5), 1),
         "p99_ms": round(_quantile_ms(ok, 0.99), 1),
+        # how long the callers waited for each kind of error (p50): a call gRPC core dropped
+        # unread after its 1 s bound waited over 1 s; one the admission refused, a few ms
+        "error_p50_ms": {
+            code: round(_quantile_ms([lat for _, lat, c in records if c == code], 0.5), 1)
+            for code in codes
+            if code != "OK"
+        },
+        "errors_by_window": {"seconds": round(window, 1), "errors": errors},
     }
 
 
@@ -234,6 +264,33 @@ class Server:
                     continue
         return found
 
+    def cpu_seconds(self) -> float:
+        """CPU seconds (user + system) the supervisor and its live children have used."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        total = 0
+        for pid in (self.proc.pid, *self.workers()):
+            with contextlib.suppress(OSError):
+                fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime
+        return total / ticks
+
+    def mark(self) -> tuple[int, float, float]:
+        """Where a phase starts: access-log lines so far, server CPU seconds, the time."""
+        return len(self.lines()), self.cpu_seconds(), time.monotonic()
+
+    def since(self, mark: tuple[int, float, float]) -> dict[str, Any]:
+        """What the server saw since ``mark``: its access log's Solve calls by status (a call
+        gRPC core dropped before the worker picked it up is not there) and its CPU use (CPU
+        seconds per second of the phase, its stragglers' wait included)."""
+        lines, cpu, started = mark
+        seconds = time.monotonic() - started
+        codes = Counter(
+            str(line.get("status")) for line in self.lines()[lines:]
+            if line.get("event") == "rpc" and line.get("method") == SOLVE
+        )  # fmt: skip
+        return {"server_log_codes": dict(codes),
+                "server_cpu_s_per_s": round((self.cpu_seconds() - cpu) / seconds, 2)}  # fmt: skip
+
     def workers(self) -> list[int]:
         pid = self.proc.pid
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -256,6 +313,10 @@ def main() -> None:
     parser.add_argument("--overload", type=float, default=5.0)
     parser.add_argument("--overload-seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument(
+        "--capacity", type=float, default=None,
+        help="calls/s the later phases are sized from, instead of measuring it (A/B runs)",
+    )  # fmt: skip
     parser.add_argument(
         "--phases",
         default=",".join(PHASES),
@@ -304,9 +365,12 @@ def main() -> None:
             }  # fmt: skip
             print(json.dumps({"fuzz": report["fuzz"]}), flush=True)
         # 2. capacity: closed loop, then the open-loop rate the same clients can sustain
-        if phases & {"capacity", "load", "overload", "kill9", "sigterm"}:
+        capacity = args.capacity or 0.0
+        if not capacity and phases & {"capacity", "load", "overload", "kill9", "sigterm"}:
+            mark = server.mark()
             closed = drive(server.address, seconds=10, closed=8, processes=2)
-            report["capacity_closed_loop"] = summary(closed, 10)
+            report["capacity_closed_loop"] = {**summary(closed, 10), **server.since(mark),
+                                              **LAST_DRIVE}  # fmt: skip
             print(json.dumps({"capacity_closed_loop": report["capacity_closed_loop"]}),
                   flush=True)  # fmt: skip
             capacity, steps = open_loop_capacity(server.address, summary(closed, 10)["ok_per_s"])
@@ -314,19 +378,25 @@ def main() -> None:
             print(json.dumps({"capacity": report["capacity"]}), flush=True)
         # 3. 80% load
         if "load" in phases:
+            mark = server.mark()
             load = drive(server.address, rate=0.8 * capacity, seconds=args.load_seconds,
                          processes=2)  # fmt: skip
             report["load_80pct"] = {"rate": round(0.8 * capacity, 1),
-                                    **summary(load, args.load_seconds)}  # fmt: skip
+                                    **summary(load, args.load_seconds),
+                                    **server.since(mark),
+                                    **LAST_DRIVE}  # fmt: skip
             print(json.dumps({"load_80pct": report["load_80pct"]}), flush=True)
         # 4. overload
         if "overload" in phases:
+            mark = server.mark()
             over = drive(server.address, rate=args.overload * capacity,
                          seconds=args.overload_seconds, processes=2)  # fmt: skip
             over_summary = summary(over, args.overload_seconds)
             goodput = round(over_summary["ok_per_s"] / capacity, 2)
             report["overload"] = {"rate": round(args.overload * capacity, 1), **over_summary,
-                                  "goodput_vs_capacity": goodput}  # fmt: skip
+                                  "goodput_vs_capacity": goodput,
+                                  **server.since(mark),
+                                  **LAST_DRIVE}  # fmt: skip
             print(json.dumps({"overload": report["overload"]}), flush=True)
         # 5. kill -9 of a worker under load (existing client connections)
         if "kill9" in phases:
