@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 import signal
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
@@ -452,6 +454,47 @@ def test_d6_a_call_the_queue_cannot_serve_in_time_is_refused_on_arrival(serve_gr
             assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "would keep this one waiting more than 0.5 s" in str(caught.value.details())
             assert time.monotonic() - started < 0.3
+        running.cancel()
+        queued.cancel()
+        channel.close()
+
+
+def test_d6_a_refused_call_is_answered_without_reading_its_body(serve_grpc) -> None:
+    """A refusal costs the worker as little as a call can: a call of a method the worker has
+    seen, arriving when it cannot be served in time, is answered RESOURCE_EXHAUSTED before its
+    body is even read. Here the caller holds its body back: the refusal still comes at once
+    (before, the worker waited for the body it was going to discard, holding a thread, and
+    the caller saw its own deadline pass)."""
+    env = {"CPSOLVER_MAX_CONCURRENT_RPCS": "1", "CPSOLVER_MAX_QUEUE_WAIT": "0.5"}
+    with serve_grpc("--workers", "1", env=env) as server:
+        channel = server.channel()
+        with pytest.raises(grpc.RpcError):
+            _advise(channel, 5000, 0.6).result()  # measured: ~0.6 s per AdvisePlay
+        running = _advise(channel, 5000, 3)
+        time.sleep(0.2)
+        queued = _advise(channel, 5000, 3)
+        time.sleep(0.2)
+        release = threading.Event()
+
+        def held_body() -> Iterator[bytes]:
+            release.wait(10)
+            yield _advise_request(1).SerializeToString()  # type: ignore[attr-defined]
+
+        advise = channel.stream_unary(
+            "/cpsolver.v1.ChlustService/AdvisePlay",
+            request_serializer=None,
+            response_deserializer=None,
+        )
+        started = time.monotonic()
+        call = advise.future(held_body(), timeout=2)
+        try:
+            with pytest.raises(grpc.RpcError) as caught:
+                call.result()
+        finally:
+            release.set()
+        assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "would keep this one waiting more than 0.5 s" in str(caught.value.details())
+        assert time.monotonic() - started < 1
         running.cancel()
         queued.cancel()
         channel.close()
