@@ -72,7 +72,7 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
     help="Seconds in-flight calls get to finish after the drain.",
 )  # fmt: skip
 @option(
-    "--max-concurrent-rpcs", type=click.IntRange(1), default=64, show_default=True,
+    "--max-concurrent-rpcs", type=click.IntRange(1), default=4, show_default=True,
     help="Calls in progress per worker (health and reflection aside); more wait for a slot.",
 )  # fmt: skip
 @option(

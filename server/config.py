@@ -22,7 +22,10 @@ class ServerConfig:
     token: str | None = None  # set: calls need "authorization: Bearer <token>"
     drain: float = 0.0  # seconds after SIGTERM/SIGINT of health NOT_SERVING while still serving
     grace: float = 10.0  # seconds in-flight calls get to finish after the drain
-    max_concurrent_rpcs: int = 64  # calls in progress per worker (health and reflection aside)
+    # Calls in progress per worker (health and reflection aside). A worker is one process, one
+    # GIL: calls beyond a few add no throughput, only runnable threads that the one thread
+    # accepting calls must win the GIL from (issue 15: at 64, the soak's CANCELLED).
+    max_concurrent_rpcs: int = 4
     max_queue_wait: float = 1.0  # seconds a call may wait for a slot; then RESOURCE_EXHAUSTED
     max_message_bytes: int = 4 * 1024 * 1024  # request and response size cap
     max_batch: int = 10_000  # hands per BatchSolve request

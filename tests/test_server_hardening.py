@@ -252,8 +252,9 @@ def _watch(channel: grpc.Channel) -> object:
 
 
 def test_d4_watch_streams_do_not_take_the_call_slots(serve_grpc) -> None:
-    """70 unauthenticated Watch streams (more than the 64 call slots) on one worker: calls and
-    health checks still work; watchers past their own budget are refused instead."""
+    """70 unauthenticated Watch streams (more than the 64 call slots of old, far more than
+    today's 4) on one worker: calls and health checks still work; watchers past their own
+    budget (16) are refused instead."""
     with serve_grpc("--workers", "1", env={"CPSOLVER_TOKEN": "s3cret"}) as server:
         channel = server.channel()
         watches = [_watch(channel) for _ in range(70)]
@@ -456,6 +457,36 @@ def test_d6_a_call_the_queue_cannot_serve_in_time_is_refused_on_arrival(serve_gr
             assert time.monotonic() - started < 0.3
         running.cancel()
         queued.cancel()
+        channel.close()
+
+
+def test_d6_by_default_a_worker_runs_four_calls_and_queues_the_rest_in_time(serve_grpc) -> None:
+    """Default settings, one worker, six long AdvisePlay calls at once (3 s deadlines): four
+    run, the other two wait for a slot for the queue's 1 s, then are shed with
+    RESOURCE_EXHAUSTED before any work. A worker is one GIL: with 64 slots (the old default)
+    all six ran, sharing it, each to its deadline, and under load the runnable handler
+    threads starved the one thread that accepts calls, so gRPC core dropped the calls it had
+    not picked up within 1 s as CANCELLED (issue 15's 80%-load errors)."""
+    with serve_grpc("--workers", "1") as server:
+        channel = server.channel()
+        started = time.monotonic()
+        ended: dict[int, float] = {}
+        calls = [_advise(channel, 5000, 3) for _ in range(6)]
+        for index, call in enumerate(calls):
+            call.add_done_callback(lambda _, i=index: ended.setdefault(i, time.monotonic()))
+        codes = []
+        for call in calls:
+            with pytest.raises(grpc.RpcError) as caught:
+                call.result()
+            codes.append(caught.value.code())
+        assert codes.count(grpc.StatusCode.DEADLINE_EXCEEDED) == 4, codes
+        assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) == 2, codes
+        shed_after = [
+            ended[i] - started
+            for i, code in enumerate(codes)
+            if code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        ]
+        assert all(seconds < 2.5 for seconds in shed_after), shed_after
         channel.close()
 
 
