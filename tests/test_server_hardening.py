@@ -531,6 +531,26 @@ def test_d6_a_refused_call_is_answered_without_reading_its_body(serve_grpc) -> N
         channel.close()
 
 
+def test_d6_a_worker_freezes_its_warm_up_out_of_garbage_collection(serve_grpc) -> None:
+    """What a worker allocates before it serves (tables, rule sets, modules) lives as long as
+    it does: the worker freezes it (gc.freeze), so a full collection under load skips it
+    (~100 ms of GIL before, the worker answering nothing meanwhile, under 1 ms after)."""
+    import re
+
+    with serve_grpc("--workers", "1") as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        request = chinese_poker_pb2.EvaluateHandRequest(cards=TRIPS)
+        assert stub.EvaluateHand(request, timeout=10).hand.name == "three twos"
+        frozen = [
+            int(match.group(1))
+            for line in server.stderr
+            if (match := re.search(r"(\d+) objects from the warm-up frozen", line))
+        ]
+        assert frozen and frozen[0] > 50_000, frozen
+        channel.close()
+
+
 # --- the token check --------------------------------------------------------------------------
 
 
