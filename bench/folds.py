@@ -23,6 +23,7 @@ fingerprint; never on the tables' search path) and reused when present; they are
 
     python -m bench.folds --out build/folds          # the 8 rule sets and the control (make folds)
     python -m bench.folds --only wheel --match-deals 2000
+    python -m bench.folds --only players --case "standard players=3"   # that row alone
     python -m bench.folds --file OLD.npz                # only that file's match
 """
 
@@ -179,6 +180,13 @@ def main() -> None:
         help="these options (or the control)",
     )
     parser.add_argument(
+        "--case",
+        action="append",
+        default=[],
+        choices=sorted({c.label for c in (*CASES, *CONTROLS)}),
+        help="only the rule sets so labelled (with --only: of those options too)",
+    )
+    parser.add_argument(
         "--file",
         type=Path,
         action="append",
@@ -201,6 +209,8 @@ def main() -> None:
     for case in (*CASES, *CONTROLS):
         if (args.only or args.file) and case.option not in (args.only or []):
             continue  # with --file, only the cases --only names
+        if args.case and case.label not in args.case:
+            continue
         rules, training = case.rules, case.training_rules
         assert table_key(rules) != rules, "an affected rule set is never its own key"
         shared = shipped_model(rules)
