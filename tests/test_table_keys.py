@@ -193,11 +193,13 @@ def test_nearest_key_prefers_one_option_away_then_the_same_scoring() -> None:
 
 def test_make_tables_plan_trains_every_key_once_each_from_a_trained_one() -> None:
     steps = plan()
-    assert len(steps) == KEY_COUNT and {s.key for s in steps} == set(all_keys())
+    assert len(steps) == KEY_COUNT + 1 and {s.key for s in steps} == set(all_keys())
     assert steps[0].key == table_key(ChineseRules()) and steps[0].warm_start is None
+    # the cold key once more, from its own file (the restart); then every other key once
+    assert steps[1].key == steps[1].warm_start == steps[0].key
     seen = {steps[0].key}
-    for step in steps[1:]:
-        assert step.warm_start in seen  # warm-started from a key trained before it
+    for step in steps[2:]:
+        assert step.warm_start in seen and step.key not in seen  # from a key trained before
         seen.add(step.key)
     line = steps[1].command(out=Path("solver/data"), **DEFAULTS)  # type: ignore[arg-type]
     assert "--deals 40000 --iterations 16 --min-gain 0.001 --seed 2026" in line
@@ -224,6 +226,29 @@ def test_make_tables_trains_keys_with_a_warm_start_and_writes_the_manifest(
 
     cold = train(steps[1].key, deals=300, iterations=1, min_gain=0.0, seed=4)
     assert not np.array_equal(cold.rows, second.rows)
+
+
+def test_make_tables_restart_waits_for_its_cold_run_when_steps_run_concurrently(
+    tmp_path: Path,
+) -> None:
+    """With a chunk map (Ray) the steps run concurrently, each once its warm start is written;
+    the restart warm-starts from the file its own cold step writes, so it must wait for that
+    step (not for itself), and start from what that step wrote."""
+    steps = plan()[:3]
+    assert steps[1].warm_start == steps[0].key == steps[1].key
+    runs = {"restart": tmp_path / "restart", "serial": tmp_path / "serial"}
+    params = {"deals": 300, "iterations": 1, "min_gain": 0.0, "seed": 4, "log": lambda _: None}
+    train_keys(steps, runs["restart"], chunk_map=map, **params)  # type: ignore[arg-type]
+    train_keys(steps, runs["serial"], **params)  # type: ignore[arg-type]
+    for name in {table_filename(s.key) for s in steps}:
+        concurrent, serial = (load_model(d / name) for d in runs.values())
+        assert np.array_equal(concurrent.rows, serial.rows), name
+    from cpsolver.chinese.training import train
+
+    restarted = load_model(runs["serial"] / table_filename(steps[0].key))
+    assert restarted.meta["warm_start"] == steps[0].key.to_dict()
+    cold = train(steps[0].key, deals=300, iterations=1, min_gain=0.0, seed=4)
+    assert not np.array_equal(cold.rows, restarted.rows)
 
 
 def test_cli_train_trains_the_key_of_the_asked_rule_set(tmp_path: Path) -> None:
