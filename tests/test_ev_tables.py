@@ -211,8 +211,8 @@ def test_shipped_tables_are_converged(name: str) -> None:
     """Issue 3: the last self-play iteration gained less than the file's ``min_gain``, and
     the stored tables' policy is within noise of the previous model's: the closing check inside
     three standard errors of zero (a 0.3% false alarm per file; at two, one shipped file in
-    twenty would fail by chance, and the card-removal `standard` tables' check is +0.0038 ±
-    0.0017 s.e., 2.2 s.e.; the tables once stopped at --min-gain 0.01 were +0.0103 units/deal
+    twenty would fail by chance, and the shipped `standard` file's check is +0.0014 ± 0.0007
+    s.e., 1.95 s.e.; the tables once stopped at --min-gain 0.01 were +0.0103 units/deal
     ahead of their previous iteration in 10,000 duplicate deals, 3.5 s.e.)."""
     meta = load_model(PACKAGE_DATA / name).meta
     last_gain = meta["gains"][-1][1]
@@ -236,8 +236,10 @@ def test_shipped_tables_regenerate_from_a_reduced_run(name: str) -> None:
     once: 3 points (2.7 s.e.) failed a correct heads-up file by chance (0.033).
 
     The reduced run trains the table key's player count (2, as ``make tables`` does) whatever
-    the file was trained with: the shipped ``standard`` and ``eastern`` files were trained with
-    4 players, so this also checks the key's folding of ``players`` (same distributions)."""
+    the file was trained with (a user's file trained at 4 players lands there too: the key's
+    folding of ``players``). The ``standard`` file, trained cold and then restarted from its
+    own file (``make tables``' plan), starts its reduced run from itself: this checks the
+    restart, not the cold run before it."""
     shipped = load_model(PACKAGE_DATA / name)
     rules = shipped.rules.replace(players=table_key(shipped.rules).players)
     assert "cpsolver train" in str(shipped.meta["command"])
