@@ -100,9 +100,9 @@ CASES = (
     Case("naturals", _rules(royalty_mode="add", naturals=False)),
     Case("players", _rules(royalties="none", players=4)),
 )
-"""The affected rule sets: for each folded option two rule sets of different keys (the
-``standard`` key's file was trained at 4 players, the others' at 2, so the ``players`` rows
-test the fold in both directions)."""
+"""The affected rule sets: for each folded option two rule sets of different keys (until
+2026-12-03 the ``standard`` key's file was trained at 4 players, the others' at 2, so the
+``players`` rows tested the fold in both directions; every key file is trained at 2 now)."""
 
 CONTROLS = (
     # the standard key itself retrained as the dedicated models are (40,000 deals of 2, warm-
