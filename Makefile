@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench clean setup protos tables matches folds soak
+.PHONY: run test lint bench clean setup protos tables pools matches folds soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,16 +57,26 @@ TABLES_ARGS ?=
 tables: $(STAMP)
 	$(PY) -m cpsolver.chinese.make_tables --out solver/data $(TABLES_ARGS)
 
+# The opponent pools of `solve(cards, calibrated=True)` (issue 14, docs/EV.md "Card removal"):
+# 100,000 seeded hands arranged once by each key's shipped policy; about 4 minutes per key on
+# one core. Run after `make tables` (a pool must be its key's tables' own: tests/test_pool.py).
+pools: $(STAMP)
+	$(PY) -m cpsolver.chinese.pool --out solver/data
+
 # Duplicate matches of the ev objective against baselines (the presets, then heads-up standard,
 # scoop_double and royalty_mode=add: issue 13), then its calibration against 20,000-rollout
-# simulations (issue 14; about an hour on 2 cores; docs/BENCHMARKS.md).
+# simulations, with the rollout mode and the calibrated mode measured against the same
+# simulations (issue 14; about two hours on 2 cores; docs/BENCHMARKS.md).
 matches: $(STAMP)
 	$(PY) -m bench.matches
 	$(PY) -m bench.matches --rules standard --set players=2 --rivals strength percentile
 	$(PY) -m bench.matches --rules standard --set scoring=scoop_double --rivals strength percentile
 	$(PY) -m bench.matches --rules standard --set royalty_mode=add --rivals strength percentile
-	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --rules standard
-	$(PY) -m bench.calibration --hands 200 --rollouts 5000 --rules two_four
+	mkdir -p build && rm -f build/calibration-standard.jsonl build/calibration-two_four.jsonl
+	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --budget-rollouts 3000 --rules standard --out build/calibration-standard.jsonl
+	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --budget-rollouts 2000 --rules two_four --out build/calibration-two_four.jsonl
+	$(PY) -m bench.calibration --rescore build/calibration-standard.jsonl
+	$(PY) -m bench.calibration --rescore build/calibration-two_four.jsonl
 
 # The fold proofs of the table keys (issue 13, docs/EV.md "Table keys"): a dedicated model for
 # two rule sets of each folded option (players, order, wheel, naturals), trained with make

@@ -143,6 +143,7 @@ class Solve(Call[Solution]):
     engine: str
     rollouts: int
     seed: int
+    calibrated: bool = False
 
 
 @dataclass(frozen=True)

@@ -78,17 +78,19 @@ class ChinesePoker(Section):
         engine: str = "exact",
         rollouts: int = 0,
         seed: int = 0,
+        calibrated: bool = False,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
         """The best arrangement of 13 cards, or the best 13 of 14-17 (see
         :func:`cpsolver.solve`: ``constraints`` and ``engine`` as there; ``rollouts`` and
-        ``seed`` select the expected-value objective's rollout mode; ``overrides`` are rule
-        options by name)."""
+        ``seed`` select the expected-value objective's rollout mode, ``calibrated`` its
+        weighted-pool mode; ``overrides`` are rule options by name)."""
         resolved = ChineseRules.resolve(rules, **overrides)
         request = calls.Solve(
-            cards, resolved, objective, alternatives, constraints, engine, rollouts, seed
-        )
+            cards, resolved, objective, alternatives, constraints, engine, rollouts, seed,
+            calibrated,
+        )  # fmt: skip
         return self.backend.call(request, timeout)
 
     def solve_batch(

@@ -93,6 +93,7 @@ class LocalBackend:
             engine=r.engine,
             rollouts=r.rollouts,
             seed=r.seed,
+            calibrated=r.calibrated,
         )
 
     @answers(calls.BatchSolve)

@@ -410,6 +410,7 @@ class RemoteBackend:
         check_solve_limits(alternatives=r.alternatives, rollouts=r.rollouts, seed=r.seed)
         request.rollouts = r.rollouts
         request.seed = r.seed
+        request.calibrated = r.calibrated
         if r.constraints is not None:
             wire = constraints_to_wire(as_constraints(r.constraints), r.rules)
             request.constraints.CopyFrom(wire)

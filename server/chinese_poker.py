@@ -72,6 +72,7 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             seed=request.seed,
             constraints=constraints_from_wire(request.constraints),
             engine=engine_from_wire(request.engine),
+            calibrated=request.calibrated,
             # Rollouts stop when the caller's deadline comes, so the worker is free again.
             deadline=_seconds_left(context),
         )

@@ -37,7 +37,7 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
     """The warm-up steps in order, as (what it does, the call). ``parallel`` loads the
     multi-threaded batch kernel too: a process that forks afterwards passes False (see
     :func:`cpsolver.chinese.search.warm_up`)."""
-    from cpsolver.chinese import ev_kernel, ev_model, solve
+    from cpsolver.chinese import ev_kernel, ev_model, pool, solve
     from cpsolver.chinese.removal import class_shapes
     from cpsolver.errors import CpsolverError
     from cpsolver.evaluator.poker import poker_tables
@@ -47,9 +47,13 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
         # Every key on both scales (~0.5 s, ~25 MB): no request waits for a file, and a
         # worker's memory does not creep up as new rule sets arrive.
         log.info("loaded %d expected-value models", ev_model.preload())
+        # The opponent pools of calibrated=True (issue 14; ~1.3 MB each): loaded now for the
+        # same reason, and their two kernels compiled or read from the cache.
+        log.info("loaded %d opponent pools", pool.preload())
         for preset in ChineseRules.PRESETS:  # each scoring mode's kernels on real tables
             try:
                 solve(SAMPLE_HAND, preset)
+                solve(SAMPLE_HAND, preset, calibrated=True)
             except CpsolverError as exc:  # e.g. a preset without tables: its calls will say so
                 log.warning("warm-up of preset %s: %s", preset, exc)
 

@@ -1,7 +1,8 @@
 """The typed client returns the ``ev`` objective's report (RULES §2.3) as the library does:
 per-row P(win)/P(tie)/P(loss) with the units and royalty of each row (CP-7, CP-8), the EV,
-alternatives with their EV and interval, undeclared naturals (CP-11) and, with rollouts, the
-deal count and 95% intervals - equal to the in-process Solution, over the real server.
+alternatives with their EV and interval, undeclared naturals (CP-11) and, with rollouts or the
+calibrated pool, the deal count and 95% intervals - equal to the in-process Solution, over the
+real server.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ CASES = [
     # Six pairs held but not declared (quads play better, CP-11): an undeclared natural entry.
     ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {}),
     ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {"rollouts": 40, "seed": 5}),
+    # The weighted opponent pool (issue 14): SolveRequest.calibrated reaches the same code.
+    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"calibrated": True}),
+    ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"calibrated": True}),
 ]
 
 
@@ -37,7 +41,9 @@ def test_remote_ev_solution_equals_the_library(
     assert got.analysis.rows == expected.analysis.rows
     assert got.analysis.ev == expected.analysis.ev == got.ev
     assert got.analysis.ci95 == expected.analysis.ci95
-    assert (expected.analysis.ci95 is not None) == bool(kwargs.get("rollouts"))
+    assert (expected.analysis.ci95 is not None) == bool(
+        kwargs.get("rollouts") or kwargs.get("calibrated")
+    )
     assert got.analysis.rollouts == expected.analysis.rollouts
     assert got.analysis.alternatives_ci95 == expected.analysis.alternatives_ci95
     assert got.analysis.naturals == expected.analysis.naturals

@@ -125,6 +125,12 @@ def evaluate(
     "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
     help="Seed of the rollouts.",
 )  # fmt: skip
+@click.option(
+    "--calibrated",
+    is_flag=True,
+    help="ev: re-score the top candidates against the weighted opponent pool (card removal "
+    "beyond first order; tens of milliseconds; docs/EV.md).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options
 def solve(
@@ -141,6 +147,7 @@ def solve(
     top: int | None,
     rollouts: int,
     seed: int,
+    calibrated: bool,
     as_json: bool,
     solver: Solver,
 ) -> None:
@@ -164,6 +171,7 @@ def solve(
         alternatives=alternatives,
         rollouts=rollouts,
         seed=seed,
+        calibrated=calibrated,
         **extra,
         **overrides,
     )

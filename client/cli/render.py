@@ -133,7 +133,8 @@ def _ev_parts(solution: Solution) -> list[Table | Text]:
     line = f"expected units at the table: {report.ev:+.4f}"
     if report.ci95 is not None:
         low, high = report.ci95
-        line += f" (95% CI {low:+.4f} .. {high:+.4f}, {report.rollouts} rollouts)"
+        source = f"{report.rollouts} rollouts" if report.rollouts else "weighted opponent pool"
+        line += f" (95% CI {low:+.4f} .. {high:+.4f}, {source})"
     elif report.estimate is not None:
         half = (report.estimate.high - report.estimate.low) / 2
         line += f" (model, calibrated to +/-{half:.2f})"

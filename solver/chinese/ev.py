@@ -100,6 +100,11 @@ class Candidate:
             self, rollout_ev=mean, rollout_ci=(mean - half_width, mean + half_width), rollouts=n
         )
 
+    def with_estimate(self, mean: float, half_width: float) -> Candidate:
+        """A copy carrying an estimate that is not a rollout (the calibrated pool value,
+        :mod:`cpsolver.chinese.pool`): ranked and reported like a rollout mean, 0 rollouts."""
+        return self.with_rollout(mean, half_width, 0)
+
 
 def hand_array(cards: CardsLike) -> tuple[tuple[Card, ...], np.ndarray]:
     """Parse 13 cards; return them sorted by index and as the kernel's ``int8`` array."""

@@ -44,6 +44,7 @@ from cpsolver.chinese.ev_model import (
 )
 from cpsolver.chinese.naturals import Natural, detect_natural
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
+from cpsolver.chinese.pool import calibrate
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
     COMB3_LISTS,
@@ -296,7 +297,8 @@ class EvReport:
     ``ev``: expected units of the choice at the table (the rollout mean when rollouts ran; when
     a natural is declared, the declaration's EV); ``rows``: per-row P(win)/P(tie)/P(loss) of the
     arrangement against one opponent who plays rows, with the units the row collects when it
-    wins and its royalty; ``ci95``: the 95% confidence interval of ``ev`` (rollouts only);
+    wins and its royalty; ``ci95``: the 95% confidence interval of ``ev`` (rollouts, or the
+    weighted pool of ``calibrated=True`` with ``rollouts`` 0);
     ``rollouts``: opponent deals simulated; ``alternatives_ci95``: per
     :attr:`Solution.alternatives` entry, its interval; ``naturals``: natural declarations that
     were not chosen, as (name, EV, interval). ``candidates`` (in-process only, not sent over
@@ -461,6 +463,7 @@ def solve(
     seed: int = 0,
     top: int | None = None,
     deadline: float | None = None,
+    calibrated: bool = False,
     **overrides: Any,
 ) -> Solution:
     """The best valid arrangement of 13 cards (never a fouled one, CP-6); or, given 14 to 17
@@ -472,7 +475,10 @@ def solve(
     :attr:`Solution.analysis`. ``rollouts=N`` (with ``seed``) re-scores the ``top`` best
     candidates (default 10) by simulating N deals of the opponents from the unseen cards,
     stopping early after ``deadline`` seconds (:mod:`cpsolver.chinese.rollouts`); ``top=K`` also
-    reports at least ``K - 1`` alternatives.
+    reports at least ``K - 1`` alternatives. ``calibrated=True`` re-scores the ``top`` best
+    (default 10) against the importance-weighted opponent pool instead
+    (:mod:`cpsolver.chinese.pool`: card removal beyond first order, tens of milliseconds; the
+    EV it prints is within the calibration target of docs/BENCHMARKS.md, the default's is not).
 
     ``alternatives``, ``rollouts`` and ``seed`` have documented bounds
     (:func:`check_solve_limits`).
@@ -509,11 +515,16 @@ def solve(
     plain = len(indices) == 13 and cons.rows_free and check_engine(engine) == "exact"
     if isinstance(obj, EvObjective) and plain:
         return _solve_ev(
-            indices, resolved, obj, alternatives, rollouts, seed, top, deadline, cons.natural
-        )
+            indices, resolved, obj, alternatives, rollouts, seed, top, deadline, cons.natural,
+            calibrated=calibrated,
+        )  # fmt: skip
     if rollouts:
         raise InvalidInputError(
             "rollouts", "rollouts need the ev objective on 13 cards without constraints"
+        )
+    if calibrated:
+        raise InvalidInputError(
+            "calibrated", "calibrated needs the ev objective on 13 cards without constraints"
         )
     tables = _tables(obj, resolved, indices)
     if not plain:
@@ -618,11 +629,15 @@ def _solve_ev(
     top: int | None,
     deadline: float | None,
     policy: NaturalPolicy = NaturalPolicy.AUTO,
+    *,
+    calibrated: bool = False,
 ) -> Solution:
     model = model_for(rules)
     parsed = [_BY_INDEX[i] for i in indices]
-    k = max(1 + alternatives, top or (10 if rollouts else 1))
+    k = max(1 + alternatives, top or (10 if rollouts or calibrated else 1))
     candidates = analyse(parsed, rules, top=k, model=model)
+    if calibrated and not rollouts:  # rollouts, when asked too, are the finer estimate
+        candidates = calibrate(parsed, rules, candidates)
     if rollouts:
         candidates = rollout(
             parsed, rules, n=rollouts, seed=seed, deadline=deadline, model=model,

@@ -1,0 +1,447 @@
+"""The opponent pool: card removal beyond first order, by importance weighting (issue 14).
+
+The first-order reweighting (:mod:`cpsolver.chinese.removal`) corrects each opponent row
+class for the cards *of that class* we hold; it misses how our hand changes the opponents'
+*other* cards, and so how they arrange (docs/EV.md, "Card removal"). The pool measures that
+instead of modelling it: :data:`POOL_SIZE` seeded random 13-card hands, each arranged once, at
+``make pools`` time, by the table key's own policy (:func:`cpsolver.chinese.training.play_policy`,
+as the rollouts' opponents are). The opponents are dealt uniformly from the 39 cards we do not
+hold, so a pool hand that avoids our cards is an exact draw of an opponent's hand; keeping only
+those keeps 1.3% of the pool. But a hand's arrangement does not depend on which suit is which
+(the rules and the policy are symmetric in the suits), so each pool hand stands for its 24 suit
+relabellings, and its weight is the share of them that avoid our cards:
+
+    w(H) = #{suit permutations s : s(H) avoids our 13 cards} / 24
+
+an unbiased importance weight (the 24 relabellings of a uniform hand are uniform), with
+10-25% of the pool weighted instead of 1.3%. A candidate split's value is its exact settlement
+(CP-7..CP-11: rows *and* their correlation, majority, scoop, royalties, naturals) against every
+weighted pool hand, times the number of opponents (settlement is pairwise). Measured against
+20,000-rollout simulations (docs/BENCHMARKS.md) this is what brings the printed EV within the
+calibration target. (Also measured, and not used: weighting by the hand's rank and suit profile,
+``prod C(4 - held_rank, n_rank) / C(4, n_rank) * prod C(13 - held_suit, m_suit) / C(13,
+m_suit)``, a smoother but biased weight: a larger error.)
+
+``solve(cards, calibrated=True)`` re-scores the ``ev`` objective's top candidates this way
+(:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against tens of
+milliseconds).
+
+>>> from cpsolver.rules.chinese import ChineseRules
+>>> pool = pool_for(ChineseRules())
+>>> pool.rows.shape == (POOL_SIZE, 3)
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+import math
+import sys
+import time
+import zipfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from cpsolver.cards import CardsLike
+from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev import Candidate, hand_array
+from cpsolver.chinese.ev_model import (
+    NATURAL_NAMES,
+    PACKAGE_DATA,
+    MissingTablesError,
+    TablesError,
+    kernel_mode,
+    model_for,
+    row_values,
+    table_search_path,
+)
+from cpsolver.chinese.table_keys import all_keys, table_key, wheel_permutation
+from cpsolver.jit import njit
+from cpsolver.rules.chinese import ChineseRules
+
+__all__ = [
+    "POOL_SEED",
+    "POOL_SIZE",
+    "OpponentPool",
+    "build_pool",
+    "calibrate",
+    "pool_filename",
+    "pool_for",
+    "pool_hands",
+    "pool_weights",
+    "save_pool",
+]
+
+POOL_SIZE = 100_000
+"""Pool hands per table key (the calibration figures of docs/BENCHMARKS.md are at this size:
+half of it doubles the error's noise part)."""
+POOL_SEED = 2026
+"""Seed of the pool hands (:func:`pool_hands`); the same hands serve every key."""
+HANDS_FILE = "chinese-pool-hands.npz"
+FORMAT = "cpsolver-chinese-pool"
+CHUNK = 2_000  # hands arranged per call while building (progress, memory)
+
+IntArray = npt.NDArray[np.int64]
+
+
+def pool_hands(size: int = POOL_SIZE, seed: int = POOL_SEED) -> npt.NDArray[np.int8]:
+    """``size`` seeded random 13-card hands (card indices, ascending), in chunks of 10,000
+    drawn from ``SeedSequence((seed, chunk))`` so a prefix does not depend on ``size``.
+
+    >>> bool((pool_hands(12_000)[:10] == pool_hands(10)).all())
+    True
+    """
+    out = np.empty((size, 13), dtype=np.int8)
+    for chunk, start in enumerate(range(0, size, 10_000)):
+        n = min(10_000, size - start)
+        rng = np.random.default_rng(np.random.SeedSequence((seed, chunk)))
+        keys = rng.random((10_000, 52))[:n]
+        out[start : start + n] = np.sort(np.argsort(keys, axis=1)[:, :13], axis=1)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class OpponentPool:
+    """Pool hands arranged by one table key's policy: ``rows[i]`` (front, middle, back classes
+    on the key's strength scale, ``wheel=lowest``), ``natural[i]`` (the natural it declares,
+    0: none), and each hand's ranks per suit (``suit_ranks[i, s]``, a 13-bit mask) for
+    :func:`pool_weights`."""
+
+    key: ChineseRules
+    hands: npt.NDArray[np.int8]
+    rows: npt.NDArray[np.int32]
+    natural: npt.NDArray[np.int8]
+    suit_ranks: npt.NDArray[np.int16]
+
+    @classmethod
+    def of(cls, key: ChineseRules, hands: npt.ArrayLike, rows: npt.ArrayLike,
+           natural: npt.ArrayLike) -> OpponentPool:  # fmt: skip
+        """From arrays (the hands' suit masks are derived once per hands array and shared by
+        every key's pool: ~1.3 MB per key in memory, plus 2.1 MB for the hands)."""
+        h, masks = _shared_hands(np.asarray(hands, dtype=np.int8))
+        r = np.ascontiguousarray(rows, dtype=np.int32)
+        n = np.ascontiguousarray(natural, dtype=np.int8)
+        for a in (r, n):
+            a.setflags(write=False)
+        return cls(table_key(key), h, r, n, masks)
+
+    def rows_for(self, rules: ChineseRules) -> npt.NDArray[np.int32]:
+        """The rows on ``rules``' strength scale (the ``wheel`` option moves wheel straights)."""
+        if not rules.wheel_second_highest:
+            return self.rows
+        cached: npt.NDArray[np.int32] | None = self.__dict__.get("_rows_high")
+        if cached is None:
+            cached = np.ascontiguousarray(wheel_permutation()[self.rows], dtype=np.int32)
+            cached.setflags(write=False)
+            object.__setattr__(self, "_rows_high", cached)
+        return cached
+
+
+_HANDS: list[tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]] = []  # (hands, suit masks)
+
+
+def _shared_hands(
+    hands: npt.NDArray[np.int8],
+) -> tuple[npt.NDArray[np.int8], npt.NDArray[np.int16]]:
+    """``hands`` and their per-suit rank masks, the arrays of an equal earlier call if any."""
+    for known, masks in _HANDS:
+        if known.shape == hands.shape and np.array_equal(known, hands):
+            return known, masks
+    h = np.ascontiguousarray(hands, dtype=np.int8)
+    wide = h.astype(np.int64)
+    masks64 = np.zeros((h.shape[0], 4), dtype=np.int64)
+    for j in range(h.shape[1]):
+        np.bitwise_or.at(masks64, (np.arange(h.shape[0]), wide[:, j] & 3), 1 << (wide[:, j] >> 2))
+    masks = masks64.astype(np.int16)
+    for a in (h, masks):
+        a.setflags(write=False)
+    _HANDS.append((h, masks))
+    return h, masks
+
+
+def build_pool(rules: ChineseRules, *, size: int = POOL_SIZE, seed: int = POOL_SEED,
+               progress: bool = False) -> OpponentPool:  # fmt: skip
+    """Arrange :func:`pool_hands` with the policy of ``rules``' table key (its shipped or
+    trained model, card removal included: the rollouts' opponents)."""
+    from cpsolver.chinese.training import play_policy  # the training stack, only to build
+
+    key = table_key(rules)
+    model = model_for(key)
+    hands = pool_hands(size, seed)
+    rows = np.empty((size, 3), dtype=np.int64)
+    natural = np.empty(size, dtype=np.int64)
+    start = time.perf_counter()
+    for lo in range(0, size, CHUNK):
+        hi = min(lo + CHUNK, size)
+        rows[lo:hi], natural[lo:hi] = play_policy(hands[lo:hi], key, model)
+        if progress:
+            print(f"  {hi:,} / {size:,} hands, {time.perf_counter() - start:.0f} s",
+                  file=sys.stderr, flush=True)  # fmt: skip
+    return OpponentPool.of(key, hands, rows, natural)
+
+
+def pool_filename(rules: ChineseRules) -> str:
+    """``chinese-pool-<fingerprint of the table key>.npz`` (beside the key's tables)."""
+    return f"chinese-pool-{table_key(rules).fingerprint()}.npz"
+
+
+def _digest(*arrays: npt.NDArray[np.generic]) -> str:
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(str(a.shape).encode())
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+def save_pool(pool: OpponentPool, directory: str | Path, *, seed: int = POOL_SEED) -> Path:
+    """Write the key's pool file (and the shared hands file when absent or different)."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    hands_path = directory / HANDS_FILE
+    hands = np.asarray(pool.hands, dtype=np.int8)
+    if not hands_path.exists() or not np.array_equal(_load_hands(hands_path), hands):
+        header = {"format": FORMAT, "seed": seed, "size": int(hands.shape[0]),
+                  "sha256": _digest(hands)}  # fmt: skip
+        _write(hands_path, header, hands=hands)
+    rows = pool.rows.astype("<i2")
+    natural = pool.natural.astype("<i1")
+    header = {
+        "format": FORMAT,
+        "fingerprint": pool.key.fingerprint(),
+        "rules": pool.key.to_dict(),
+        "hands_sha256": _digest(hands),
+        "sha256": _digest(rows, natural),
+    }
+    path = directory / pool_filename(pool.key)
+    _write(path, header, rows=rows, natural=natural)
+    return path
+
+
+def _write(path: Path, header: dict[str, object], **arrays: npt.NDArray[np.generic]) -> None:
+    raw = np.frombuffer(json.dumps(header, sort_keys=True).encode(), dtype=np.uint8)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, header=raw, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+
+
+def _read(path: Path) -> tuple[dict[str, object], dict[str, np.ndarray]]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            header = json.loads(bytes(data["header"]).decode())
+            arrays = {k: np.array(data[k]) for k in data.files if k != "header"}
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, UnicodeDecodeError) as exc:
+        raise TablesError(f"{path}: not a readable pool file ({exc})") from exc
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise TablesError(f"{path}: not a {FORMAT} file")
+    return header, arrays
+
+
+def _load_hands(path: Path) -> npt.NDArray[np.int8]:
+    header, arrays = _read(path)
+    hands = arrays.get("hands")
+    if hands is None or hands.ndim != 2 or hands.shape[1] != 13:
+        raise TablesError(f"{path}: missing or malformed hands")
+    if header.get("sha256") != _digest(hands.astype(np.int8)):
+        raise TablesError(f"{path}: checksum mismatch, the file is damaged")
+    return hands.astype(np.int8)
+
+
+_POOLS: dict[str, OpponentPool] = {}  # per table key fingerprint
+
+
+def preload() -> int:
+    """Read every key's pool that the search path holds (a server worker's warm-up, so its
+    memory does not creep up as rule sets arrive); returns how many."""
+    count = 0
+    for key in all_keys():
+        try:
+            pool_for(key)
+        except MissingTablesError:
+            continue
+        count += 1
+    return count
+
+
+def pool_for(rules: ChineseRules) -> OpponentPool:
+    """The pool of ``rules``' table key, read once per process from the table search path
+    (:func:`cpsolver.chinese.ev_model.table_search_path`); :class:`MissingTablesError` when
+    no directory has one, :class:`TablesError` naming a damaged file."""
+    key = table_key(rules)
+    fp = key.fingerprint()
+    if fp in _POOLS:
+        return _POOLS[fp]
+    name = pool_filename(key)
+    for directory in table_search_path():
+        path = directory / name
+        if path.exists():
+            break
+    else:
+        raise MissingTablesError(
+            "calibrated",
+            f"no opponent pool for [{key.describe()}] ({name}): `make pools` (python -m "
+            "cpsolver.chinese.pool) builds every key's",
+        )
+    header, arrays = _read(path)
+    rows, natural = arrays.get("rows"), arrays.get("natural")
+    if rows is None or natural is None or header.get("sha256") != _digest(rows, natural):
+        raise TablesError(f"{path}: checksum mismatch or missing arrays, the file is damaged")
+    hands = _load_hands(path.parent / HANDS_FILE)
+    if header.get("hands_sha256") != _digest(hands) or hands.shape[0] != rows.shape[0]:
+        raise TablesError(f"{path}: made for other pool hands than {path.parent / HANDS_FILE}")
+    pool = OpponentPool.of(key, hands, rows, natural)
+    _POOLS[fp] = pool
+    return pool
+
+
+SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.int64)
+"""The 24 relabellings of the suits."""
+
+
+@njit(cache=True, nogil=True)
+def _weights(
+    suit_ranks: npt.NDArray[np.int16],
+    free: IntArray,
+    perms: IntArray,
+    out: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """``out[i]``: the share of the suit permutations ``s`` under which pool hand ``i``'s ranks
+    of each suit ``t`` are all free (unseen) in suit ``s[t]`` (module doc)."""
+    for i in range(suit_ranks.shape[0]):
+        fits = 0
+        for p in range(perms.shape[0]):
+            ok = True
+            for t in range(4):
+                if suit_ranks[i, t] & ~free[perms[p, t]]:
+                    ok = False
+                    break
+            if ok:
+                fits += 1
+        out[i] = fits / perms.shape[0]
+
+
+def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64]:
+    """Each pool hand's weight for our 13 ``cards`` (module doc).
+
+    >>> from cpsolver.rules.chinese import ChineseRules
+    >>> w = pool_weights(pool_for(ChineseRules()), "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h")
+    >>> float(w.min()), float(w.max()) <= 1.0, round(float((w > 0).mean()), 2)
+    (0.0, True, 0.22)
+    """
+    _, hand = hand_array(cards)
+    free = np.full(4, (1 << 13) - 1, dtype=np.int64)
+    for c in hand.astype(np.int64):
+        free[c & 3] &= ~(1 << (c >> 2))
+    out = np.empty(pool.hands.shape[0])
+    _weights(pool.suit_ranks, free, SUIT_PERMUTATIONS, out)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _rescore(
+    weights: npt.NDArray[np.float64],
+    cand_rows: IntArray,
+    cand_nat: IntArray,
+    opp_rows: npt.NDArray[np.int32],
+    opp_nat: npt.NDArray[np.int8],
+    values: npt.NDArray[np.float64],
+    scoring: int,
+    natural_units: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+    odds: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """One pass over the pool: ``sums[k] = (sum w, sum w*u, sum w*u^2, sum w^2)`` of candidate
+    ``k``'s units ``u`` against each pool hand, and ``odds[k, r] = (sum w over hands that play
+    rows, sum w where ours wins row r, sum w where it ties)``. Hands of weight 0 (a profile the
+    unseen cards cannot deal) are skipped."""
+    for j in range(weights.shape[0]):
+        w = weights[j]
+        if w == 0.0:
+            continue
+        for k in range(cand_rows.shape[0]):
+            u = K.settle_pair(
+                cand_rows[k], opp_rows[j], False, False, cand_nat[k], opp_nat[j],
+                values, scoring, natural_units,
+            )  # fmt: skip
+            sums[k, 0] += w
+            sums[k, 1] += w * u
+            sums[k, 2] += w * u * u
+            sums[k, 3] += w * w
+            if opp_nat[j] == 0:
+                for r in range(3):
+                    odds[k, r, 0] += w
+                    if opp_rows[j, r] < cand_rows[k, r]:
+                        odds[k, r, 1] += w
+                    elif opp_rows[j, r] == cand_rows[k, r]:
+                        odds[k, r, 2] += w
+
+
+def calibrate(
+    cards: CardsLike,
+    rules: ChineseRules,
+    candidates: list[Candidate],
+    *,
+    pool: OpponentPool | None = None,
+) -> list[Candidate]:
+    """``candidates`` re-scored against the weighted pool (module doc), best first: each gets
+    the pool value and a 95% interval (the weighted standard error with Kish's effective sample
+    size: about 9,000 hands of the 100,000) in its estimate fields
+    (:meth:`Candidate.with_estimate`), and its per-row odds from the same weighted pool
+    (against an opponent who plays rows)."""
+    pool = pool or pool_for(rules)
+    w = pool_weights(pool, cards)
+    codes = np.array(
+        [NATURAL_NAMES.index(c.natural) if c.natural else 0 for c in candidates], dtype=np.int64
+    )
+    rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
+    opp_nat = pool.natural if rules.naturals else np.zeros_like(pool.natural)
+    sums = np.zeros((len(candidates), 4))
+    odds = np.zeros((len(candidates), 3, 3))
+    _rescore(
+        w, rows, codes, pool.rows_for(rules), opp_nat, row_values(rules), kernel_mode(rules),
+        K.NATURAL_UNITS, sums, odds,
+    )  # fmt: skip
+    opponents = rules.players - 1
+    out = []
+    for i, c in enumerate(candidates):
+        total, first, second, squares = (float(x) for x in sums[i])
+        mean = first / total
+        var = max(second / total - mean * mean, 0.0)
+        ess = total * total / squares
+        half = 1.96 * opponents * math.sqrt(var / ess)
+        if c.natural is None and c.rows:
+            shown = []
+            for r, row in enumerate(c.rows):
+                plays, win, tie = (float(x) for x in odds[i, r])
+                p_win, p_tie = win / plays, tie / plays
+                shown.append(replace(row, win=p_win, tie=p_tie, loss=max(0.0, 1 - p_win - p_tie)))
+            c = replace(c, rows=tuple(shown))
+        out.append(c.with_estimate(opponents * mean, half))
+    out.sort(key=lambda c: -c.score)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m cpsolver.chinese.pool [--only N] [--out DIR]``: build the pools of every
+    table key (``make pools``), from the tables the search path finds."""
+    parser = argparse.ArgumentParser(description="Build the opponent pools (issue 14).")
+    parser.add_argument("--out", type=Path, default=PACKAGE_DATA)
+    parser.add_argument("--size", type=int, default=POOL_SIZE)
+    parser.add_argument("--only", type=int, help="the first N keys only")
+    parser.add_argument("--skip", type=int, default=0, help="skip the first N keys")
+    args = parser.parse_args(argv)
+    keys = all_keys()[args.skip :][: args.only]
+    for key in keys:
+        start = time.perf_counter()
+        path = save_pool(build_pool(key, size=args.size, progress=True), args.out)
+        print(f"{path.name}: {key.describe()} ({time.perf_counter() - start:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

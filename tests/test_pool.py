@@ -1,0 +1,201 @@
+"""The opponent pool and ``solve(cards, calibrated=True)`` (issue 14), against independent
+computations:
+
+* every shipped pool file is what ``make pools`` makes: the first hands rebuilt from the seed
+  and arranged again by the key's policy equal the stored ones;
+* the weights against the hypergeometric formula written out with ``math.comb``;
+* the calibrated value of the choice against a large simulation of the same split (opponents
+  dealt from the unseen cards, arranged by the policy, settled with the library's
+  ``settle_pair``, the code ``score`` uses), for each scoring mode, with an allowance well
+  inside the first-order tables' (tests/test_card_removal.py);
+* errors: a missing or damaged pool names itself; ``calibrated`` with constraints is refused.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cpsolver.cards import parse_cards
+from cpsolver.chinese import pool as pool_module
+from cpsolver.chinese import scoring
+from cpsolver.chinese.ev_model import (
+    PACKAGE_DATA,
+    MissingTablesError,
+    TablesError,
+    model_for,
+)
+from cpsolver.chinese.pool import (
+    HANDS_FILE,
+    POOL_SIZE,
+    build_pool,
+    pool_filename,
+    pool_for,
+    pool_hands,
+    pool_weights,
+)
+from cpsolver.chinese.solve import solve
+from cpsolver.chinese.table_keys import all_keys
+from cpsolver.chinese.training import play_policy
+from cpsolver.errors import InvalidInputError
+from cpsolver.rules.chinese import ChineseRules
+
+EV_MD_HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
+
+
+@pytest.mark.parametrize("key", all_keys(), ids=lambda k: pool_filename(k))
+def test_every_key_ships_the_pool_make_pools_makes(key: ChineseRules) -> None:
+    shipped = pool_for(key)
+    assert shipped.rows.shape == (POOL_SIZE, 3)
+    rebuilt = build_pool(key, size=300)
+    assert np.array_equal(rebuilt.hands, shipped.hands[:300])
+    assert np.array_equal(rebuilt.rows, shipped.rows[:300])
+    assert np.array_equal(rebuilt.natural, shipped.natural[:300])
+    assert (PACKAGE_DATA / pool_filename(key)).is_file()
+
+
+def test_pool_hands_are_distinct_cards_from_the_seed() -> None:
+    hands = pool_hands(2_000)
+    assert all(len(set(h.tolist())) == 13 for h in hands)
+    assert np.array_equal(hands, pool_for(ChineseRules()).hands[:2_000])
+    assert not np.array_equal(pool_hands(50, seed=1), hands[:50])
+
+
+def test_weights_are_the_share_of_suit_relabellings_that_avoid_our_cards() -> None:
+    pool = pool_for(ChineseRules())
+    rng = random.Random(3)
+    for _ in range(3):
+        ours = set(rng.sample(range(52), 13))
+        w = pool_weights(pool, " ".join(_names(sorted(ours))))
+        for i in rng.sample(range(POOL_SIZE), 60):
+            hand = [int(c) for c in pool.hands[i]]
+            fits = sum(
+                not {4 * (c // 4) + perm[c % 4] for c in hand} & ours
+                for perm in itertools.permutations(range(4))
+            )
+            assert w[i] == fits / 24
+        assert 0.05 < float((w > 0).mean()) < 0.5  # far more than the 1.3% rejection keeps
+
+
+def _names(indices: list[int]) -> list[str]:
+    return ["23456789TJQKA"[i // 4] + "cdhs"[i % 4] for i in indices]
+
+
+def simulate(cards: str, rules: ChineseRules, classes: tuple[int, int, int], deals: int,
+             seed: int) -> tuple[float, float]:  # fmt: skip
+    """(mean, standard error) of the split ``classes`` over ``deals`` simulated tables."""
+    model = model_for(rules)
+    hand = [c.index for c in parse_cards(cards)]
+    unseen = np.array(sorted(set(range(52)) - set(hand)), dtype=np.int8)
+    opponents = rules.players - 1
+    rng = np.random.default_rng(seed)
+    order = np.argsort(rng.random((deals, unseen.size)), axis=1)[:, : 13 * opponents]
+    opp_rows, opp_nat = play_policy(unseen[order].reshape(-1, 13), rules, model)
+    values = scoring.row_value_table(rules)
+    code = scoring.SCORING_CODES[rules.scoring]
+    units = np.zeros(deals)
+    for d in range(deals):
+        for o in range(opponents):
+            k = d * opponents + o
+            nat = int(opp_nat[k]) if rules.naturals else 0
+            units[d] += scoring.settle_pair(
+                classes, tuple(int(x) for x in opp_rows[k]), values, code, natural_b=nat
+            )
+    return float(units.mean()), float(units.std(ddof=1) / np.sqrt(deals))
+
+
+CASES = [
+    ("standard", {}, EV_MD_HAND, 3000),
+    ("standard", {}, "Ks Qd Jd Th Tc 8d 7s 7c 6h 5h 4c 3s 2d", 3000),
+    ("two_four", {}, EV_MD_HAND, 4000),
+    ("two_four", {}, "Ah Kc Qs Td Tc 9c 7s 7d 6h 6d 5s 4h 2c", 4000),
+    ("standard", {"scoring": "scoop_double"}, EV_MD_HAND, 2000),
+]
+
+
+@pytest.mark.parametrize(("preset", "overrides", "cards", "deals"), CASES)
+def test_calibrated_value_agrees_with_a_large_simulation_of_the_same_split(
+    preset: str, overrides: dict[str, str], cards: str, deals: int
+) -> None:
+    """Within the simulation's noise plus 0.1 units (the first-order tables are allowed
+    0.25 in tests/test_card_removal.py; the benchmark measures the typical error)."""
+    rules = ChineseRules.preset(preset, **overrides)
+    solution = solve(cards, rules, calibrated=True)
+    report = solution.analysis
+    assert report is not None and report.estimate is not None
+    assert report.rollouts == 0 and not report.estimate.exact
+    assert report.estimate.low < report.ev < report.estimate.high
+    assert solution.natural is None
+    classes = tuple(solution.hands[row].strength for row in sorted(solution.hands))
+    mean, se = simulate(cards, rules, classes, deals, seed=len(cards) + deals)  # type: ignore[arg-type]
+    assert abs(report.ev - mean) <= 3 * se + 0.1, (report.ev, mean, se)
+
+
+def test_calibrated_row_odds_are_the_pools() -> None:
+    plain = solve(EV_MD_HAND).analysis
+    calibrated = solve(EV_MD_HAND, calibrated=True).analysis
+    assert plain is not None and calibrated is not None
+    for row, odds in calibrated.rows.items():
+        assert odds.win + odds.tie + odds.loss == pytest.approx(1.0)
+        assert odds.value == plain.rows[row].value
+    assert calibrated.rows != plain.rows  # the pool's odds, not the first-order tables'
+
+
+def test_calibrated_needs_the_plain_ev_solve() -> None:
+    with pytest.raises(InvalidInputError) as info:
+        solve(EV_MD_HAND, calibrated=True, constraints="As=front")
+    assert info.value.field == "calibrated"
+    with pytest.raises(InvalidInputError):
+        solve(EV_MD_HAND, "standard", "strength", calibrated=True)
+
+
+def test_a_missing_or_damaged_pool_names_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rules = ChineseRules()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for name in ("CPSOLVER_TABLES", "XDG_DATA_HOME"):
+        monkeypatch.setenv(name, str(tmp_path / "nowhere"))
+    monkeypatch.setattr(pool_module, "_POOLS", {})
+    monkeypatch.setattr(pool_module, "table_search_path", lambda: [empty])
+    with pytest.raises(MissingTablesError) as missing:
+        pool_for(rules)
+    assert pool_filename(rules) in str(missing.value)
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    shutil.copy(PACKAGE_DATA / HANDS_FILE, damaged / HANDS_FILE)
+    (damaged / pool_filename(rules)).write_bytes(b"not a pool")
+    monkeypatch.setattr(pool_module, "table_search_path", lambda: [damaged])
+    with pytest.raises(TablesError) as bad:
+        pool_for(rules)
+    assert pool_filename(rules) in str(bad.value)
+
+
+CPSOLVER = Path(sys.executable).with_name("cpsolver")
+
+
+def test_cli_calibrated_prints_the_pool_estimate() -> None:
+    run = subprocess.run(
+        [str(CPSOLVER), "solve", EV_MD_HAND, "--calibrated", "--json"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    estimate = out["ev_estimate"]
+    assert estimate["exact"] is False and estimate["low"] < estimate["value"] < estimate["high"]
+    assert out["rollouts"] == 0 and out["ev_ci95"] == [estimate["low"], estimate["high"]]
+    refused = subprocess.run(
+        [str(CPSOLVER), "solve", EV_MD_HAND, "--calibrated", "--pin", "As=front"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert "calibrated" in refused.stderr
