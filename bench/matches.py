@@ -10,12 +10,16 @@ Policies: ``ev`` (the shipped tables with card removal; naturals declared by EV)
 ``previous`` (the same with the previous training iteration's tables), ``full-deck tables``
 (the shipped tables without card removal: the objective before issue 14), ``baseline
 tables`` (with ``--baseline DIR``: other table files, without card removal), ``strength``
-(strongest back, then middle, then front) and ``percentile`` (maximise the sum of each row's
-percentile rank among all 5-card hands, or all 3-card fronts for the front). The deterministic
-policies always declare a natural, as ``solve`` does for them.
+(strongest back, then middle, then front), ``percentile`` (maximise the sum of each row's
+percentile rank among all 5-card hands, or all 3-card fronts for the front) and
+``calibrated`` (``solve(cards, calibrated=True)``: the ``ev`` top 10 re-scored against the
+weighted opponent pool, issue 14; ~20 ms a hand, so it is played only when named). The
+deterministic policies always declare a natural, as ``solve`` does for them. ``--player NAME``
+puts another policy than ``ev`` in seat A.
 
     python -m bench.matches --deals 10000 --seed 1
     python -m bench.matches --rules standard --set players=2 --rivals strength percentile
+    python -m bench.matches --player calibrated --rivals ev
 """
 
 from __future__ import annotations
@@ -31,14 +35,18 @@ import numba as nb
 import numpy as np
 import numpy.typing as npt
 
+from cpsolver.cards import Card
 from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import (
+    NATURAL_NAMES,
     kernel_mode,
     load_model,
     model_for,
     row_values,
     table_filename,
 )
+from cpsolver.chinese.pool import calibrate
 from cpsolver.chinese.search import search_pairing_batch
 from cpsolver.chinese.training import deal_hands, play_policy
 from cpsolver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
@@ -98,6 +106,23 @@ def additive_policy(rules: ChineseRules, tables: npt.NDArray[np.float64]) -> Pol
     return play
 
 
+def calibrated_policy(rules: ChineseRules) -> Policy:
+    """``solve(cards, calibrated=True)``'s choice for each hand (module doc)."""
+    model = model_for(rules)
+
+    def play(hands: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        rows = np.zeros((hands.shape[0], 3), dtype=np.int64)
+        natural = np.zeros(hands.shape[0], dtype=np.int64)
+        for i, hand in enumerate(hands):
+            cards = [Card.from_index(int(c)) for c in hand]
+            scored = calibrate(cards, rules, analyse(cards, rules, top=10, model=model))
+            rows[i] = next(c for c in scored if c.natural is None).classes
+            natural[i] = NATURAL_NAMES.index(scored[0].natural) if scored[0].natural else 0
+        return rows, natural
+
+    return play
+
+
 def policies(rules: ChineseRules, baseline: Path | None = None) -> dict[str, Policy]:
     """The policies compared, by name (``baseline``: a directory of other table files, played
     without card removal as ``baseline tables``)."""
@@ -120,6 +145,7 @@ def policies(rules: ChineseRules, baseline: Path | None = None) -> dict[str, Pol
         "full-deck tables": lambda h: play_policy(h, rules, model, card_removal=False),
         "strength": additive_policy(rules, strength),
         "percentile": additive_policy(rules, percentile_tables(rules)),
+        "calibrated": calibrated_policy(rules),
     }
 
 
@@ -189,9 +215,11 @@ def main() -> None:
         "--baseline", type=Path, help="directory of older table files to play (no card removal)"
     )
     parser.add_argument("--rivals", nargs="*", help="play only these rivals (default: all of them)")
+    parser.add_argument("--player", default="ev", help="the policy in seat A (default ev)")
     args = parser.parse_args()
     K.warm_up()
-    print("| rules | ev vs | deals | mean units/deal for ev | 95% CI |")
+    me = args.player
+    print(f"| rules | {me} vs | deals | mean units/deal for {me} | 95% CI |")
     print("|---|---|---|---|---|")
     if any("=" not in item for item in args.sets):
         parser.error("--set takes OPTION=VALUE")
@@ -202,9 +230,11 @@ def main() -> None:
         rng = np.random.default_rng(np.random.SeedSequence((args.seed, 0xBE)))
         hands = deal_hands(rng, args.deals, rules.players).reshape(-1, 13)
         played = {}
-        wanted = {"ev", *(args.rivals or [])}
+        wanted = {me, *(args.rivals or [])}
         for name, policy in policies(rules, args.baseline).items():
-            if args.rivals and name not in wanted:
+            if (args.rivals and name not in wanted) or (
+                name == "calibrated" and name not in wanted
+            ):
                 continue
             start = time.perf_counter()
             played[name] = policy(hands)
@@ -212,10 +242,10 @@ def main() -> None:
                 f"<!-- {label} {name}: arranged {len(hands)} hands in "
                 f"{time.perf_counter() - start:.1f} s -->"
             )
-        rivals = ["strength", "percentile", "previous", "full-deck tables"]
+        rivals = ["ev", "strength", "percentile", "previous", "full-deck tables", "calibrated"]
         rivals += ["baseline tables"] if args.baseline else []
-        for rival in [r for r in rivals if r in played]:
-            mean, half = mean_ci(duplicate(rules, played["ev"], played[rival], args.deals))
+        for rival in [r for r in rivals if r in played and r != me]:
+            mean, half = mean_ci(duplicate(rules, played[me], played[rival], args.deals))
             print(
                 f"| {label} ({rules.players} players) | {rival} | {args.deals} | "
                 f"{mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] |"
