@@ -92,7 +92,7 @@ class RuleSet:
     def replace(self, **overrides: object) -> Self:
         """A copy with options changed by name; values may be typed or text (``"strict"``)."""
         fields = {f.name: f for f in dataclasses.fields(self)}  # type: ignore[arg-type]
-        hints = typing.get_type_hints(type(self))
+        hints = _type_hints(type(self))
         changes: dict[str, object] = {}
         problems: list[FieldViolation] = []
         for name, raw in overrides.items():
@@ -146,6 +146,18 @@ def _text(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _type_hints(cls: type) -> dict[str, Any]:
+    """``typing.get_type_hints(cls)``, once per class: it evaluates the annotations' strings
+    each time (~0.4 ms, a third of a served Solve, when every request resolved its rules)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
 def _coerce(name: str, raw: object, kind: Any, meta: Mapping[str, Any]) -> object:
