@@ -277,6 +277,8 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
             interval = (report.estimate.low, report.estimate.high)
             response.value_interval.CopyFrom(_interval(interval))
         response.rollouts = report.rollouts
+        # An interval without rollouts is the calibrated pool's (not the model's bound).
+        response.calibrated = report.ci95 is not None and not report.rollouts
         if report.settlement is not None:
             s = report.settlement
             response.natural_settlement.CopyFrom(
@@ -393,7 +395,7 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
         report = EvReport(
             response.value,
             MappingProxyType({row: rows[row] for row in _DISPLAY_ROWS}),
-            interval if response.rollouts else None,
+            interval if response.rollouts or response.calibrated else None,
             response.rollouts,
             tuple(_interval_from_wire(alt, "value_interval") for alt in plain),
             tuple(

@@ -329,7 +329,7 @@ class SolveRequest(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ..., calibrated: _Optional[bool] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement")
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement", "calibrated")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     ROYALTIES_FIELD_NUMBER: _ClassVar[int]
@@ -341,6 +341,7 @@ class SolveResponse(_message.Message):
     ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
     DISCARDED_FIELD_NUMBER: _ClassVar[int]
     NATURAL_SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
+    CALIBRATED_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     rows: _containers.RepeatedCompositeFieldContainer[RowResult]
     royalties: int
@@ -352,7 +353,8 @@ class SolveResponse(_message.Message):
     rollouts: int
     discarded: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     natural_settlement: NaturalSettlement
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ...) -> None: ...
+    calibrated: bool
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ..., calibrated: _Optional[bool] = ...) -> None: ...
 
 class NaturalSettlement(_message.Message):
     __slots__ = ("units", "win", "tie", "loss")
