@@ -18,7 +18,6 @@ import numpy as np
 import pytest
 
 from cpsolver.cards import Card, parse_cards
-from cpsolver.chinese import scoring
 from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import OpponentModel, model_for, row_tables, row_values
 from cpsolver.chinese.removal import (
@@ -28,9 +27,9 @@ from cpsolver.chinese.removal import (
     removal_weights,
     removal_weights_reference,
 )
-from cpsolver.chinese.training import play_policy
 from cpsolver.evaluator.poker import NUM_CLASSES, evaluate
 from cpsolver.rules.chinese import ChineseRules
+from tests.helpers import simulate_split
 
 EV_MD_HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
 
@@ -109,28 +108,12 @@ def test_compiled_weights_and_tables_equal_the_numpy_reference(wheel: bool) -> N
 def simulate(
     cards: str, rules: ChineseRules, model: OpponentModel, deals: int, seed: int
 ) -> tuple[float, float, float]:
-    """(reported ev of the choice, simulated mean of that split, its standard error): opponents
-    from the unseen cards, arranged by the policy, settled with the library's scoring."""
+    """(reported ev of the choice, simulated mean of that split, its standard error)
+    (:func:`tests.helpers.simulate_split`)."""
     choice = analyse(cards, rules, top=1, model=model)[0]
     assert choice.natural is None
-    hand = [c.index for c in parse_cards(cards)]
-    unseen = np.array(sorted(set(range(52)) - set(hand)), dtype=np.int8)
-    opponents = rules.players - 1
-    rng = np.random.default_rng(seed)
-    order = np.argsort(rng.random((deals, unseen.size)), axis=1)[:, : 13 * opponents]
-    opp_rows, opp_nat = play_policy(unseen[order].reshape(-1, 13), rules, model)
-    values = scoring.row_value_table(rules)
-    code = scoring.SCORING_CODES[rules.scoring]
-    ours = choice.classes
-    units = np.zeros(deals)
-    for d in range(deals):
-        for o in range(opponents):
-            k = d * opponents + o
-            nat = int(opp_nat[k]) if rules.naturals else 0
-            units[d] += scoring.settle_pair(
-                ours, tuple(int(x) for x in opp_rows[k]), values, code, natural_b=nat
-            )
-    return choice.ev, float(units.mean()), float(units.std(ddof=1) / np.sqrt(deals))
+    mean, se = simulate_split(cards, rules, model, choice.classes, deals, seed)
+    return choice.ev, mean, se
 
 
 SCORING_CASES = [

@@ -24,9 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpsolver.cards import parse_cards
 from cpsolver.chinese import pool as pool_module
-from cpsolver.chinese import scoring
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
@@ -44,9 +42,9 @@ from cpsolver.chinese.pool import (
 )
 from cpsolver.chinese.solve import solve
 from cpsolver.chinese.table_keys import all_keys
-from cpsolver.chinese.training import play_policy
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.chinese import ChineseRules
+from tests.helpers import simulate_split
 
 EV_MD_HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
 
@@ -89,29 +87,6 @@ def _names(indices: list[int]) -> list[str]:
     return ["23456789TJQKA"[i // 4] + "cdhs"[i % 4] for i in indices]
 
 
-def simulate(cards: str, rules: ChineseRules, classes: tuple[int, int, int], deals: int,
-             seed: int) -> tuple[float, float]:  # fmt: skip
-    """(mean, standard error) of the split ``classes`` over ``deals`` simulated tables."""
-    model = model_for(rules)
-    hand = [c.index for c in parse_cards(cards)]
-    unseen = np.array(sorted(set(range(52)) - set(hand)), dtype=np.int8)
-    opponents = rules.players - 1
-    rng = np.random.default_rng(seed)
-    order = np.argsort(rng.random((deals, unseen.size)), axis=1)[:, : 13 * opponents]
-    opp_rows, opp_nat = play_policy(unseen[order].reshape(-1, 13), rules, model)
-    values = scoring.row_value_table(rules)
-    code = scoring.SCORING_CODES[rules.scoring]
-    units = np.zeros(deals)
-    for d in range(deals):
-        for o in range(opponents):
-            k = d * opponents + o
-            nat = int(opp_nat[k]) if rules.naturals else 0
-            units[d] += scoring.settle_pair(
-                classes, tuple(int(x) for x in opp_rows[k]), values, code, natural_b=nat
-            )
-    return float(units.mean()), float(units.std(ddof=1) / np.sqrt(deals))
-
-
 CASES = [
     ("standard", {}, EV_MD_HAND, 3000),
     ("standard", {}, "Ks Qd Jd Th Tc 8d 7s 7c 6h 5h 4c 3s 2d", 3000),
@@ -135,7 +110,8 @@ def test_calibrated_value_agrees_with_a_large_simulation_of_the_same_split(
     assert report.estimate.low < report.ev < report.estimate.high
     assert solution.natural is None
     classes = tuple(solution.hands[row].strength for row in sorted(solution.hands))
-    mean, se = simulate(cards, rules, classes, deals, seed=len(cards) + deals)  # type: ignore[arg-type]
+    model = model_for(rules)
+    mean, se = simulate_split(cards, rules, model, classes, deals, seed=len(cards) + deals)  # type: ignore[arg-type]
     assert abs(report.ev - mean) <= 3 * se + 0.1, (report.ev, mean, se)
 
 
