@@ -305,8 +305,9 @@ class EvReport:
     the wire): every candidate scored, the choice first. ``settlement``: when a natural is
     declared, how it settles against one opponent (then ``rows`` are the best ordinary
     arrangement's, for reference). ``estimate``: ``ev`` in the estimate shape of the other
-    games, ``{value, low, high, exact}``: the rollouts' interval, or without rollouts the
-    model's measured calibration bound (:data:`CALIBRATION_95`); never exact.
+    games, ``{value, low, high, exact}``: the rollouts' interval, the weighted pool's with
+    ``calibrated=True``, or else the model's measured calibration bound
+    (:data:`CALIBRATION_95`); never exact.
     """
 
     ev: float
