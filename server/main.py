@@ -137,6 +137,11 @@ def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue
 def _metrics_main(config: ServerConfig, port: int, queue: SimpleQueue[Any]) -> None:
     from cpsolver.server.metrics import serve_metrics
 
+    # Forked from the supervisor, this process inherited its handler, which only sets the
+    # supervisor's flag: SIGTERM would be ignored here until _stop_all's SIGKILL, drain + grace
+    # + 5 s later. Nothing here needs draining (a scrape is retried): exit at once.
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: sys.exit(0))
     configure_logging(config.access_log, config.log_format)
     serve_metrics(config.host, port, lambda bound: queue.put(("metrics", -1, bound)))
 

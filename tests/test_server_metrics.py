@@ -142,3 +142,14 @@ def test_a_worker_restart_is_counted_and_its_counts_stay(metered: RunningServer)
 def test_metrics_are_off_by_default(grpc_server: RunningServer) -> None:
     ready = [x for x in list(grpc_server.stderr) if '"event": "ready"' in x]
     assert ready and json.loads(ready[0])["metrics_port"] is None
+
+
+def test_sigterm_stops_the_metrics_process_too() -> None:
+    """The metrics process exits on SIGTERM like the workers: the server stops cleanly within
+    seconds, not after the supervisor's patience (drain + grace + 5 s, then SIGKILL)."""
+    with running_server("--workers", "1", "--metrics-port", "0", "--grace", "10") as server:
+        start = time.monotonic()
+        assert server.stop() == 0
+        elapsed = time.monotonic() - start
+    assert not [line for line in server.stderr if "did not stop in time" in line]
+    assert elapsed < 8.0
