@@ -18,8 +18,12 @@ setup: $(STAMP)
 run: $(STAMP)
 	$(VENV)/bin/cpsolver serve --host 127.0.0.1 --port 50051
 
+# Two pytest processes, each file's tests together in one (its module fixtures, e.g. a server,
+# start once): 9-10 minutes on 2 cores instead of 15-16 in one process. TEST_WORKERS=0 runs
+# them in this process.
+TEST_WORKERS ?= 2
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
