@@ -66,6 +66,18 @@ every candidate as ``[front, middle, back, natural, rollout mean]``, so that ano
 choice among them can be scored afterwards from the JSON lines)."""
 
 
+RESULT_KEYS = (
+    "ev", "table_ev", "rollout_ev", "half_width", "decision_ok",
+    "budget_ev", "budget_reference", "budget_decision_ok", "budget_seconds", "candidates",
+)  # fmt: skip
+"""The names of a :data:`Result`'s fields in ``--out`` JSON lines."""
+
+
+def stored_result(row: dict[str, object]) -> Result:
+    """A :data:`Result` read back from its ``--out`` JSON line (``--resume``)."""
+    return tuple(row[key] for key in RESULT_KEYS)  # type: ignore[return-value]
+
+
 def one_hand(args: tuple[str, list[int], int, int, int, int]) -> Result:
     """One hand's :data:`Result` (module doc); the budget fields are NaN / False without one."""
     preset, hand, n, top, seed, budget = args
@@ -116,6 +128,10 @@ def main() -> None:
         help="also measure solve(cards, rollouts=N): the rollout mode's calibration and speed",
     )  # fmt: skip
     parser.add_argument(
+        "--resume", action="store_true",
+        help="keep the hands already in --out FILE and measure only the rest (same seed)",
+    )  # fmt: skip
+    parser.add_argument(
         "--rescore", type=Path, metavar="FILE",
         help="measure calibrated=True against the rollouts of an earlier --out FILE",
     )  # fmt: skip
@@ -137,21 +153,24 @@ def main() -> None:
             (preset, h, args.rollouts, args.top, args.seed * 1_000_003 + i, args.budget_rollouts)
             for i, h in enumerate(hands_for(args.seed, args.hands))
         ]
-        results = []
+        results: list[Result] = []
+        if args.resume and args.out and args.out.exists():
+            done = {
+                tuple(row["hand"]): row
+                for row in map(json.loads, args.out.read_text().splitlines())
+                if row["rules"] == preset
+            }
+            results = [stored_result(done[tuple(t[1])]) for t in tasks if tuple(t[1]) in done]
+            tasks = [t for t in tasks if tuple(t[1]) not in done]
         with ProcessPoolExecutor(args.workers, mp_context=ctx) as pool:
             for task, result in zip(tasks, pool.map(one_hand, tasks), strict=True):
                 results.append(result)
                 if args.out:
                     with args.out.open("a") as f:
-                        keys = (
-                            "ev", "table_ev", "rollout_ev", "half_width", "decision_ok",
-                            "budget_ev", "budget_reference", "budget_decision_ok", "budget_seconds",
-                            "candidates",
-                        )  # fmt: skip
                         row = {
                             "rules": preset,
                             "hand": task[1],
-                            **dict(zip(keys, result, strict=True)),
+                            **dict(zip(RESULT_KEYS, result, strict=True)),
                         }
                         f.write(json.dumps(row, default=float) + "\n")
         print(summary(preset, args.rollouts, results, time.perf_counter() - start))
