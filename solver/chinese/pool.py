@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import itertools
 import json
@@ -303,6 +304,7 @@ SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.in
 """The 24 relabellings of the suits."""
 
 
+@functools.cache
 def _fitting_permutations() -> IntArray:
     """``table[m]``: how many of the 24 relabellings ``s`` have bit ``4 * t + s[t]`` set in the
     16-bit mask ``m`` for every suit ``t`` (bit ``4 * t + u`` of a hand's mask: its ranks of suit
@@ -313,9 +315,6 @@ def _fitting_permutations() -> IntArray:
         need = sum(1 << (4 * t + int(u)) for t, u in enumerate(perm))
         table += (masks & need) == need
     return table
-
-
-FITTING_PERMUTATIONS = _fitting_permutations()
 
 
 @njit(cache=True, nogil=True)
@@ -351,7 +350,7 @@ def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64
     for c in hand.astype(np.int64):
         free[c & 3] &= ~(1 << (c >> 2))
     out = np.empty(pool.hands.shape[0])
-    _weights(pool.suit_ranks, free, FITTING_PERMUTATIONS, out)
+    _weights(pool.suit_ranks, free, _fitting_permutations(), out)  # built on first use
     return out
 
 
