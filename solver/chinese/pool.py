@@ -326,14 +326,25 @@ def _weights(
 ) -> None:  # pragma: no cover - compiled
     """``out[i]``: the share of the suit permutations ``s`` under which pool hand ``i``'s ranks
     of each suit ``t`` are all free (unseen) in suit ``s[t]`` (module doc): the 16 suit-to-suit
-    subset tests as one mask, counted by the ``fitting`` table (:func:`_fitting_permutations`)."""
+    subset tests as one mask, counted by the ``fitting`` table (:func:`_fitting_permutations`).
+    The tests depend only on a suit's 13-bit rank set, so they are made once per rank set
+    (``fits[m]``, bit ``u``: ``m`` is free in suit ``u``; every subset of ``free[u]``), and a
+    hand's mask is four lookups."""
+    fits = np.zeros(1 << 13, dtype=np.int64)
+    for u in range(4):
+        sub = free[u]
+        while True:  # the subsets of free[u], free[u] itself down to 0
+            fits[sub] |= 1 << u
+            if sub == 0:
+                break
+            sub = (sub - 1) & free[u]
     for i in range(suit_ranks.shape[0]):
-        mask = 0
-        for t in range(4):
-            ranks = suit_ranks[i, t]
-            for u in range(4):
-                if ranks & ~free[u] == 0:
-                    mask |= 1 << (4 * t + u)
+        mask = (
+            fits[suit_ranks[i, 0]]
+            | (fits[suit_ranks[i, 1]] << 4)
+            | (fits[suit_ranks[i, 2]] << 8)
+            | (fits[suit_ranks[i, 3]] << 12)
+        )
         out[i] = fitting[mask] / 24.0
 
 
