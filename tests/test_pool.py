@@ -4,6 +4,9 @@ computations:
 * every shipped pool file is what ``make pools`` makes: the first hands rebuilt from the seed
   and arranged again by the key's policy equal the stored ones;
 * the weights against the hypergeometric formula written out with ``math.comb``;
+* the weights of the whole pool against the 16 subset tests per hand written out in numpy, and
+  the re-scoring kernel's sums against a plain loop of ``settle_pair`` calls, to the bit, in
+  every scoring mode with naturals on either side;
 * the calibrated value of the choice against a large simulation of the same split (opponents
   dealt from the unseen cards, arranged by the policy, settled with the library's
   ``settle_pair``, the code ``score`` uses), for each scoring mode, with an allowance well
@@ -81,6 +84,19 @@ def test_weights_are_the_share_of_suit_relabellings_that_avoid_our_cards() -> No
             )
             assert w[i] == fits / 24
         assert 0.05 < float((w > 0).mean()) < 0.5  # far more than the 1.3% rejection keeps
+
+
+def test_weights_of_the_whole_pool_equal_the_subset_tests_per_hand() -> None:
+    pool = pool_for(ChineseRules())
+    ranks = pool.suit_ranks.astype(np.int64)
+    table = pool_module._fitting_permutations().astype(np.int64)
+    rng = random.Random(5)
+    for held in (set(rng.sample(range(52), 13)) for _ in range(4)):
+        free = [sum(1 << r for r in range(13) if 4 * r + s not in held) for s in range(4)]
+        mask = np.zeros(POOL_SIZE, dtype=np.int64)
+        for t, u in itertools.product(range(4), range(4)):
+            mask |= ((ranks[:, t] & ~free[u]) == 0).astype(np.int64) << (4 * t + u)
+        assert np.array_equal(pool_weights(pool, " ".join(_names(sorted(held)))), table[mask] / 24)
 
 
 def _names(indices: list[int]) -> list[str]:

@@ -305,23 +305,29 @@ SUIT_PERMUTATIONS = np.array(list(itertools.permutations(range(4))), dtype=np.in
 
 
 @functools.cache
-def _fitting_permutations() -> IntArray:
+def _fitting_permutations() -> npt.NDArray[np.uint8]:
     """``table[m]``: how many of the 24 relabellings ``s`` have bit ``4 * t + s[t]`` set in the
     16-bit mask ``m`` for every suit ``t`` (bit ``4 * t + u`` of a hand's mask: its ranks of suit
-    ``t`` are all free in suit ``u``). One lookup replaces up to 96 subset tests per hand."""
+    ``t`` are all free in suit ``u``). One lookup replaces up to 96 subset tests per hand (bytes:
+    the 64 KB table stays in cache)."""
     masks = np.arange(1 << 16, dtype=np.int64)
-    table = np.zeros(1 << 16, dtype=np.int64)
+    table = np.zeros(1 << 16, dtype=np.uint8)
     for perm in SUIT_PERMUTATIONS:
         need = sum(1 << (4 * t + int(u)) for t, u in enumerate(perm))
         table += (masks & need) == need
     return table
 
 
+_SHARES: npt.NDArray[np.float64] = np.arange(25, dtype=np.float64) / 24.0
+"""``_SHARES[n]``: the weight of a hand that ``n`` of the 24 relabellings fit."""
+
+
 @njit(cache=True, nogil=True)
 def _weights(
     suit_ranks: npt.NDArray[np.int16],
     free: IntArray,
-    fitting: IntArray,
+    fitting: npt.NDArray[np.uint8],
+    shares: npt.NDArray[np.float64],
     out: npt.NDArray[np.float64],
 ) -> None:  # pragma: no cover - compiled
     """``out[i]``: the share of the suit permutations ``s`` under which pool hand ``i``'s ranks
@@ -330,7 +336,7 @@ def _weights(
     The tests depend only on a suit's 13-bit rank set, so they are made once per rank set
     (``fits[m]``, bit ``u``: ``m`` is free in suit ``u``; every subset of ``free[u]``), and a
     hand's mask is four lookups."""
-    fits = np.zeros(1 << 13, dtype=np.int64)
+    fits = np.zeros(1 << 13, dtype=np.int16)
     for u in range(4):
         sub = free[u]
         while True:  # the subsets of free[u], free[u] itself down to 0
@@ -340,12 +346,12 @@ def _weights(
             sub = (sub - 1) & free[u]
     for i in range(suit_ranks.shape[0]):
         mask = (
-            fits[suit_ranks[i, 0]]
-            | (fits[suit_ranks[i, 1]] << 4)
-            | (fits[suit_ranks[i, 2]] << 8)
-            | (fits[suit_ranks[i, 3]] << 12)
+            np.int64(fits[suit_ranks[i, 0]])
+            | (np.int64(fits[suit_ranks[i, 1]]) << 4)
+            | (np.int64(fits[suit_ranks[i, 2]]) << 8)
+            | (np.int64(fits[suit_ranks[i, 3]]) << 12)
         )
-        out[i] = fitting[mask] / 24.0
+        out[i] = shares[fitting[mask]]
 
 
 def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64]:
@@ -361,7 +367,7 @@ def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64
     for c in hand.astype(np.int64):
         free[c & 3] &= ~(1 << (c >> 2))
     out = np.empty(pool.hands.shape[0])
-    _weights(pool.suit_ranks, free, _fitting_permutations(), out)  # built on first use
+    _weights(pool.suit_ranks, free, _fitting_permutations(), _SHARES, out)  # built on first use
     return out
 
 
