@@ -99,6 +99,54 @@ def test_weights_of_the_whole_pool_equal_the_subset_tests_per_hand() -> None:
         assert np.array_equal(pool_weights(pool, " ".join(_names(sorted(held)))), table[mask] / 24)
 
 
+@pytest.mark.parametrize("preset", ["standard", "two_four", "scoop_double", "eastern"])
+def test_rescoring_sums_equal_a_loop_of_settle_pair_calls(preset: str) -> None:
+    """The kernel's settlement written out, against ``settle_pair`` per (hand, candidate) in
+    pool order (the same sums, so equal to the bit): the solver's candidates and the same rows
+    declaring each natural, against weighted hands of which some declare one."""
+    from cpsolver.chinese import ev_kernel
+    from cpsolver.chinese.ev import analyse
+    from cpsolver.chinese.ev_model import kernel_mode, row_values
+
+    if preset == "scoop_double":
+        rules = ChineseRules.preset("standard", scoring="scoop_double")
+    else:
+        rules = ChineseRules.preset(preset)
+    pool = pool_for(rules)
+    weights = pool_weights(pool, EV_MD_HAND)
+    kept = np.flatnonzero(weights)
+    kept = np.union1d(kept[:1_500], kept[pool.natural[kept] > 0])  # every natural hand
+    w = np.zeros_like(weights)
+    w[kept] = weights[kept]
+    assert 0 < int((pool.natural[kept] > 0).sum()) < kept.size
+    classes = [c.classes for c in analyse(EV_MD_HAND, rules, top=4) if c.natural is None]
+    rows = np.array(classes + classes[:1] * 4 + [pool.rows_for(rules)[kept[0]].tolist()])
+    codes = np.array([0] * len(classes) + [1, 2, 3, 4] + [0], dtype=np.int64)
+    values, mode = row_values(rules), kernel_mode(rules)
+    opp_rows, opp_nat = pool.rows_for(rules), pool.natural
+    sums, odds = np.zeros((len(rows), 4)), np.zeros((len(rows), 3, 3))
+    pool_module._rescore(
+        w, rows, codes, opp_rows, opp_nat, values, mode, ev_kernel.NATURAL_UNITS, sums, odds
+    )
+    want_sums, want_odds = np.zeros_like(sums), np.zeros_like(odds)
+    for j in kept:
+        for k in range(len(rows)):
+            u = ev_kernel.settle_pair(
+                rows[k], opp_rows[j].astype(np.int64), False, False, int(codes[k]),
+                int(opp_nat[j]), values, mode, ev_kernel.NATURAL_UNITS,
+            )  # fmt: skip
+            want_sums[k] += (w[j], w[j] * u, w[j] * u * u, w[j] * w[j])
+            if opp_nat[j] == 0:
+                for r in range(3):
+                    want_odds[k, r] += (
+                        w[j],
+                        w[j] if opp_rows[j, r] < rows[k, r] else 0.0,
+                        w[j] if opp_rows[j, r] == rows[k, r] else 0.0,
+                    )
+    assert np.array_equal(sums, want_sums)
+    assert np.array_equal(odds, want_odds)
+
+
 def _names(indices: list[int]) -> list[str]:
     return ["23456789TJQKA"[i // 4] + "cdhs"[i % 4] for i in indices]
 

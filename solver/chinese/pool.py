@@ -387,27 +387,132 @@ def _rescore(
     """One pass over the pool: ``sums[k] = (sum w, sum w*u, sum w*u^2, sum w^2)`` of candidate
     ``k``'s units ``u`` against each pool hand, and ``odds[k, r] = (sum w over hands that play
     rows, sum w where ours wins row r, sum w where it ties)``. Hands of weight 0 (a profile the
-    unseen cards cannot deal) are skipped."""
-    for j in range(weights.shape[0]):
-        w = weights[j]
-        if w == 0.0:
-            continue
-        for k in range(cand_rows.shape[0]):
-            u = K.settle_pair(
-                cand_rows[k], opp_rows[j], False, False, cand_nat[k], opp_nat[j],
-                values, scoring, natural_units,
-            )  # fmt: skip
-            sums[k, 0] += w
-            sums[k, 1] += w * u
-            sums[k, 2] += w * u * u
-            sums[k, 3] += w * w
-            if opp_nat[j] == 0:
-                for r in range(3):
-                    odds[k, r, 0] += w
-                    if opp_rows[j, r] < cand_rows[k, r]:
-                        odds[k, r, 1] += w
-                    elif opp_rows[j, r] == cand_rows[k, r]:
-                        odds[k, r, 2] += w
+    unseen cards cannot deal) are skipped.
+
+    ``u`` is :func:`cpsolver.chinese.ev_kernel.settle_pair`'s (nobody fouls) written out, on
+    the weighted hands gathered once (weight, natural, rows, what each row collects when it
+    wins), candidate by candidate: each sum adds the same terms in the same (pool) order as a
+    call per pair would, so the results are equal to the bit (tests/test_pool.py; ``sums`` and
+    ``odds`` come in as zeros). The sums that do not depend on the candidate are made once, and
+    a row's odds once per class among the candidates.
+
+    The rows' outcomes are unpredictable, and branches on them (or selects, which the compiler
+    turns into branches) cost more than the arithmetic: they are taken as 0/1 integers and
+    enter the sums through ``one[c]`` (0.0 or 1.0) factors instead, which changes no sum: the
+    terms are >= 0, so a product by 0.0 is +0.0, and adding +0.0 leaves a sum that is not -0.0
+    (none is: they start at +0.0 and x - x is +0.0) as it is."""
+    n = weights.shape[0]
+    kept = np.empty(n, dtype=np.int64)
+    count = np.int64(0)
+    for j in range(n):  # the weighted hands, in pool order (written always, kept if w > 0)
+        kept[count] = j
+        count += np.int64(weights[j] != 0.0)
+    w = np.empty(count)
+    nat = np.empty(count, dtype=np.int64)
+    rows = np.empty((3, count), dtype=np.int64)  # rows[r, i]: hand i's row r
+    paid = np.empty((3, count))  # values[r, rows[r, i]]: what the hand's row r collects
+    played = np.empty(count)  # w, or 0 for a hand that declares a natural
+    total = 0.0  # the sums that do not depend on the candidate
+    squares = 0.0
+    plays = 0.0
+    for i in range(count):
+        j = kept[i]
+        w[i] = weights[j]
+        nat[i] = opp_nat[j]
+        for r in range(3):
+            rows[r, i] = opp_rows[j, r]
+            paid[r, i] = values[r, opp_rows[j, r]]
+        total += w[i]
+        squares += w[i] * w[i]
+        played[i] = w[i] if nat[i] == 0 else 0.0
+        if nat[i] == 0:
+            plays += w[i]
+    one = np.array([0.0, 1.0])
+    step = np.array([-1.0, -1.0, -1.0, 0.0, 1.0, 1.0, 1.0])  # two_four's point by won - lost
+    for k in range(cand_rows.shape[0]):
+        a0, a1, a2 = cand_rows[k, 0], cand_rows[k, 1], cand_rows[k, 2]
+        pa0, pa1, pa2 = values[0, a0], values[1, a1], values[2, a2]
+        ours = cand_nat[k]
+        first = 0.0
+        second = 0.0
+        if ours > 0:  # settle_pair's naturals: ours against theirs, or against rows
+            for i in range(count):
+                theirs = nat[i]
+                if theirs == 0 or ours < theirs:
+                    u = natural_units[ours]
+                elif ours == theirs:
+                    u = 0.0
+                else:
+                    u = -natural_units[theirs]
+                first += w[i] * u
+                second += w[i] * u * u
+        else:
+            for i in range(count):
+                if nat[i] > 0:  # theirs against our rows
+                    u = -natural_units[nat[i]]
+                else:
+                    b0, b1, b2 = rows[0, i], rows[1, i], rows[2, i]
+                    g0, g1, g2 = np.int64(a0 > b0), np.int64(a1 > b1), np.int64(a2 > b2)
+                    l0, l1, l2 = np.int64(b0 > a0), np.int64(b1 > a1), np.int64(b2 > a2)
+                    units_a = pa0 * one[g0] + pa1 * one[g1]
+                    units_a += pa2 * one[g2]
+                    units_b = paid[0, i] * one[l0] + paid[1, i] * one[l1]
+                    units_b += paid[2, i] * one[l2]
+                    u = units_a - units_b
+                    if scoring == K.MODE_TWO_FOUR:
+                        u += step[g0 + g1 + g2 - l0 - l1 - l2 + 3]
+                    elif scoring == K.MODE_SCOOP:
+                        u += units_a * one[np.int64(g0 + g1 + g2 == 3)]
+                        u -= units_b * one[np.int64(l0 + l1 + l2 == 3)]
+                first += w[i] * u
+                second += w[i] * u * u
+        sums[k, 0] += total
+        sums[k, 1] += first
+        sums[k, 2] += second
+        sums[k, 3] += squares
+    # The rows' odds, against the hands that play rows: once per row class among the
+    # candidates (rows[r, i] < a: ours wins), four classes per pass (independent sums).
+    classes = np.empty((3 * cand_rows.shape[0], 2), dtype=np.int64)  # (row, class)
+    which = np.empty((cand_rows.shape[0], 3), dtype=np.int64)  # index in classes
+    found = 0
+    for k in range(cand_rows.shape[0]):
+        for r in range(3):
+            which[k, r] = -1
+            for e in range(found):
+                if classes[e, 0] == r and classes[e, 1] == cand_rows[k, r]:
+                    which[k, r] = e
+                    break
+            if which[k, r] < 0:
+                classes[found, 0] = r
+                classes[found, 1] = cand_rows[k, r]
+                which[k, r] = found
+                found += 1
+    wins = np.zeros(found)
+    ties = np.zeros(found)
+    for e0 in range(0, found, 4):
+        e1, e2, e3 = min(e0 + 1, found - 1), min(e0 + 2, found - 1), min(e0 + 3, found - 1)
+        r0, r1, r2, r3 = classes[e0, 0], classes[e1, 0], classes[e2, 0], classes[e3, 0]
+        c0, c1, c2, c3 = classes[e0, 1], classes[e1, 1], classes[e2, 1], classes[e3, 1]
+        win0 = win1 = win2 = win3 = 0.0
+        tie0 = tie1 = tie2 = tie3 = 0.0
+        for i in range(count):
+            p = played[i]
+            b0, b1, b2, b3 = rows[r0, i], rows[r1, i], rows[r2, i], rows[r3, i]
+            win0 += p * one[np.int64(c0 > b0)]
+            tie0 += p * one[np.int64(c0 == b0)]
+            win1 += p * one[np.int64(c1 > b1)]
+            tie1 += p * one[np.int64(c1 == b1)]
+            win2 += p * one[np.int64(c2 > b2)]
+            tie2 += p * one[np.int64(c2 == b2)]
+            win3 += p * one[np.int64(c3 > b3)]
+            tie3 += p * one[np.int64(c3 == b3)]
+        wins[e0], wins[e1], wins[e2], wins[e3] = win0, win1, win2, win3
+        ties[e0], ties[e1], ties[e2], ties[e3] = tie0, tie1, tie2, tie3
+    for k in range(cand_rows.shape[0]):
+        for r in range(3):
+            odds[k, r, 0] += plays
+            odds[k, r, 1] += wins[which[k, r]]
+            odds[k, r, 2] += ties[which[k, r]]
 
 
 def calibrate(
