@@ -129,7 +129,7 @@ def evaluate(
     "--calibrated",
     is_flag=True,
     help="ev: re-score the top candidates against the weighted opponent pool (card removal "
-    "beyond first order; tens of milliseconds; docs/EV.md).",
+    "beyond first order; a few milliseconds; docs/EV.md).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options

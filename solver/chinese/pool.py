@@ -23,7 +23,7 @@ calibration target. (Also measured, and not used: weighting by the hand's rank a
 m_suit)``, a smoother but biased weight: a larger error.)
 
 ``solve(cards, calibrated=True)`` re-scores the ``ev`` objective's top candidates this way
-(:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against tens of
+(:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against a few
 milliseconds).
 
 >>> from cpsolver.rules.chinese import ChineseRules

@@ -478,7 +478,7 @@ def solve(
     stopping early after ``deadline`` seconds (:mod:`cpsolver.chinese.rollouts`); ``top=K`` also
     reports at least ``K - 1`` alternatives. ``calibrated=True`` re-scores the ``top`` best
     (default 10) against the importance-weighted opponent pool instead
-    (:mod:`cpsolver.chinese.pool`: card removal beyond first order, about 10 ms; the
+    (:mod:`cpsolver.chinese.pool`: card removal beyond first order, about 4 ms; the
     EV it prints is within the calibration target of docs/BENCHMARKS.md, the default's is not).
 
     ``alternatives``, ``rollouts`` and ``seed`` have documented bounds
