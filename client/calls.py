@@ -144,6 +144,7 @@ class Solve(Call[Solution]):
     rollouts: int
     seed: int
     calibrated: bool = False
+    budget_ms: int = 0
 
 
 @dataclass(frozen=True)

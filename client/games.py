@@ -79,17 +79,20 @@ class ChinesePoker(Section):
         rollouts: int = 0,
         seed: int = 0,
         calibrated: bool = False,
+        budget_ms: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
         """The best arrangement of 13 cards, or the best 13 of 14-17 (see
         :func:`cpsolver.solve`: ``constraints`` and ``engine`` as there; ``rollouts`` and
         ``seed`` select the expected-value objective's rollout mode, ``calibrated`` its
-        weighted-pool mode; ``overrides`` are rule options by name)."""
+        weighted-pool mode, ``budget_ms`` the best of them that fits that many milliseconds
+        (remote: and half the time left before ``timeout``); ``overrides`` are rule options
+        by name)."""
         resolved = ChineseRules.resolve(rules, **overrides)
         request = calls.Solve(
             cards, resolved, objective, alternatives, constraints, engine, rollouts, seed,
-            calibrated,
+            calibrated, budget_ms,
         )  # fmt: skip
         return self.backend.call(request, timeout)
 

@@ -94,6 +94,7 @@ class LocalBackend:
             rollouts=r.rollouts,
             seed=r.seed,
             calibrated=r.calibrated,
+            budget_ms=r.budget_ms,
         )
 
     @answers(calls.BatchSolve)

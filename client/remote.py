@@ -407,10 +407,13 @@ class RemoteBackend:
         """``Solve``, as :func:`cpsolver.solve` returns it."""
         engine = check_engine(r.engine)
         request = self._solve_request(r.cards, r.rules, r.objective, r.alternatives)
-        check_solve_limits(alternatives=r.alternatives, rollouts=r.rollouts, seed=r.seed)
+        check_solve_limits(
+            alternatives=r.alternatives, rollouts=r.rollouts, seed=r.seed, budget_ms=r.budget_ms
+        )
         request.rollouts = r.rollouts
         request.seed = r.seed
         request.calibrated = r.calibrated
+        request.budget_ms = r.budget_ms
         if r.constraints is not None:
             wire = constraints_to_wire(as_constraints(r.constraints), r.rules)
             request.constraints.CopyFrom(wire)

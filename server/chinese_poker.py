@@ -73,6 +73,9 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             constraints=constraints_from_wire(request.constraints),
             engine=engine_from_wire(request.engine),
             calibrated=request.calibrated,
+            # A budget never spends more than half the time left before the caller's deadline
+            # (cpsolver.solve's budget_mode), so the answer still arrives in time.
+            budget_ms=request.budget_ms,
             # Rollouts stop when the caller's deadline comes, so the worker is free again.
             deadline=_seconds_left(context),
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cpsolver import solve
+from cpsolver.chinese.solve import CALIBRATED_COST_MS
 from cpsolver.client import RemoteSolver
 
 CASES = [
@@ -26,6 +27,10 @@ CASES = [
     # The weighted opponent pool (issue 14): SolveRequest.calibrated reaches the same code.
     ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"calibrated": True}),
     ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"calibrated": True}),
+    # A time budget (SolveRequest.budget_ms) that buys the calibrated re-score, and one that
+    # does not: the server chooses as the library does (the 60 s deadline leaves room).
+    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"budget_ms": 100}),
+    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"budget_ms": 5}),
 ]
 
 
@@ -41,8 +46,9 @@ def test_remote_ev_solution_equals_the_library(
     assert got.analysis.rows == expected.analysis.rows
     assert got.analysis.ev == expected.analysis.ev == got.ev
     assert got.analysis.ci95 == expected.analysis.ci95
+    budget = int(kwargs.get("budget_ms", 0))
     assert (expected.analysis.ci95 is not None) == bool(
-        kwargs.get("rollouts") or kwargs.get("calibrated")
+        kwargs.get("rollouts") or kwargs.get("calibrated") or budget >= CALIBRATED_COST_MS
     )
     assert got.analysis.rollouts == expected.analysis.rollouts
     assert got.analysis.alternatives_ci95 == expected.analysis.alternatives_ci95

@@ -11,7 +11,7 @@ from cpsolver.chinese.constrained import ENGINES
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS
-from cpsolver.chinese.solve import MAX_ALTERNATIVES
+from cpsolver.chinese.solve import CALIBRATED_COST_MS, MAX_ALTERNATIVES, MAX_BUDGET_MS
 from cpsolver.client.cli.main import (
     complete_objectives,
     emit_json,
@@ -23,6 +23,11 @@ from cpsolver.client.cli.render import cards_text, console, solution_tables
 from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
 from cpsolver.seeds import MAX_SEED
+
+SOLVE_BUDGET_MS = 100
+"""``cpsolver solve``'s time budget when no estimate is named: a person (or a script paying a
+process start-up of half a second) is waiting, so the printed EV is the calibrated one
+(``cpsolver.solve``'s ``budget_ms``; docs/EV.md). The library and the server default to 0."""
 
 
 @main.command()
@@ -131,6 +136,14 @@ def evaluate(
     help="ev: re-score the top candidates against the weighted opponent pool (card removal "
     "beyond first order; a few milliseconds; docs/EV.md).",
 )
+@click.option(
+    "--budget-ms",
+    default=None,
+    type=click.IntRange(0, MAX_BUDGET_MS),
+    help=f"ev: milliseconds the solve may spend on a finer estimate (the calibrated re-score "
+    f"from {CALIBRATED_COST_MS}); 0 for the first-order model only. Default: "
+    f"{SOLVE_BUDGET_MS}, or 0 with --rollouts or --calibrated.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options
 def solve(
@@ -148,6 +161,7 @@ def solve(
     rollouts: int,
     seed: int,
     calibrated: bool,
+    budget_ms: int | None,
     as_json: bool,
     solver: Solver,
 ) -> None:
@@ -164,6 +178,8 @@ def solve(
         extra["engine"] = engine
     if top is not None:
         alternatives = max(alternatives, top - 1)
+    if budget_ms is None:  # not given: a named estimate is the caller's choice, else the budget
+        budget_ms = 0 if rollouts or calibrated else SOLVE_BUDGET_MS
     solution = solver.solve(
         " ".join(cards),
         preset,
@@ -172,6 +188,7 @@ def solve(
         rollouts=rollouts,
         seed=seed,
         calibrated=calibrated,
+        budget_ms=budget_ms,
         **extra,
         **overrides,
     )
@@ -180,6 +197,7 @@ def solve(
         return
     out = console()
     for part in solution_tables(solution):
-        out.print(part)
+        # A sentence (the EV and its interval) stays on one line, as scripts and docs read it.
+        out.print(part, soft_wrap=isinstance(part, Text))
     if solution.discarded:
         out.print(Text.assemble("discarded: ", cards_text(solution.discarded)))

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from cpsolver.budget import budget_left
 from cpsolver.cards import Card, CardsLike, parse_cards
 from cpsolver.chinese.constrained import arrange, check_engine, declare_natural
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
@@ -61,12 +62,15 @@ from cpsolver.rules.chinese import Scoring
 from cpsolver.seeds import check_seed
 
 __all__ = [
+    "CALIBRATED_COST_MS",
     "CALIBRATION_95",
     "MAX_ALTERNATIVES",
+    "MAX_BUDGET_MS",
     "Arrangement",
     "EvReport",
     "NaturalSettlement",
     "Solution",
+    "budget_mode",
     "check_solve_limits",
     "solve",
     "solve_many",
@@ -76,12 +80,22 @@ _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 MAX_ALTERNATIVES = 100
 """Most next-best arrangements one call reports (the CLI's ``--alternatives`` range and the
 server's ``top_k``)."""
+MAX_BUDGET_MS = 600_000
+"""The largest ``budget_ms`` :func:`solve` takes (ten minutes; none of its modes needs more)."""
+CALIBRATED_COST_MS = 10
+"""The time budget, in milliseconds, from which :func:`solve` re-scores against the weighted
+opponent pool (``budget_ms``; :func:`budget_mode`): about twice the median of
+``solve(cards, calibrated=True)`` on this project's busy 2-core reference machine (3.5-5.7 ms,
+docs/BENCHMARKS.md), so a loaded machine still fits it."""
 
 
-def check_solve_limits(*, alternatives: int = 0, rollouts: int = 0, seed: int = 0) -> None:
-    """Raise :class:`InvalidInputError` naming ``alternatives``, ``rollouts`` or ``seed`` unless
-    each is within its documented bound: 0 to :data:`MAX_ALTERNATIVES`, 0 (no rollouts) to
-    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to :data:`cpsolver.seeds.MAX_SEED`.
+def check_solve_limits(
+    *, alternatives: int = 0, rollouts: int = 0, seed: int = 0, budget_ms: int = 0
+) -> None:
+    """Raise :class:`InvalidInputError` naming ``alternatives``, ``rollouts``, ``seed`` or
+    ``budget_ms`` unless each is within its documented bound: 0 to :data:`MAX_ALTERNATIVES`,
+    0 (no rollouts) to :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to
+    :data:`cpsolver.seeds.MAX_SEED`, 0 (no budget) to :data:`MAX_BUDGET_MS`.
     :func:`solve` checks them; so does the remote client before it sends a request, so both
     give the same error.
 
@@ -98,6 +112,28 @@ def check_solve_limits(*, alternatives: int = 0, rollouts: int = 0, seed: int = 
     if not 0 <= rollouts <= MAX_ROLLOUTS:
         raise InvalidInputError("rollouts", f"must be 0 to {MAX_ROLLOUTS}, got {rollouts}")
     check_seed(seed)
+    if not 0 <= budget_ms <= MAX_BUDGET_MS:
+        raise InvalidInputError(
+            "budget_ms", f"must be 0 (no budget) to {MAX_BUDGET_MS} milliseconds, got {budget_ms}"
+        )
+
+
+def budget_mode(budget_ms: int, seconds_left: float | None = None) -> str:
+    """The ``ev`` estimate a time budget of ``budget_ms`` milliseconds buys: ``"calibrated"``
+    (the weighted opponent pool, issue 14) when :data:`CALIBRATED_COST_MS` fits, else
+    ``"model"`` (the first-order tables). With ``seconds_left`` (a call's deadline: the
+    ``deadline`` argument of :func:`solve`, or the server call's, :func:`cpsolver.budget.
+    budget_left`) the budget is at most half of what is left, so the answer still arrives
+    in time. A function of its arguments, not of a clock reading: the same budget gives the
+    same answer on every machine.
+
+    >>> budget_mode(0), budget_mode(CALIBRATED_COST_MS), budget_mode(1000, seconds_left=0.01)
+    ('model', 'calibrated', 'model')
+    """
+    usable = float(budget_ms)
+    if seconds_left is not None:
+        usable = min(usable, seconds_left * 1000.0 / 2)
+    return "calibrated" if usable >= CALIBRATED_COST_MS else "model"
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +501,7 @@ def solve(
     top: int | None = None,
     deadline: float | None = None,
     calibrated: bool = False,
+    budget_ms: int = 0,
     **overrides: Any,
 ) -> Solution:
     """The best valid arrangement of 13 cards (never a fouled one, CP-6); or, given 14 to 17
@@ -480,6 +517,12 @@ def solve(
     (default 10) against the importance-weighted opponent pool instead
     (:mod:`cpsolver.chinese.pool`: card removal beyond first order, about 4 ms; the
     EV it prints is within the calibration target of docs/BENCHMARKS.md, the default's is not).
+    ``budget_ms=N`` names the time the caller can give instead of a mode: the most accurate
+    estimate that fits N milliseconds (:func:`budget_mode`: the calibrated re-score from
+    :data:`CALIBRATED_COST_MS`, never more than half the time left before ``deadline`` or a
+    server call's deadline), and the default model when nothing better fits or the objective
+    has no other mode; 0 (the default) spends nothing extra. A budget chooses the mode, so it
+    does not combine with ``rollouts`` or ``calibrated``.
 
     ``alternatives``, ``rollouts`` and ``seed`` have documented bounds
     (:func:`check_solve_limits`).
@@ -507,7 +550,13 @@ def solve(
     indices = _indices_n(cards, "cards")
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed)
+    check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed, budget_ms=budget_ms)
+    if budget_ms and (rollouts or calibrated):
+        raise InvalidInputError(
+            "budget_ms",
+            "a budget chooses the estimate itself; give budget_ms, or rollouts/calibrated, "
+            "not both",
+        )
     if top is not None and top < 1:
         raise InvalidInputError("top", f"must be >= 1, got {top}")
     if top is not None:
@@ -515,6 +564,9 @@ def solve(
     cons = as_constraints(constraints)
     plain = len(indices) == 13 and cons.rows_free and check_engine(engine) == "exact"
     if isinstance(obj, EvObjective) and plain:
+        if budget_ms:
+            left = deadline if deadline is not None else budget_left()
+            calibrated = budget_mode(budget_ms, left) == "calibrated"
         return _solve_ev(
             indices, resolved, obj, alternatives, rollouts, seed, top, deadline, cons.natural,
             calibrated=calibrated,

@@ -307,7 +307,7 @@ class SolveConstraints(_message.Message):
     def __init__(self, pins: _Optional[_Iterable[_Union[CardPlace, _Mapping]]] = ..., forbids: _Optional[_Iterable[_Union[CardPlace, _Mapping]]] = ..., minimums: _Optional[_Iterable[_Union[RowMinimum, _Mapping]]] = ..., natural: _Optional[_Union[NaturalPolicy, str]] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed", "constraints", "engine", "calibrated")
+    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed", "constraints", "engine", "calibrated", "budget_ms")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -317,6 +317,7 @@ class SolveRequest(_message.Message):
     CONSTRAINTS_FIELD_NUMBER: _ClassVar[int]
     ENGINE_FIELD_NUMBER: _ClassVar[int]
     CALIBRATED_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_MS_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     rules: ChineseRules
     objective: Objective
@@ -326,7 +327,8 @@ class SolveRequest(_message.Message):
     constraints: SolveConstraints
     engine: Engine
     calibrated: bool
-    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ..., calibrated: _Optional[bool] = ...) -> None: ...
+    budget_ms: int
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ..., calibrated: _Optional[bool] = ..., budget_ms: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
     __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement", "calibrated")

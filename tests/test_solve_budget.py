@@ -1,0 +1,106 @@
+"""``solve(cards, budget_ms=N)``: a time budget instead of a named estimate (issue 14).
+
+The budget buys the calibrated re-score (the weighted opponent pool) from
+``CALIBRATED_COST_MS``; below it, or for an objective with no finer estimate, the answer is the
+default one. A deadline (the ``deadline`` argument, or a server call's, which the server runs
+inside :func:`cpsolver.budget.call_budget`) caps the budget at half of what is left. The choice
+depends only on the arguments, so the answers are compared with the named modes exactly.
+Over the wire: tests/test_client_ev.py (same Solution) and the CLI's default below.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from cpsolver import solve
+from cpsolver.budget import call_budget
+from cpsolver.chinese.solve import CALIBRATED_COST_MS, MAX_BUDGET_MS, budget_mode
+from cpsolver.client.cli import main
+from cpsolver.errors import InvalidInputError
+
+HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"  # docs/EV.md's card-removal example
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_four"])
+def test_a_budget_that_fits_buys_the_calibrated_estimate(preset: str) -> None:
+    got = solve(HAND, preset, alternatives=2, budget_ms=CALIBRATED_COST_MS)
+    named = solve(HAND, preset, alternatives=2, calibrated=True)
+    default = solve(HAND, preset, alternatives=2)
+    assert got == named
+    assert got.analysis is not None and named.analysis is not None
+    assert got.analysis.ci95 == named.analysis.ci95 is not None
+    assert got.analysis.ev != default.analysis.ev  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("budget", [0, 1, CALIBRATED_COST_MS - 1])
+def test_a_budget_too_small_gives_the_default_answer(budget: int) -> None:
+    got = solve(HAND, budget_ms=budget)
+    assert got == solve(HAND)
+    assert got.analysis is not None and got.analysis.ci95 is None
+
+
+def test_the_deadline_caps_the_budget_at_half_the_time_left() -> None:
+    big = 10 * CALIBRATED_COST_MS
+    default, calibrated = solve(HAND), solve(HAND, calibrated=True)
+    short = (2 * CALIBRATED_COST_MS - 2) / 1000  # half of it is under the calibrated cost
+    assert solve(HAND, budget_ms=big, deadline=short) == default
+    assert solve(HAND, budget_ms=big, deadline=1.0) == calibrated
+    # A server call's deadline (the server runs each call inside call_budget) does the same.
+    with call_budget(short):
+        assert solve(HAND, budget_ms=big) == default
+    with call_budget(5.0):
+        assert solve(HAND, budget_ms=big) == calibrated
+    assert budget_mode(big, seconds_left=2 * CALIBRATED_COST_MS / 1000) == "calibrated"
+    assert budget_mode(big, seconds_left=short) == "model"
+
+
+def test_a_budget_does_not_change_an_objective_without_a_finer_estimate() -> None:
+    for kwargs in ({"objective": "strength"}, {"constraints": "As=front"}):
+        assert solve(HAND, budget_ms=1000, **kwargs) == solve(HAND, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"budget_ms": 100, "rollouts": 50}, "not both"),
+        ({"budget_ms": 100, "calibrated": True}, "not both"),
+        ({"budget_ms": -1}, f"must be 0 (no budget) to {MAX_BUDGET_MS} milliseconds, got -1"),
+        ({"budget_ms": MAX_BUDGET_MS + 1}, f"got {MAX_BUDGET_MS + 1}"),
+    ],
+)
+def test_bad_budgets_name_the_field(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        solve(HAND, **kwargs)  # type: ignore[arg-type]
+    assert caught.value.field == "budget_ms"
+    assert message in str(caught.value)
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out = CliRunner().invoke(main, ["solve", HAND, *args])
+    return out.exit_code, out.stdout, out.stderr
+
+
+def test_the_cli_prints_the_calibrated_ev_by_default() -> None:
+    """``cpsolver solve`` spends SOLVE_BUDGET_MS: its headline EV is the weighted pool's."""
+    code, out, _ = _cli("--json")
+    assert code == 0
+    data = json.loads(out)
+    calibrated = solve(HAND, calibrated=True)
+    assert data["ev"] == calibrated.ev
+    assert data["ev_ci95"] == list(calibrated.analysis.ci95)  # type: ignore[union-attr]
+    code, out, _ = _cli()
+    assert code == 0 and "weighted opponent pool" in " ".join(out.split())
+
+
+def test_the_cli_budget_flag_and_named_estimates() -> None:
+    code, out, _ = _cli("--budget-ms", "0", "--json")
+    assert code == 0 and json.loads(out)["ev"] == solve(HAND).ev
+    code, out, _ = _cli("--rollouts", "40", "--seed", "3", "--json")  # budget 0 by default then
+    assert code == 0 and json.loads(out)["rollouts"] == 40
+    code, _, err = _cli("--budget-ms", "100", "--rollouts", "40")
+    assert code == 2 and "budget_ms" in err and "not both" in err
+    code, _, err = _cli("--budget-ms", "-5")
+    assert code == 2 and "--budget-ms" in err
