@@ -21,6 +21,7 @@ from cpsolver.chinese import ev_model
 from cpsolver.chinese.ev_model import PACKAGE_DATA, table_filename
 from cpsolver.chinese.table_keys import all_rule_sets, one_rule_set_per_key, table_key
 from cpsolver.client import RemoteSolver
+from cpsolver.client.cli.chinese import SOLVE_BUDGET_MS
 from cpsolver.rules.chinese import ChineseRules
 
 # A wheel (so wheel=second_highest changes the rows' strengths), two pairs, no natural.
@@ -77,19 +78,22 @@ def _set_args(rules: ChineseRules) -> list[str]:
 
 def test_a_sample_of_rule_sets_through_the_cli_and_a_real_server(remote: RemoteSolver) -> None:
     """Issue 13: the sample (one rule set of each key) solved by ``cpsolver solve --json`` and
-    by a real server over loopback gives the in-process answer: the same split and EV."""
+    by a real server over loopback gives the in-process answer: the same split and EV (the
+    CLI's, with its default time budget: the calibrated re-score, issue 14)."""
     assert len(SAMPLE) == 15 and len({table_key(r) for r in SAMPLE}) == 15
     assert {r.players for r in SAMPLE} == {2, 3, 4}  # the draw crosses the shared options
     for rules in SAMPLE:
         here = solve(HAND, rules)
+        cli = solve(HAND, rules, budget_ms=SOLVE_BUDGET_MS)
+        assert cli.analysis is not None and cli.analysis.ci95 is not None  # the pool's
         code, out, err = run_cli(
             ["solve", HAND, "--rules", "standard", *_set_args(rules), "--json"]
         )
         assert code == 0, err
         printed = json.loads(out)
         assert ChineseRules(**printed["rules"]) == rules
-        assert printed["ev"] == pytest.approx(here.ev, abs=1e-9)
-        for name, row in (("front", here.front), ("middle", here.middle), ("back", here.back)):
+        assert printed["ev"] == pytest.approx(cli.ev, abs=1e-9)
+        for name, row in (("front", cli.front), ("middle", cli.middle), ("back", cli.back)):
             assert sorted(printed["arrangement"][name]) == sorted(str(c) for c in row)
         there = remote.solve(HAND, rules)
         assert there.rules == rules and there.objective == "ev"
