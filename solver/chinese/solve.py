@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -118,7 +118,9 @@ def check_solve_limits(
         )
 
 
-def budget_mode(budget_ms: int, seconds_left: float | None = None) -> str:
+def budget_mode(
+    budget_ms: int, seconds_left: float | None = None
+) -> Literal["calibrated", "model"]:
     """The ``ev`` estimate a time budget of ``budget_ms`` milliseconds buys: ``"calibrated"``
     (the weighted opponent pool, issue 14) when :data:`CALIBRATED_COST_MS` fits, else
     ``"model"`` (the first-order tables). With ``seconds_left`` (a call's deadline: the
@@ -524,7 +526,7 @@ def solve(
     has no other mode; 0 (the default) spends nothing extra. A budget chooses the mode, so it
     does not combine with ``rollouts`` or ``calibrated``.
 
-    ``alternatives``, ``rollouts`` and ``seed`` have documented bounds
+    ``alternatives``, ``rollouts``, ``seed`` and ``budget_ms`` have documented bounds
     (:func:`check_solve_limits`).
 
     ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
