@@ -156,6 +156,7 @@ class BatchSolve(Call[Iterator[Solution | CpsolverError]]):
     rules: ChineseRules
     objective: str | None
     alternatives: int
+    budget_ms: int = 0
 
 
 @dataclass(frozen=True)

@@ -103,11 +103,13 @@ class ChinesePoker(Section):
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        budget_ms: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Iterator[Solution | CpsolverError]:
         """One Solution or exception per hand, in input order (a bad hand does not stop the
-        batch; remote: ``timeout`` is the deadline of each ``BatchSolve`` call).
+        batch; ``budget_ms`` is each hand's time budget, as in :meth:`solve`; remote:
+        ``timeout`` is the deadline of each ``BatchSolve`` call).
 
         >>> from cpsolver import Row
         >>> from cpsolver.client import connect
@@ -118,7 +120,7 @@ class ChinesePoker(Section):
         """
         resolved = ChineseRules.resolve(rules, **overrides)
         return self.backend.call(
-            calls.BatchSolve(hands, resolved, objective, alternatives), timeout
+            calls.BatchSolve(hands, resolved, objective, alternatives, budget_ms), timeout
         )
 
     def evaluate(

@@ -107,13 +107,17 @@ class LocalBackend:
         for hand in r.hands:
             chunk.append(hand)
             if len(chunk) >= LOCAL_CHUNK:
-                yield from self._chunk(chunk, r.rules, name, r.alternatives)
+                yield from self._chunk(chunk, r.rules, name, r.alternatives, r.budget_ms)
                 chunk = []
-        yield from self._chunk(chunk, r.rules, name, r.alternatives)
+        yield from self._chunk(chunk, r.rules, name, r.alternatives, r.budget_ms)
 
     @staticmethod
     def _chunk(
-        hands: list[CardsLike], rules: ChineseRules, objective: str, alternatives: int
+        hands: list[CardsLike],
+        rules: ChineseRules,
+        objective: str,
+        alternatives: int,
+        budget_ms: int = 0,
     ) -> Iterator[Solution | CpsolverError]:
         results: list[Solution | CpsolverError | None] = []
         good: list[int] = []
@@ -126,14 +130,16 @@ class LocalBackend:
             results.append(None)
             good.append(len(results) - 1)
             hands[len(results) - 1] = cards
-        if good and alternatives == 0:
+        if good and alternatives == 0 and budget_ms == 0:  # the parallel batch search
             solved = solve_many([hands[i] for i in good], rules, objective)
             for i, solution in zip(good, solved, strict=True):
                 results[i] = solution
         else:
             for i in good:
                 try:
-                    results[i] = solve(hands[i], rules, objective, alternatives=alternatives)
+                    results[i] = solve(
+                        hands[i], rules, objective, alternatives=alternatives, budget_ms=budget_ms
+                    )
                 except CpsolverError as exc:
                     results[i] = exc
         for result in results:

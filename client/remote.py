@@ -435,7 +435,10 @@ class RemoteBackend:
         pending: list[Solution | CpsolverError | pb.SolveRequest] = []
         for hand in r.hands:
             try:
-                pending.append(self._solve_request(hand, r.rules, r.objective, r.alternatives))
+                request = self._solve_request(hand, r.rules, r.objective, r.alternatives)
+                check_solve_limits(budget_ms=r.budget_ms)  # the library's bound and error
+                request.budget_ms = r.budget_ms
+                pending.append(request)
             except CpsolverError as exc:
                 pending.append(exc)
             if len(pending) >= BATCH_CHUNK:

@@ -129,11 +129,18 @@ def ray_mapper(workers: int | None = None) -> Callable[..., Iterator[Any]]:
 
 
 def _solve_chunk(
-    hands: list[tuple[Card, ...]], rules: ChineseRules, objective: str, alternatives: int
+    hands: list[tuple[Card, ...]],
+    rules: ChineseRules,
+    objective: str,
+    alternatives: int,
+    budget_ms: int = 0,
 ) -> list[Any]:
     from cpsolver.chinese.solve import solve
 
-    return [solve(list(h), rules, objective, alternatives=alternatives) for h in hands]
+    return [
+        solve(list(h), rules, objective, alternatives=alternatives, budget_ms=budget_ms)
+        for h in hands
+    ]
 
 
 class RaySolver:
@@ -156,14 +163,18 @@ class RaySolver:
         objective: str | None = None,
         *,
         alternatives: int = 0,
+        budget_ms: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Iterator[Any]:
-        """One Solution or exception per hand, in input order (``timeout`` is not used)."""
+        """One Solution or exception per hand, in input order (``budget_ms`` each hand's, as in
+        :func:`cpsolver.solve`; ``timeout`` is not used)."""
         from cpsolver.chinese.ev import EvObjective
         from cpsolver.chinese.ev_model import model_for
         from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, get_objective
+        from cpsolver.chinese.solve import check_solve_limits
 
+        check_solve_limits(alternatives=alternatives, budget_ms=budget_ms)  # before any task
         resolved = ChineseRules.resolve(rules, **overrides)
         name = objective or DEFAULT_OBJECTIVE
         if isinstance(get_objective(name), EvObjective):
@@ -173,7 +184,11 @@ class RaySolver:
 
         def submit(chunk: list[Any]) -> None:
             good = [h for h in chunk if not isinstance(h, CpsolverError)]
-            task = self._remote.remote(good, rules_ref, name, alternatives) if good else None
+            task = (
+                self._remote.remote(good, rules_ref, name, alternatives, budget_ms)
+                if good
+                else None
+            )
             pending.append((chunk, task))
 
         def drain(one: bool) -> Iterator[Any]:
@@ -206,9 +221,12 @@ def solve_many(
     objective: str | None = None,
     *,
     address: str = "auto",
+    budget_ms: int = 0,
     **overrides: Any,
 ) -> list[Any]:
     """:func:`cpsolver.solve_many` on a Ray cluster: the same Solutions in the same order.
     Bad cards raise as there, with the field ``hands[i]``, before anything is submitted."""
     checked = [parse_cards(h, count=13, field=("hands", i)) for i, h in enumerate(hands)]
-    return list(RaySolver(address).solve_batch(checked, rules, objective, **overrides))
+    return list(
+        RaySolver(address).solve_batch(checked, rules, objective, budget_ms=budget_ms, **overrides)
+    )

@@ -11,7 +11,8 @@ import pytest
 
 from cpsolver import solve
 from cpsolver.chinese.solve import CALIBRATED_COST_MS
-from cpsolver.client import RemoteSolver
+from cpsolver.client import LocalSolver, RemoteSolver
+from cpsolver.errors import InvalidInputError
 
 CASES = [
     # (hand, preset, keyword arguments)
@@ -59,3 +60,22 @@ def test_remote_ev_solution_equals_the_library(
     assert got.analysis.estimate == expected.analysis.estimate is not None
     assert got == expected
     assert got.to_dict() == expected.to_dict()
+
+
+def test_remote_batch_spends_the_budget_per_hand(remote: RemoteSolver) -> None:
+    """BatchSolve items carry budget_ms: each hand as ``solve(hand, budget_ms=...)``, a bad
+    hand (or budget) as its error in place, as the in-process backend answers."""
+    hands = [
+        "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h",
+        "As Ks",
+        "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th",
+    ]
+    got = list(remote.solve_batch(hands, budget_ms=50))
+    assert got[0] == solve(hands[0], budget_ms=50) == solve(hands[0], calibrated=True)
+    assert got[2] == solve(hands[2], budget_ms=50)
+    assert isinstance(got[1], InvalidInputError) and "expected 13 cards" in str(got[1])
+    here = list(LocalSolver().solve_batch(hands, budget_ms=50))
+    assert [got[0], got[2]] == [here[0], here[2]] and str(got[1]) == str(here[1])
+    bad = list(remote.solve_batch(hands[:1], budget_ms=-1))
+    assert isinstance(bad[0], InvalidInputError) and bad[0].field == "budget_ms"
+    assert [str(r) for r in LocalSolver().solve_batch(hands[:1], budget_ms=-1)] == [str(bad[0])]

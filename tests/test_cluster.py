@@ -146,6 +146,17 @@ def test_batch_on_ray_gives_the_same_results_in_the_same_order(on_ray: OnRay) ->
         assert isinstance(local[1], str) and "expected 13 cards" in local[1]
 
 
+def test_batch_on_ray_spends_the_budget_per_hand(on_ray: OnRay) -> None:
+    """``budget_ms`` reaches the workers: each hand's calibrated answer, as in-process."""
+    local = [
+        str(r) if isinstance(r, Exception) else r.to_dict()
+        for r in LocalSolver().solve_batch(HANDS, budget_ms=50)
+    ]
+    assert on_ray.report["batch_budget"] == json.loads(json.dumps(local))
+    solved = [r for r in local if not isinstance(r, str)]
+    assert solved and all(r["ev_ci95"] is not None for r in solved)  # the pool's interval
+
+
 def test_cli_batch_on_ray_prints_the_same_lines(on_ray: OnRay) -> None:
     here = run_cli(["batch", "-"], stdin=STDIN)
     assert tuple(on_ray.report["cli"]) == here and here[0] == 2  # two bad lines, same report

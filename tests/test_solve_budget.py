@@ -104,3 +104,46 @@ def test_the_cli_budget_flag_and_named_estimates() -> None:
     assert code == 2 and "budget_ms" in err and "not both" in err
     code, _, err = _cli("--budget-ms", "-5")
     assert code == 2 and "--budget-ms" in err
+
+
+BATCH = [HAND, "As Ks", "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th"]  # a bad hand in the middle
+
+
+def _one_by_one(budget_ms: int) -> list[object]:
+    out: list[object] = []
+    for hand in BATCH:
+        try:
+            out.append(solve(hand, budget_ms=budget_ms))
+        except InvalidInputError as exc:
+            out.append(str(exc))
+    return out
+
+
+def test_solve_many_and_the_local_batch_spend_the_budget_per_hand() -> None:
+    from cpsolver.chinese import solve_many
+    from cpsolver.client import LocalSolver
+
+    good = [BATCH[0], BATCH[2]]
+    calibrated = [solve(h, calibrated=True) for h in good]
+    assert solve_many(good, budget_ms=CALIBRATED_COST_MS) == calibrated
+    assert solve_many(good, budget_ms=CALIBRATED_COST_MS - 1) == solve_many(good)
+    with pytest.raises(InvalidInputError, match="budget_ms"):
+        solve_many(good, budget_ms=-1)
+    got = [
+        r if not isinstance(r, Exception) else str(r)
+        for r in LocalSolver().solve_batch(BATCH, budget_ms=50)
+    ]
+    assert got == _one_by_one(50)
+    assert got[0] == calibrated[0] and "expected 13 cards" in str(got[1])
+
+
+def test_the_cli_batch_takes_a_budget() -> None:
+    lines = "\n".join(BATCH) + "\n"
+    out = CliRunner().invoke(main, ["batch", "-", "--budget-ms", "50"], input=lines)
+    records = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.exit_code == 2  # the bad line
+    assert [r["ok"] for r in records] == [True, False, True]
+    assert records[0]["solution"]["ev"] == solve(HAND, calibrated=True).ev
+    assert records[0]["solution"]["ev_ci95"] is not None
+    plain = CliRunner().invoke(main, ["batch", "-"], input=lines)  # default: no budget
+    assert json.loads(plain.stdout.splitlines()[0])["solution"]["ev"] == solve(HAND).ev

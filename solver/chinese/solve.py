@@ -774,9 +774,13 @@ def solve_many(
     hands: Iterable[CardsLike],
     rules: ChineseRules | str | None = "standard",
     objective: str | Objective = DEFAULT_OBJECTIVE,
+    *,
+    budget_ms: int = 0,
     **overrides: Any,
 ) -> list[Solution]:
     """:func:`solve` for many hands at once; the search runs on all cores (numba threads).
+    ``budget_ms`` is each hand's time budget, as in :func:`solve`: one that buys the
+    calibrated re-score solves the hands one by one with it (a few milliseconds each).
 
     Bad cards raise as in :func:`solve`, with the field ``hands[i]``.
 
@@ -786,8 +790,13 @@ def solve_many(
     """
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
+    check_solve_limits(budget_ms=budget_ms)
     indices = [_indices13(h, ("hands", i)) for i, h in enumerate(hands)]
     if isinstance(obj, EvObjective):
+        if budget_mode(budget_ms, budget_left()) == "calibrated":
+            return [
+                _solve_ev(ix, resolved, obj, 0, 0, 0, None, None, calibrated=True) for ix in indices
+            ]
         return _solve_ev_batch(indices, resolved, obj)
     tables = _tables(obj, resolved)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
