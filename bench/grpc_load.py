@@ -1,13 +1,16 @@
 """gRPC load benchmark (issue 4): Solve latency and BatchSolve throughput, 1 and 2 workers.
 
     python -m bench.grpc_load [--seconds 5] [--hands 1000] [--seed 7] [--workers 1,2]
+                              [--objective strength|ev] [--budget-ms N]
 
 Starts the real server (``cpsolver serve --port 0``) on loopback for each worker count and
 drives it from cpsolver.client *processes* (each with its own connection: SO_REUSEPORT spreads
 connections, not calls, over the workers). Every scenario runs for a fixed time after a short
 warm-up and stops by itself; the server is stopped with SIGTERM at the end. Figures:
 
-* in-process ``solver.solve`` latency (the baseline); objective ``strength`` throughout,
+* in-process ``solver.solve`` latency (the baseline); objective ``strength`` throughout
+  (``--objective ev`` for the default one, with ``--budget-ms N`` its time budget: 10 or more
+  buys the calibrated re-score, docs/EV.md; the process-pool figure stays ``strength``),
 * unary ``Solve`` latency (median, p99) and rate at concurrency 1 and 16,
 * ``BatchSolve`` throughput (hands/s) with 4 concurrent streams of 256 hands.
 
@@ -18,6 +21,7 @@ workers would otherwise use; the figures are what a client on the same host sees
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
@@ -39,7 +43,16 @@ def _hands(count: int, seed: int) -> list[list[int]]:
     return [rng.sample(range(52), 13) for _ in range(count)]
 
 
-def _requests(hands: list[list[int]]):  # type: ignore[no-untyped-def]
+@dataclass(frozen=True)
+class Ask:
+    """What each call asks: the objective and the ``ev`` time budget (``--objective``,
+    ``--budget-ms``)."""
+
+    objective: str = "strength"
+    budget_ms: int = 0
+
+
+def _requests(hands: list[list[int]], ask: Ask):  # type: ignore[no-untyped-def]
     from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 
     suits = (
@@ -50,8 +63,9 @@ def _requests(hands: list[list[int]]):  # type: ignore[no-untyped-def]
     )
     return [
         chinese_poker_pb2.SolveRequest(
-            objective=chinese_poker_pb2.OBJECTIVE_STRENGTH,
+            objective=chinese_poker_pb2.Objective.Value(f"OBJECTIVE_{ask.objective.upper()}"),
             cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand],
+            budget_ms=ask.budget_ms,
         )
         for hand in hands
     ]
@@ -66,12 +80,14 @@ class Result:
     client_cpu: float = 0.0  # client CPU seconds over all calls
 
 
-def _client(address: str, mode: str, threads: int, seconds: float, hands, seed: int, out) -> None:  # type: ignore[no-untyped-def]
+def _client(  # type: ignore[no-untyped-def]
+    address: str, mode: str, threads: int, seconds: float, hands, seed: int, out, ask: Ask
+) -> None:
     import grpc
 
     from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
 
-    requests = _requests(hands)
+    requests = _requests(hands, ask)
     channel = grpc.insecure_channel(address)
     grpc.channel_ready_future(channel).result(timeout=30)
     stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
@@ -121,12 +137,15 @@ def _client(address: str, mode: str, threads: int, seconds: float, hands, seed: 
     out.put(Result(latencies, items[0], seconds, calls[0], cpu))
 
 
-def drive(address: str, mode: str, processes: int, threads: int, seconds: float, hands) -> Result:  # type: ignore[no-untyped-def]
+def drive(  # type: ignore[no-untyped-def]
+    address: str, mode: str, processes: int, threads: int, seconds: float, hands,
+    ask: Ask = Ask(),
+) -> Result:  # fmt: skip
     """Run ``processes`` x ``threads`` closed-loop clients for ``seconds``; merge the results."""
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
     procs = [
-        ctx.Process(target=_client, args=(address, mode, threads, seconds, hands, i, out))
+        ctx.Process(target=_client, args=(address, mode, threads, seconds, hands, i, out, ask))
         for i in range(processes)
     ]
     for p in procs:
@@ -148,18 +167,18 @@ def _ms(values: list[float], q: float) -> float:
     return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def in_process(hands: list[list[int]]) -> tuple[float, float]:
+def in_process(hands: list[list[int]], ask: Ask = Ask()) -> tuple[float, float]:
     from cpsolver.cards import Card
     from cpsolver.chinese import solve, warm_up
 
     warm_up()
     cards = [tuple(Card.from_index(i) for i in hand) for hand in hands]
     for c in cards[:50]:
-        solve(c, objective="strength")
+        solve(c, objective=ask.objective, budget_ms=ask.budget_ms)
     times = []
     for c in cards:
         t0 = time.perf_counter()
-        solve(c, objective="strength")
+        solve(c, objective=ask.objective, budget_ms=ask.budget_ms)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000, _ms(times, 0.99)
 
@@ -213,18 +232,23 @@ def server_cpu_seconds(pid: int) -> float:
 
 
 def start_server(workers: int) -> tuple[subprocess.Popen[str], str]:
+    """The server on a free loopback port and its address, from its JSON ``ready`` event (the
+    server logs to stderr; the rest of its log is drained so a full pipe never blocks it)."""
     proc = subprocess.Popen(
         [
             sys.executable, "-c", "from cpsolver.client.cli import main; main()", "serve",
             "--host", "127.0.0.1", "--port", "0", "--workers", str(workers),
+            "--log-format", "json",  # the access log stays on, as in the figures
         ],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        if " ready on " in line:
-            return proc, line.split(" ready on ", 1)[1].split()[0]
-    raise RuntimeError("server did not start")
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        event = json.loads(line) if line.startswith("{") else {}
+        if event.get("event") == "ready":
+            threading.Thread(target=proc.stderr.read, daemon=True).start()
+            return proc, str(event["address"])
+    raise RuntimeError(f"the server exited ({proc.wait()}) before it was ready")
 
 
 def main() -> None:
@@ -233,14 +257,18 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--objective", choices=("strength", "ev"), default="strength")
+    parser.add_argument("--budget-ms", type=int, default=0)
     args = parser.parse_args()
+    ask = Ask(args.objective, args.budget_ms)
     hands = _hands(args.hands, args.seed)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"cpsolver gRPC load: {os.cpu_count()} cores, load average {load}, "
-        f"{args.seconds:.0f} s per scenario, {args.hands} hands (seed {args.seed})"
+        f"{args.seconds:.0f} s per scenario, {args.hands} hands (seed {args.seed}), "
+        f"objective {ask.objective}, budget_ms {ask.budget_ms}"
     )
-    base_median, base_p99 = in_process(hands)
+    base_median, base_p99 = in_process(hands, ask)
     print(f"in-process solve            median {base_median:6.3f} ms  p99 {base_p99:6.3f} ms")
     local, pooled = pool_overhead(hands[:300])
     print(
@@ -258,7 +286,7 @@ def main() -> None:
                 ("batch 4x256", "batch", 4, 1),
             ):
                 cpu0 = server_cpu_seconds(proc.pid)
-                r = drive(address, mode, processes, threads, args.seconds, hands)
+                r = drive(address, mode, processes, threads, args.seconds, hands, ask)
                 cpu = server_cpu_seconds(proc.pid) - cpu0
                 rate = r.items / r.seconds
                 per_item = (
