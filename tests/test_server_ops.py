@@ -207,7 +207,10 @@ def test_oversized_message_is_refused(serve_grpc) -> None:
 
 
 def test_sigterm_turns_health_not_serving_then_exits_cleanly(serve_grpc) -> None:
-    with serve_grpc("--workers", "1", "--grace", "1") as server:
+    # A drain keeps the server up while health says NOT_SERVING, so a watcher is told before
+    # the streams are cancelled. Without one (--drain 0) the update races the GOAWAY, and under
+    # load the GOAWAY won (CI, 2026-12-03): watchers then learn it from the GOAWAY instead.
+    with serve_grpc("--workers", "1", "--drain", "1", "--grace", "1") as server:
         health = health_pb2_grpc.HealthStub(server.channel())
         watch = health.Watch(health_pb2.HealthCheckRequest(service=SERVICE))
         assert next(watch).status == health_pb2.HealthCheckResponse.SERVING
