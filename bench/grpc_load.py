@@ -21,18 +21,15 @@ workers would otherwise use; the figures are what a client on the same host sees
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
 import random
-import signal
 import statistics
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
+
+from bench.soak import Server
 
 WARMUP = 1.0
 BATCH = 256
@@ -218,39 +215,6 @@ def pool_overhead(hands: list[list[int]]) -> tuple[float, float]:
     return statistics.median(local) * 1000, statistics.median(pooled) * 1000
 
 
-def server_cpu_seconds(pid: int) -> float:
-    """CPU seconds (user + system) used so far by the server and its worker processes."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        total = 0
-        for p in [str(pid), *children]:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        return total / os.sysconf("SC_CLK_TCK")
-    except OSError:  # not Linux
-        return float("nan")
-
-
-def start_server(workers: int) -> tuple[subprocess.Popen[str], str]:
-    """The server on a free loopback port and its address, from its JSON ``ready`` event (the
-    server logs to stderr; the rest of its log is drained so a full pipe never blocks it)."""
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-c", "from cpsolver.client.cli import main; main()", "serve",
-            "--host", "127.0.0.1", "--port", "0", "--workers", str(workers),
-            "--log-format", "json",  # the access log stays on, as in the figures
-        ],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert proc.stderr is not None
-    for line in proc.stderr:
-        event = json.loads(line) if line.startswith("{") else {}
-        if event.get("event") == "ready":
-            threading.Thread(target=proc.stderr.read, daemon=True).start()
-            return proc, str(event["address"])
-    raise RuntimeError(f"the server exited ({proc.wait()}) before it was ready")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
@@ -277,7 +241,7 @@ def main() -> None:
     )
     rates: dict[tuple[int, str], float] = {}
     for workers in (int(w) for w in args.workers.split(",")):
-        proc, address = start_server(workers)
+        server = Server("--workers", str(workers))  # bench.soak's: JSON log, ready event
         try:
             for label, mode, processes, threads in (
                 ("unary c=1 ", "unary", 1, 1),
@@ -285,9 +249,9 @@ def main() -> None:
                 ("unary c=16 one channel", "unary", 1, 16),
                 ("batch 4x256", "batch", 4, 1),
             ):
-                cpu0 = server_cpu_seconds(proc.pid)
-                r = drive(address, mode, processes, threads, args.seconds, hands, ask)
-                cpu = server_cpu_seconds(proc.pid) - cpu0
+                cpu0 = server.cpu_seconds()
+                r = drive(server.address, mode, processes, threads, args.seconds, hands, ask)
+                cpu = server.cpu_seconds() - cpu0
                 rate = r.items / r.seconds
                 per_item = (
                     f"CPU per hand: server {1000 * cpu / r.calls:.3f} ms, "
@@ -309,8 +273,7 @@ def main() -> None:
                     print(f"{workers} worker(s) {label} {rate:7.0f} hands/s")
                 print(f"      {per_item}")
         finally:
-            proc.send_signal(signal.SIGTERM)
-            proc.wait(60)
+            server.close()  # SIGTERM, then wait
         print(f"  load average now {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
     for label in ("unary c=16", "unary c=16 one channel", "batch 4x256"):
         if (1, label) in rates and (2, label) in rates:
