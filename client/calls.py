@@ -47,6 +47,7 @@ __all__ = [
     "Bid",
     "Call",
     "DealHands",
+    "DealLeaves",
     "DealTables",
     "EvaluateHand",
     "EvaluateKhlyust",
@@ -318,6 +319,16 @@ class ListLegalLeafPlays(Call[tuple[LegalPlay, ...]]):
     hand: CardsLike
     trick: Trick
     rules: ThreeLeavesRules
+
+
+@dataclass(frozen=True)
+class DealLeaves(Call[LeavesDeal]):
+    """``cpsolver.three_leaves.deal`` (remote: ``DealLeaves``); ``dealer`` None: the last
+    seat."""
+
+    seed: int
+    rules: ThreeLeavesRules
+    dealer: int | None
 
 
 @dataclass(frozen=True)

@@ -371,6 +371,21 @@ class ThreeLeaves(Section):
         resolved = ThreeLeavesRules.resolve(rules, **overrides)
         return self.backend.call(calls.ListLegalLeafPlays(hand, trick, resolved), timeout)
 
+    def deal(
+        self,
+        seed: int,
+        rules: ThreeLeavesRules | str | None = None,
+        /,
+        *,
+        dealer: int | None = None,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> LeavesDeal:
+        """The deal numbered ``seed`` (TL-2, ``cpsolver.three_leaves.deal``; the dealer
+        defaults to the last seat): the same seed and rules give the same deal either way."""
+        resolved = ThreeLeavesRules.resolve(rules, **overrides)
+        return self.backend.call(calls.DealLeaves(seed, resolved, dealer), timeout)
+
     def resolve(
         self, deal: LeavesDeal, *, timeout: float | None = None
     ) -> tuple[KhlyustClaim | None, tuple[KhlyustClaim, ...]]:

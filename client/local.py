@@ -42,6 +42,7 @@ from cpsolver.evaluator.chlust import SetValue, evaluate_set
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
 from cpsolver.evaluator.poker import HandValue
 from cpsolver.rules import ChineseRules
+from cpsolver.three_leaves import Deal as LeavesDeal
 from cpsolver.three_leaves import DealResult as LeavesDealResult
 from cpsolver.three_leaves import (
     HandAdvice,
@@ -51,6 +52,7 @@ from cpsolver.three_leaves import (
     best_khlyust,
     legal_on_trick,
 )
+from cpsolver.three_leaves import deal as deal_leaves
 from cpsolver.three_leaves import play_deal as play_leaves_deal
 from cpsolver.tricks import Trick
 
@@ -266,6 +268,11 @@ class LocalBackend:
     ) -> tuple[LegalPlay, ...]:
         cards = parse_cards(r.hand, deck=r.rules.card_deck, count=(1, 2, 3), field="hand")
         return legal_on_trick(cards, r.trick, rules=r.rules)
+
+    @staticmethod
+    @answers(calls.DealLeaves)
+    def _deal_leaves(r: calls.DealLeaves, timeout: float | None) -> LeavesDeal:
+        return deal_leaves(r.seed, r.rules, dealer=r.dealer)
 
     @staticmethod
     @answers(calls.ResolveLeavesDeal)

@@ -72,8 +72,10 @@ from cpsolver.three_leaves import (
     KhlyustClaim,
     LegalPlay,
 )
+from cpsolver.three_leaves import Deal as LeavesDeal
 from cpsolver.three_leaves import DealResult as LeavesDealResult
 from cpsolver.three_leaves.advice import check_advice_limits as check_leaves_advice
+from cpsolver.three_leaves.deal import check_deal_request as check_leaves_deal
 from cpsolver.three_leaves.engine import check_play_request
 from cpsolver.v1 import chinese_poker_pb2 as pb
 from cpsolver.v1 import chinese_poker_pb2_grpc as pb_grpc
@@ -765,6 +767,22 @@ class RemoteBackend:
         )
         response = self._call(self._leaves().ListLegalLeafPlays, request, timeout)
         return legal_from_wire(response)
+
+    @answers(calls.DealLeaves)
+    def _deal_leaves(self, r: calls.DealLeaves, timeout: float | None) -> LeavesDeal:
+        """``DealLeaves`` (TL-2), as ``cpsolver.three_leaves.deal`` (the same seed and rules
+        give the same deal in-process and on the server)."""
+        from cpsolver.v1 import three_leaves_pb2
+        from cpsolver.wire.three_leaves import deal_from_wire
+
+        check_leaves_deal(r.seed, r.rules, r.dealer)  # the library's checks and errors
+        request = three_leaves_pb2.DealLeavesRequest(
+            rules=rules_to_wire(r.rules, three_leaves_pb2.ThreeLeavesRules),
+            seed=r.seed,
+            dealer=r.dealer,
+        )
+        response = self._call(self._leaves().DealLeaves, request, timeout)
+        return deal_from_wire(response, r.rules)
 
     @answers(calls.ResolveLeavesDeal)
     def _resolve_leaves(

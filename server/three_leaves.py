@@ -20,6 +20,7 @@ from cpsolver.three_leaves import (
     ExchangeAction,
     advise_hand,
     best_khlyust,
+    deal,
     leaf_trick,
     legal_on_trick,
     play_deal,
@@ -32,6 +33,7 @@ from cpsolver.wire.status import paths_moved
 from cpsolver.wire.three_leaves import (
     claim_to_wire,
     deal_from_request,
+    deal_to_wire,
     exchange_action_from_wire,
     exchange_paths_to_wire,
     hand_advice_to_wire,
@@ -157,6 +159,12 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
             dealer=deal.dealer,
             assistant=deal.assistant,
         )
+
+    def DealLeaves(
+        self, request: pb.DealLeavesRequest, context: grpc.ServicerContext
+    ) -> pb.DealLeavesResponse:
+        dealer = request.dealer if request.HasField("dealer") else None
+        return deal_to_wire(deal(request.seed, rules_of(request), dealer=dealer))
 
 
 SERVICE = Service(

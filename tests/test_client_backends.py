@@ -141,6 +141,8 @@ TL_E6_PLAYS = "As Ks Ts Qs  Kh 9h Ah ~8c  Qd ~Ac 8d ~Jc"
 
 def test_three_leaves_section_answers_as_the_library(solver: Solver) -> None:
     assert solver.leaves.evaluate("As Ks 8s", "s") == leaves.evaluate("As Ks 8s", "s", None)
+    dealt = leaves.deal(7, "three_players", dealer=0)
+    assert solver.leaves.deal(7, "three_players", dealer=0) == dealt
     hand, trick = leaves.leaf_trick("8d Ac Kh", "d", "As ~8c")
     assert solver.leaves.legal_plays(hand, trick) == leaves.legal_on_trick(hand, trick)
     deal = leaves.Deal.of(*TL_E6)
@@ -165,6 +167,9 @@ def test_three_leaves_section_raises_the_library_errors(solver: Solver) -> None:
     assert isinstance(caught, IllegalPlayError) and caught.rule == "TL-5"
     assert caught.violations == _failure(leaves.play_deal, deal, bad).violations
     assert "position" in str(_failure(solver.leaves.advise, "8s 9h Jc", "9d", position=4))
+    assert _failure(solver.leaves.deal, 1, "two_players", dealer=2).violations == (
+        _failure(leaves.deal, 1, "two_players", dealer=2).violations
+    )
 
 
 # --- the shape: one interface, one signature per method -------------------------------
@@ -173,7 +178,7 @@ def test_three_leaves_section_raises_the_library_errors(solver: Solver) -> None:
 def test_every_call_has_a_handler_in_both_backends(remote: RemoteSolver) -> None:
     """A call added to :mod:`cpsolver.client.calls` without a handler fails here."""
     every = set(calls.Call.__subclasses__())
-    assert len(every) == 20
+    assert len(every) == 21
     for backend in (LocalBackend(), remote.backend):
         assert set(backend._handlers) == every, type(backend).__name__
 

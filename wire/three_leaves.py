@@ -37,6 +37,8 @@ __all__ = [
     "claim_from_wire",
     "claim_to_wire",
     "deal_from_request",
+    "deal_from_wire",
+    "deal_to_wire",
     "exchange_action_from_wire",
     "exchange_paths_from_wire",
     "exchange_paths_to_wire",
@@ -107,6 +109,29 @@ def deal_from_request(request: pb.PlayLeavesDealRequest | pb.ResolveLeavesDealRe
         cards_from_wire(request.stock, "stock"),
         dealer=request.dealer if request.HasField("dealer") else None,
         rules=rules,
+    )
+
+
+def deal_to_wire(dealt: Deal) -> pb.DealLeavesResponse:
+    """The DealLeavesResponse of a deal: hands, turned card, stock, dealer and assistant."""
+    return pb.DealLeavesResponse(
+        hands=[pb.LeavesHand(cards=cards_to_wire(h)) for h in dealt.hands],
+        trump_card=card_to_wire(dealt.trump_card),
+        stock=cards_to_wire(dealt.stock),
+        dealer=dealt.dealer,
+        assistant=dealt.assistant,
+    )
+
+
+def deal_from_wire(message: pb.DealLeavesResponse, rules: ThreeLeavesRules) -> Deal:
+    """The library's :class:`Deal` of a DealLeavesResponse, dealt under ``rules`` (the rule
+    set the request sent)."""
+    return Deal(
+        rules,
+        message.dealer,
+        tuple(tuple(card_from_wire(c) for c in h.cards) for h in message.hands),
+        card_from_wire(message.trump_card),
+        tuple(card_from_wire(c) for c in message.stock),
     )
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "KhlyustClaim",
     "assistant_of",
     "best_khlyust",
+    "check_deal_request",
     "check_play_limits",
     "deal",
     "evaluate",
@@ -328,6 +329,26 @@ def best_khlyust(
     return best, tuple(claims)
 
 
+def check_deal_request(seed: int, rules: ThreeLeavesRules, dealer: int | None = None) -> int:
+    """The dealer's seat of :func:`deal` (``dealer``, or the last seat when None) when the seed
+    is 0 to :data:`MAX_SEED` and the seat one of ``rules``; else :class:`InvalidInputError`
+    naming ``seed`` or ``dealer`` (the remote client checks with it before sending).
+
+    >>> check_deal_request(7, ThreeLeavesRules(players=3))
+    2
+    >>> check_deal_request(7, ThreeLeavesRules(players=3), dealer=3)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: dealer: must be a seat 0 to 2, got 3
+    """
+    check_seed(seed)
+    n = rules.players
+    seat = n - 1 if dealer is None else dealer
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        raise InvalidInputError("dealer", f"must be a seat 0 to {n - 1}, got {seat!r}")
+    return seat
+
+
 def deal(
     seed: int, rules: ThreeLeavesRules | str | None = None, *, dealer: int | None = None
 ) -> Deal:
@@ -343,11 +364,8 @@ def deal(
     True
     """
     resolved = ThreeLeavesRules.resolve(rules)
-    check_seed(seed)
+    seat = check_deal_request(seed, resolved, dealer)
     n = resolved.players
-    seat = n - 1 if dealer is None else dealer
-    if not isinstance(seat, int) or not 0 <= seat < n:
-        raise InvalidInputError("dealer", f"must be a seat 0 to {n - 1}, got {seat!r}")
     cards = list(resolved.card_deck.cards)
     random.Random(seed).shuffle(cards)
     hands: list[list[Card]] = [[] for _ in range(n)]

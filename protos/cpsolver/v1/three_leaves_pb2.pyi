@@ -398,3 +398,27 @@ class ResolveLeavesDealResponse(_message.Message):
     dealer: int
     assistant: int
     def __init__(self, khlyusts: _Optional[_Iterable[_Union[KhlyustClaim, _Mapping]]] = ..., winner: _Optional[int] = ..., dealer: _Optional[int] = ..., assistant: _Optional[int] = ...) -> None: ...
+
+class DealLeavesRequest(_message.Message):
+    __slots__ = ("rules", "seed", "dealer")
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    rules: ThreeLeavesRules
+    seed: int
+    dealer: int
+    def __init__(self, rules: _Optional[_Union[ThreeLeavesRules, _Mapping]] = ..., seed: _Optional[int] = ..., dealer: _Optional[int] = ...) -> None: ...
+
+class DealLeavesResponse(_message.Message):
+    __slots__ = ("hands", "trump_card", "stock", "dealer", "assistant")
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TRUMP_CARD_FIELD_NUMBER: _ClassVar[int]
+    STOCK_FIELD_NUMBER: _ClassVar[int]
+    DEALER_FIELD_NUMBER: _ClassVar[int]
+    ASSISTANT_FIELD_NUMBER: _ClassVar[int]
+    hands: _containers.RepeatedCompositeFieldContainer[LeavesHand]
+    trump_card: _cards_pb2.Card
+    stock: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    dealer: int
+    assistant: int
+    def __init__(self, hands: _Optional[_Iterable[_Union[LeavesHand, _Mapping]]] = ..., trump_card: _Optional[_Union[_cards_pb2.Card, _Mapping]] = ..., stock: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., dealer: _Optional[int] = ..., assistant: _Optional[int] = ...) -> None: ...

@@ -60,6 +60,11 @@ class ThreeLeavesServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealResponse.FromString,
                 _registered_method=True)
+        self.DealLeaves = channel.unary_unary(
+                '/cpsolver.v1.ThreeLeavesService/DealLeaves',
+                request_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.DealLeavesRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.DealLeavesResponse.FromString,
+                _registered_method=True)
 
 
 class ThreeLeavesServiceServicer:
@@ -102,6 +107,14 @@ class ThreeLeavesServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def DealLeaves(self, request, context):
+        """A seeded deal (TL-2): the hands, the turned trump card and the stock; the same seed and
+        rules give the same deal as the library's `cpsolver.three_leaves.deal`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ThreeLeavesServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -129,6 +142,11 @@ def add_ThreeLeavesServiceServicer_to_server(servicer, server):
                     servicer.ResolveLeavesDeal,
                     request_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealResponse.SerializeToString,
+            ),
+            'DealLeaves': grpc.unary_unary_rpc_method_handler(
+                    servicer.DealLeaves,
+                    request_deserializer=cpsolver_dot_v1_dot_three__leaves__pb2.DealLeavesRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_three__leaves__pb2.DealLeavesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -267,6 +285,33 @@ class ThreeLeavesService:
             '/cpsolver.v1.ThreeLeavesService/ResolveLeavesDeal',
             cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealRequest.SerializeToString,
             cpsolver_dot_v1_dot_three__leaves__pb2.ResolveLeavesDealResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DealLeaves(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ThreeLeavesService/DealLeaves',
+            cpsolver_dot_v1_dot_three__leaves__pb2.DealLeavesRequest.SerializeToString,
+            cpsolver_dot_v1_dot_three__leaves__pb2.DealLeavesResponse.FromString,
             options,
             channel_credentials,
             insecure,
