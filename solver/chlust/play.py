@@ -515,7 +515,13 @@ def play_deal(
     folded, turned)``, when only the trump suit is known (as on the wire and in the CLI's JSON).
 
     ``plays`` is one string/sequence of cards, or one entry per trick. Every illegal play
-    raises :class:`IllegalPlayError` (``plays[k]``, 1-based, rule CH-8).
+    raises :class:`IllegalPlayError` (``plays[k]``, 1-based, rule CH-8), a short list too
+    (checked play by play before its count, as in Three Leaves):
+
+    >>> play_deal(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s", "Ah Ad")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.IllegalPlayError: plays[2]: seat 1 may not play Ad: must follow suit ♥ ...
 
     CH-E11 (seat 0 deals; trumps ♠), from loose facts and from a deal:
 
@@ -546,13 +552,15 @@ def play_deal(
             else:
                 cards.extend(_parse_plays(entry, game))
     needed = 3 * len(game.seats)
+    # The plays given are played and checked first, as Three Leaves' play_deal does: a short
+    # (or long) list is refused for its count only when every play in it is legal.
+    for k, card in enumerate(cards[:needed]):
+        game.play(card, field=("plays", k))
     if len(cards) != needed:
         raise InvalidInputError(
             "plays",
             f"expected {needed} cards (3 tricks of {len(game.seats)} players), got {len(cards)}",
         )
-    for k, card in enumerate(cards):
-        game.play(card, field=("plays", k))
     return game.result()
 
 
