@@ -309,7 +309,11 @@ def test_leaves_advise_same_remote(server: str) -> None:
             None,
             "must play the cards dealt (TL-3)",
         ),
-        (("advise", "8s 9h Jc", "--trump", "9d", "--position", "4"), None, "position"),
+        (
+            ("advise", "8s 9h Jc", "--trump", "9d", "--position", "3", "--set", "players=3"),
+            None,
+            "position",
+        ),
     ],
 )
 def test_leaves_bad_input_exits_2_the_same_remote(

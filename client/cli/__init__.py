@@ -12,6 +12,7 @@ from cpsolver.client.cli import (
     leaves,
     scoring,
     train,
+    validate,
 )
 from cpsolver.client.cli.main import add_registered_commands, main
 
@@ -29,4 +30,5 @@ __all__ = [
     "main",
     "scoring",
     "train",
+    "validate",
 ]

@@ -41,7 +41,11 @@ def evaluate(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Evaluate a 5-card hand or a 3-card front, e.g. ``cpsolver evaluate "Jh Js 4c 4d Jd"``."""
+    """Evaluate a 5-card hand or a 3-card front.
+
+    \b
+    Example: cpsolver evaluate "Jh Js 4c 4d Jd"
+    """
     overrides: dict[str, Any] = parse_assignments(assignments)
     hand = solver.evaluate(" ".join(cards), preset, **overrides)
     if as_json:
@@ -165,8 +169,11 @@ def solve(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Arrange 13 cards into back, middle and front (or keep the best 13 of 14 to 17), e.g.
-    ``cpsolver solve "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s" --pin As=front``."""
+    """Arrange 13 cards into back, middle and front (or keep the best 13 of 14 to 17).
+
+    \b
+    Example: cpsolver solve "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s" --pin As=front
+    """
     overrides: dict[str, Any] = parse_assignments(assignments)
     constraints = Constraints.parse(
         pins=list(pins), forbids=list(forbids), minimums=list(minimums), natural=natural_policy

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -25,12 +24,14 @@ from cpsolver.chlust.advice import (
 )
 from cpsolver.chlust.deal import MAX_SEED, one_card
 from cpsolver.client.cli.main import (
+    SummaryGroup,
     complete_suits,
     emit_json,
     main,
     remote_options,
     rules_options,
 )
+from cpsolver.client.cli.sources import read_source
 from cpsolver.client.solver import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.rules import ChlustRules, parse_assignments
@@ -40,7 +41,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 # The options every chlust command shares: --rules, --set, --json.
-_common = rules_options("Override one rule option (repeatable), e.g. --set purity=global.")
+_common = rules_options(
+    "Override one rule option (repeatable), e.g. --set purity=global.", rules=ChlustRules
+)
+
+_SEED_HELP = "Seed of the Monte Carlo samples (the same seed gives the same answer)."
+_DEALER_HELP = "The dealer's seat, 0 to players - 1 (play starts on the dealer's left)."
 
 
 def _rules(preset: str, assignments: tuple[str, ...], extra: Any = None) -> ChlustRules:
@@ -63,7 +69,7 @@ def _trump_option(func: F) -> F:
     )(func)  # fmt: skip
 
 
-@main.group()
+@main.group(cls=SummaryGroup)
 def chlust() -> None:
     """Chlust (Silesian poker, RULES §3): sets, showdown, tricks, odds and advice."""
 
@@ -82,7 +88,11 @@ def evaluate_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Judge a 3-card hand, e.g. ``cpsolver chlust evaluate "Js Jh Tc" --trump d``."""
+    """Judge a 3-card hand under a trump suit (CH-3, CH-4).
+
+    \b
+    Example: cpsolver chlust evaluate "Js Jh Tc" --trump d
+    """
     rules = _rules(preset, assignments)
     value = solver.chlust.evaluate(" ".join(cards), trump, rules, turned=_turned(turned, rules))
     if as_json:
@@ -105,8 +115,11 @@ def showdown_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Rank 2-4 hands (one quoted argument each), e.g.
-    ``cpsolver chlust showdown -t d "Js Jh Tc" "Ad Kd Qd"``."""
+    """Rank 2-4 hands at the showdown (CH-7), one quoted argument each.
+
+    \b
+    Example: cpsolver chlust showdown -t d "Js Jh Tc" "Ad Kd Qd"
+    """
     rules = _rules(preset, assignments)
     result = solver.chlust.showdown(list(hands), trump, rules, turned=_turned(turned, rules))
     if as_json:
@@ -142,8 +155,11 @@ def legal_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Cards a hand may play to a trick (CH-8), e.g.
-    ``cpsolver chlust legal "Th Kh Ac" --trick "Qd Kd Jh" -t h``."""
+    """Cards a hand may play to a trick (CH-8).
+
+    \b
+    Example: cpsolver chlust legal "Th Kh Ac" --trick "Qd Kd Jh" -t h
+    """
     rules = _rules(preset, assignments)
     suit = parse_suit(trump, field="trump")
     cards = parse_cards(played, deck=rules.card_deck, count=(0, 1, 2, 3), field="trick")
@@ -161,16 +177,20 @@ def legal_cmd(
 
 
 @chlust.command("play")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("source")
 @_common
 @remote_options
 def play_cmd(
-    file: Any, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
+    source: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
 ) -> None:
-    """Play a deal from a JSON file (``-`` for stdin): ``{"hands": ["Ah Td Kc", ...],
+    """Play a whole deal from JSON and settle it (CH-8, CH-9).
+
+    SOURCE is a JSON file, - (stdin) or the JSON text itself: {"hands": ["Ah Td Kc", ...],
     "trump": "s", "plays": ["Ah Kh Qh", ...], "dealer": 0, "folded": [], "turned": "Qs",
-    "rules": {"trick_tie": "split"}}``. Every illegal play is refused naming CH-8."""
-    spec = _load(file)
+    "rules": {"trick_tie": "split"}}. The plays are checked one by one: an illegal play is
+    refused naming CH-8, even in a list too short for the three tricks.
+    """
+    spec = _load(source)
     rules = _rules(preset, assignments, spec.get("rules"))
     hands = _require(spec, "hands", list)
     result = solver.chlust.play_deal(
@@ -202,7 +222,10 @@ def play_cmd(
 
 @chlust.command("odds")
 @click.argument("hand", nargs=-1, required=True)
-@click.option("--opponents", "-k", default=1, show_default=True, type=int)
+@click.option(
+    "--opponents", "-k", default=1, show_default=True, type=int,
+    help="Opponents in the showdown, 1 to 3 (CH-1), each dealt a random hand.",
+)  # fmt: skip
 @click.option("--dead", default="", help="Cards known to be out of the opponents' hands.")
 @click.option(
     "--samples",
@@ -211,7 +234,9 @@ def play_cmd(
     type=click.IntRange(1, MAX_ODDS_SAMPLES),
     help="Monte Carlo samples when the deals are too many to enumerate.",
 )
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
+@click.option(
+    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED), help=_SEED_HELP
+)
 @click.option(
     "--exact-limit",
     default=DEFAULT_EXACT_LIMIT,
@@ -236,8 +261,14 @@ def odds_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Probability that a hand wins the showdown against k opponents, e.g.
-    ``cpsolver chlust odds "Ad Kd Qd" -t d -k 2``."""
+    """Probability that a hand wins the showdown against k opponents (CH-7).
+
+    Exact when the opponents' deals are few enough (--exact-limit), else Monte Carlo with 95%
+    intervals.
+
+    \b
+    Example: cpsolver chlust odds "Ad Kd Qd" -t d -k 2
+    """
     rules = _rules(preset, assignments)
     odds = solver.chlust.showdown_odds(
         " ".join(hand),
@@ -265,7 +296,7 @@ def odds_cmd(
 
 
 @chlust.command("advise")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
+@click.argument("source")
 @click.option(
     "--samples",
     default=DEFAULT_ADVICE_SAMPLES,
@@ -273,11 +304,13 @@ def odds_cmd(
     type=click.IntRange(2, MAX_ADVICE_SAMPLES),
     help="Deals sampled when the hands the others may hold are too many to enumerate.",
 )
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
+@click.option(
+    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED), help=_SEED_HELP
+)
 @_common
 @remote_options
 def advise_cmd(
-    file: Any,
+    source: str,
     samples: int,
     seed: int,
     preset: str,
@@ -285,10 +318,13 @@ def advise_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """The card to play by expected tricks, from a JSON position: ``{"hand": "Ad Qh",
-    "trump": "s", "seat": 0, "seats": [0, 1], "history": [{"leader": 0, "cards": "Kd Ac"}],
-    "trick": {"leader": 0, "cards": ""}, "turned": "Js"}`` (seats clockwise)."""
-    spec = _load(file)
+    """The card to play by expected tricks, from a JSON position.
+
+    SOURCE is a JSON file, - (stdin) or the JSON text itself: {"hand": "Ad Qh", "trump": "s",
+    "seat": 0, "seats": [0, 1], "history": [{"leader": 0, "cards": "Kd Ac"}],
+    "trick": {"leader": 0, "cards": ""}, "turned": "Js"} (seats clockwise).
+    """
+    spec = _load(source)
     rules = _rules(preset, assignments, spec.get("rules"))
     suit = parse_suit(_require(spec, "trump", str), field="trump")
     seats = _require(spec, "seats", list)
@@ -337,8 +373,11 @@ def advise_cmd(
 
 @chlust.command("deal")
 @click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
-@click.option("--dealer", default=0, show_default=True, type=int)
-@click.option("--seed", required=True, type=click.IntRange(0, MAX_SEED))
+@click.option("--dealer", default=0, show_default=True, type=int, help=_DEALER_HELP)
+@click.option(
+    "--seed", required=True, type=click.IntRange(0, MAX_SEED),
+    help="Seed of the shuffle (the same seed gives the same deal).",
+)  # fmt: skip
 @_common
 @remote_options
 def deal_cmd(
@@ -350,7 +389,11 @@ def deal_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Deal a seeded hand (CH-2): three cards each and the turned trump card."""
+    """Deal a seeded hand (CH-2): three cards each and the turned trump card.
+
+    \b
+    Example: cpsolver chlust deal --seed 3
+    """
     rules = _rules(preset, assignments)
     dealt = solver.chlust.deal(seed, rules, players=players, dealer=dealer)
     exchange = dealt.exchange_seat(rules)
@@ -376,7 +419,7 @@ def deal_cmd(
 @chlust.command("bid")
 @click.argument("actions", nargs=-1)
 @click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
-@click.option("--dealer", default=0, show_default=True, type=int)
+@click.option("--dealer", default=0, show_default=True, type=int, help=_DEALER_HELP)
 @_common
 @remote_options
 def bid_cmd(
@@ -388,7 +431,7 @@ def bid_cmd(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Run a bidding round (CH-6) from actions in turn order (fold, check, call, raise)."""
+    """Run a bidding round (CH-6) from ACTIONS in turn order: fold, check, call, raise."""
     rules = _rules(preset, assignments)
     bidding = solver.chlust.bid(actions, players, rules, dealer=dealer)
     if as_json:
@@ -408,13 +451,13 @@ def _turned(turned: str | None, rules: ChlustRules) -> Card | None:
     return None if turned is None else one_card(turned, rules, "turned")
 
 
-def _load(file: Any) -> dict[str, Any]:
-    name = getattr(file, "name", "file")
+def _load(source: str) -> dict[str, Any]:
+    text, name = read_source(source, "file")
     try:
-        spec = json.load(file)
+        spec = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidInputError(
-            "file", f"{Path(str(name)).name}: not valid JSON ({exc.msg} at line {exc.lineno})"
+            "file", f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})"
         ) from None
     if not isinstance(spec, dict):
         raise InvalidInputError("file", "expected a JSON object")

@@ -21,8 +21,12 @@ SHELLS = ("bash", "zsh", "fish")
 def completion(shell: str) -> None:
     """Print the completion script for SHELL (bash, zsh or fish).
 
-    Enable it with ``eval "$(cpsolver completion bash)"`` in ~/.bashrc (or zsh in ~/.zshrc);
-    for fish: ``cpsolver completion fish > ~/.config/fish/completions/cpsolver.fish``.
+    It completes commands, options, --rules presets and --set options and values. Enable it
+    in ~/.bashrc (zsh: ~/.zshrc) or in fish's completions:
+
+    \b
+      eval "$(cpsolver completion bash)"
+      cpsolver completion fish > ~/.config/fish/completions/cpsolver.fish
     """
     cls = get_completion_class(shell)
     assert cls is not None  # every SHELLS entry is one of click's built-in shells

@@ -40,13 +40,17 @@ CHUNK = 1000  # deals asked for (and printed) at a time, so --count may be large
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per deal.")
 @click.option(
     "--lines", is_flag=True,
-    help="Print bare hands, one per line (input for `cpsolver batch`).",
+    help="Print bare hands, one per line (input for cpsolver batch).",
 )  # fmt: skip
 @remote_options
 def deal(
     seed: int | None, players: int, count: int, as_json: bool, lines: bool, solver: Solver
 ) -> None:
-    """Deal seeded random hands, e.g. ``cpsolver deal --seed 7 --players 4``."""
+    """Deal seeded random Chinese poker hands, 13 cards a seat (CP-1).
+
+    \b
+    Example: cpsolver deal --seed 7 --players 4
+    """
     if as_json and lines:
         raise click.UsageError("--json and --lines exclude each other")
     if seed is None:

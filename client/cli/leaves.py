@@ -1,4 +1,4 @@
-"""Three Leaves commands: ``cpsolver leaves evaluate|legal|resolve|play|advise``.
+"""Three Leaves commands: ``cpsolver leaves evaluate|legal|deal|resolve|play|advise``.
 
 A deal for ``resolve`` and ``play`` is one JSON object (a file, ``-`` for stdin, or the JSON
 text itself)::
@@ -19,33 +19,81 @@ Every command runs in-process, or against a server's ``ThreeLeavesService`` with
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 import click
 
-from cpsolver.cards import format_cards, parse_card, parse_suit
+from cpsolver.cards import Card, format_cards, parse_card, parse_suit
 from cpsolver.client.cli.main import (
+    SummaryGroup,
     complete_suits,
     emit_json,
     main,
     remote_options,
     rules_options,
 )
+from cpsolver.client.cli.options import option_values
+from cpsolver.client.cli.sources import read_source
 from cpsolver.client.solver import Solver
-from cpsolver.errors import Field, InvalidInputError, field_path
+from cpsolver.errors import CardError, Field, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.rules import ThreeLeavesRules, parse_assignments
 from cpsolver.three_leaves import Choices, Deal, DealResult, leaf_trick
-from cpsolver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate
+from cpsolver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate, check_position
 from cpsolver.three_leaves.deal import MAX_CARRIED_POT, MAX_SEED
 
 __all__ = ["leaves"]
 
+F = TypeVar("F", bound=Callable[..., Any])
 
-_rules_options = rules_options("Override one rule option (repeatable), e.g. --set void=must_trump.")
+
+_rules_options = rules_options(
+    "Override one rule option (repeatable), e.g. --set void=must_trump.", rules=ThreeLeavesRules
+)
+
+MAX_POSITION = max(int(v) for v in option_values(ThreeLeavesRules, "players")) - 1
+"""The last turn position of the largest table: ``--position`` and ``--dealer`` accept 0 to
+this on every leaves command; a smaller table's limit is the library's check."""
+
+
+def _trump_suit_option(command: F) -> F:
+    """``-t`` / ``--trump SUIT``: the trump suit (evaluate, legal)."""
+    return click.option(
+        "--trump", "-t", required=True, metavar="SUIT",
+        help="Trump suit: c d h s, a symbol or a name.", shell_complete=complete_suits,
+    )(command)  # fmt: skip
+
+
+def _position_option(default: int) -> Callable[[F], F]:
+    """``--position N``: a turn position, 0 (the assistant) to players - 1 (the dealer)."""
+    return click.option(
+        "--position", default=default, show_default=True,
+        type=click.IntRange(0, MAX_POSITION),
+        help="Turn position: 0 is the assistant, who is first in turn, players - 1 the dealer.",
+    )  # fmt: skip
+
+
+def _turned_card(text: str, rules: ThreeLeavesRules) -> Card:
+    """The ``--trump`` card of ``advise``: the turned card, e.g. ``9d``. A bare suit is refused
+    saying so (the advice counts the turned card out of the other hands, so it needs the rank
+    too)."""
+    try:
+        return parse_card(text, deck=rules.card_deck, field="trump")
+    except CardError as exc:
+        try:
+            suit = parse_suit(text, field="trump")
+        except InvalidInputError:
+            raise CardError(
+                "trump",
+                f"expected the turned card that sets trumps, e.g. 9d: {exc.description}",
+                token=exc.token,
+            ) from None
+        raise InvalidInputError(
+            "trump",
+            f"expected the turned card that sets trumps, e.g. 9{suit.value}, not only its "
+            f"suit {text!r}: the advice counts that card out of the other hands",
+        ) from None
 
 
 def _rules(preset: str, assignments: Sequence[str], **defaults: object) -> ThreeLeavesRules:
@@ -54,18 +102,15 @@ def _rules(preset: str, assignments: Sequence[str], **defaults: object) -> Three
     return ThreeLeavesRules.preset(preset, **overrides)
 
 
-@main.group()
+@main.group(cls=SummaryGroup)
 def leaves() -> None:
-    """Three Leaves (Tri listika, "khlyust"): evaluate, resolve and play deals, advise bots."""
+    """Three Leaves (Tri listika, "khlyust", RULES §4): deal, judge, play and advise."""
 
 
 @leaves.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option(
-    "--trump", required=True, help="Trump suit: c d h s, a symbol or a name.",
-    shell_complete=complete_suits,
-)  # fmt: skip
-@click.option("--position", default=0, show_default=True, help="Turn position (0 = assistant).")
+@_trump_suit_option
+@_position_option(0)
 @_rules_options
 @remote_options
 def evaluate(
@@ -77,9 +122,13 @@ def evaluate(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Khlyust class, card points and TL-4 order key of three cards, e.g.
-    ``cpsolver leaves evaluate As Ks 8s --trump s``."""
+    """Khlyust class, card points and TL-4 order key of three cards.
+
+    \b
+    Example: cpsolver leaves evaluate As Ks 8s --trump s
+    """
     rules = _rules(preset, assignments)
+    check_position(position, rules)
     value = solver.leaves.evaluate(" ".join(cards), parse_suit(trump, field="trump"), rules)
     if as_json:
         emit_json(
@@ -102,10 +151,7 @@ def evaluate(
 
 @leaves.command()
 @click.argument("hand", nargs=-1, required=True)
-@click.option(
-    "--trump", required=True, help="Trump suit: c d h s, a symbol or a name.",
-    shell_complete=complete_suits,
-)  # fmt: skip
+@_trump_suit_option
 @click.option(
     "--trick",
     "trick_text",
@@ -123,8 +169,11 @@ def legal(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Legal plays of HAND on a trick (TL-5), e.g.
-    ``cpsolver leaves legal 8d Ac Kh --trump d --trick As``."""
+    """Legal plays of HAND on a trick (TL-5).
+
+    \b
+    Example: cpsolver leaves legal 8d Ac Kh --trump d --trick As
+    """
     rules = _rules(preset, assignments)
     cards, trick = leaf_trick(" ".join(hand), trump, trick_text, rules=rules)
     rows = [
@@ -141,14 +190,7 @@ def legal(
 
 
 def _load(source: str) -> Any:
-    text = source
-    if source == "-":
-        text = sys.stdin.read()
-    elif not source.lstrip().startswith(("{", "[")):
-        path = Path(source)
-        if not path.is_file():
-            raise InvalidInputError("deal", f"no such file {source!r} (give a path, - or JSON)")
-        text = path.read_text(encoding="utf-8")
+    text, _ = read_source(source, "deal")
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -216,6 +258,54 @@ def _deal(
 
 
 @leaves.command()
+@click.option(
+    "--seed", required=True, type=click.IntRange(0, MAX_SEED),
+    help="Seed of the shuffle (the same seed and rules give the same deal).",
+)  # fmt: skip
+@click.option(
+    "--dealer", default=None, type=click.IntRange(0, MAX_POSITION),
+    help="The dealer's seat, 0 to players - 1 (play starts on the dealer's left).  "
+    "[default: the last seat]",
+)  # fmt: skip
+@_rules_options
+@remote_options
+def deal(
+    seed: int,
+    dealer: int | None,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+    solver: Solver,
+) -> None:
+    """Deal a seeded hand (TL-2): three cards each, the turned trump card and the stock.
+
+    The --json output is a deal that resolve and play read (add the choices and plays).
+
+    \b
+    Example: cpsolver leaves deal --seed 7 --json > deal.json
+    """
+    rules = _rules(preset, assignments)
+    dealt = solver.leaves.deal(seed, rules, dealer=dealer)
+    if as_json:
+        emit_json(
+            {
+                "hands": [[str(c) for c in h] for h in dealt.hands],
+                "trump_card": str(dealt.trump_card),
+                "trump": dealt.trump.value,
+                "stock": [str(c) for c in dealt.stock],
+                "dealer": dealt.dealer,
+                "assistant": dealt.assistant,
+            }
+        )
+        return
+    for seat, hand in enumerate(dealt.hands):
+        role = {dealt.assistant: "  (assistant)", dealt.dealer: "  (dealer)"}.get(seat, "")
+        click.echo(f"seat {seat}: {format_cards(hand, pretty=True)}{role}")
+    click.echo(f"turned: {dealt.trump_card.pretty} (trumps {dealt.trump.symbol})")
+    click.echo(f"stock: {format_cards(dealt.stock, pretty=True)}")
+
+
+@leaves.command()
 @click.argument("source")
 @_rules_options
 @remote_options
@@ -223,7 +313,10 @@ def resolve(
     source: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
 ) -> None:
     """The khlyust check of a dealt deal (TL-4): every khlyust, the best and what it wins.
-    SOURCE is a JSON file, - (stdin) or the JSON text."""
+
+    SOURCE is a JSON file, - (stdin) or the JSON text itself (the deal's keys in this
+    module's help: cpsolver leaves play --help).
+    """
     deal, _, _ = _deal(_load(source), preset, assignments)
     best, found = solver.leaves.resolve(deal)
     verdict = "no khlyust: exchange and play tricks (TL-3, TL-5)"
@@ -282,7 +375,14 @@ def play(
     source: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
 ) -> None:
     """Play a whole deal (or a session of deals) from JSON and settle it (TL-2..TL-6).
-    Illegal plays are refused naming the rule. SOURCE is a file, - or the JSON text."""
+
+    SOURCE is a JSON file, - (stdin) or the JSON text itself: {"hands": ["As Kh 8d", ...],
+    "trump_card": "9d", "stock": "Js 9s", "dealer": 3, "exchanges": {"1": "9h Jc"},
+    "demand_playout": false, "picks": [...], "carried_pot": 0, "plays": "As Ks Ts Qs ...",
+    "rules": {"share": 2}}; only hands and trump_card are required; {"deals": [deal, ...]}
+    is a session whose pot carries over. A ~ before a card plays it face down. The plays are
+    checked one by one: an illegal play is refused naming the rule.
+    """
     data = _load(source)
     if isinstance(data, Mapping) and "deals" in data:
         items = data["deals"]
@@ -316,26 +416,34 @@ def _est(e: Estimate) -> str:
 @leaves.command()
 @click.argument("hand", nargs=-1, required=True)
 @click.option(
-    "--trump", "trump_card", default=None, metavar="CARD",
-    help="The turned card that sets trumps, e.g. 9d (required).",
+    "--trump", "-t", "trump_card", default=None, metavar="CARD",
+    help="The turned card that sets trumps, e.g. 9d: a rank and a suit, not only the suit "
+    "(the advice counts that card out of the other hands). Required.",
 )
 @click.option(
     "--trump-card", "old_trump_card", default=None, hidden=True,
     help="Deprecated spelling of --trump (every other command names it --trump).",
 )
-@click.option("--position", default=1, show_default=True, help="Turn position (0 = assistant).")
+@_position_option(1)
 @click.option(
-    "--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES)
-)
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED))
+    "--samples", default=DEFAULT_SAMPLES, show_default=True, type=click.IntRange(2, MAX_SAMPLES),
+    help="Deals sampled for the trick odds and the exchange advice (Monte Carlo).",
+)  # fmt: skip
 @click.option(
-    "--carried-pot", default=0, show_default=True, type=click.IntRange(0, MAX_CARRIED_POT)
-)
+    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
+    help="Seed of the sampled deals (the same seed gives the same advice).",
+)  # fmt: skip
+@click.option(
+    "--carried-pot", default=0, show_default=True, type=click.IntRange(0, MAX_CARRIED_POT),
+    help="Pot carried over from the previous deal (TL-6): it raises what a khlyust wins.",
+)  # fmt: skip
 @click.option(
     "--what",
     type=click.Choice(["odds", "tricks", "exchange", "all"]),
     default="all",
     show_default=True,
+    help="Which advice: the khlyust odds, the chance of 3 tricks, the exchange options, or all "
+    "that apply to the position.",
 )
 @_rules_options
 @remote_options
@@ -353,9 +461,14 @@ def advise(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Advice for a hand: khlyust odds (exact), chance of 3 tricks, which cards to exchange
-    (seeded Monte Carlo with 95% intervals). --trump is the turned card (it sets the trump
-    suit and is in the stock), e.g. ``cpsolver leaves advise As Kh 8d --trump 9d``."""
+    """Advice for a hand: khlyust odds, chance of 3 tricks, which cards to exchange.
+
+    The khlyust odds are exact, the rest seeded Monte Carlo with 95% intervals. --trump is the
+    turned card (it sets the trump suit and is in the stock).
+
+    \b
+    Example: cpsolver leaves advise As Kh 8d --trump 9d
+    """
     if old_trump_card is not None:
         click.echo("warning: --trump-card is deprecated, use --trump", err=True)
         if trump_card is not None and trump_card != old_trump_card:
@@ -365,7 +478,7 @@ def advise(
         raise click.UsageError("Missing option '--trump' (the turned card, e.g. 9d).")
     rules = _rules(preset, assignments)
     cards = " ".join(hand)
-    turned = parse_card(trump_card, deck=rules.card_deck, field="trump")
+    turned = _turned_card(trump_card, rules)
     exchange = what == "exchange"
     skipped = ""  # why --what all gives no exchange advice (said, never silently dropped)
     if what == "all":

@@ -21,11 +21,30 @@ from typing import Any, TypeVar
 
 import click
 
+from cpsolver.client.cli.options import (
+    SUIT_LETTERS,
+    complete_objectives,
+    complete_presets,
+    complete_suits,
+    rules_options,
+)
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.client.solver import Solver
 from cpsolver.errors import CpsolverError, InfeasibleError, InvalidInputError, MissingExtraError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+__all__ = [  # the shared options are defined in .options, re-exported for the commands
+    "SUIT_LETTERS",
+    "complete_objectives",
+    "complete_presets",
+    "complete_suits",
+    "emit_json",
+    "main",
+    "open_solver",
+    "remote_options",
+    "rules_options",
+]
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -33,7 +52,22 @@ EXIT_UNREACHABLE = 3
 EXIT_MISSING_EXTRA = 4
 
 
-class CpsolverGroup(click.Group):
+class SummaryGroup(click.Group):
+    """A click group whose command list shows each command's whole first sentence (wrapped
+    when long), never cut at the line's end or at an "e.g." as click's listing does."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=sys.maxsize)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class CpsolverGroup(SummaryGroup):
     """A click group that turns library errors into one line on stderr and an exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -72,71 +106,11 @@ def main() -> None:
     """Chinese poker solver, Chlust and Three Leaves: solve, score and evaluate hands.
 
     Commands run in this process; with --server HOST:PORT (or CPSOLVER_SERVER) they call a
-    `cpsolver serve` server instead, with the same output. Exit codes: 0 ok, 2 bad input,
-    3 server unreachable, 4 an extra is missing (pip install 'cpsolver[grpc]' for --server and
-    serve), 5 train stopped before converging, 1 other errors; a closed output pipe exits 0.
-    Shell completion: `cpsolver completion --help`.
+    server started by cpsolver serve instead, with the same output. Exit codes: 0 ok, 2 bad
+    input, 3 server unreachable, 4 an extra is missing (pip install 'cpsolver[grpc]' for
+    --server and serve), 5 train stopped before converging, 1 other errors; a closed output
+    pipe exits 0. Shell completion: cpsolver completion --help.
     """
-
-
-def _games(ctx: click.Context) -> set[str]:
-    names = set()
-    while ctx is not None:
-        names.add(ctx.info_name or "")
-        ctx = ctx.parent  # type: ignore[assignment]
-    return names
-
-
-def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Shell completion of ``--rules``: the presets of the command's game (``chlust ...`` and
-    ``leaves ...`` have their own; every other command plays Chinese poker)."""
-    from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
-
-    games = _games(ctx)
-    rules = (
-        ChlustRules
-        if "chlust" in games
-        else ThreeLeavesRules
-        if "leaves" in games
-        else ChineseRules
-    )
-    return [name for name in rules.PRESETS if name.startswith(incomplete)]
-
-
-def complete_objectives(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Shell completion of ``--objective``: the registered objectives."""
-    from cpsolver.chinese.objectives import objective_names
-
-    return [name for name in objective_names() if name.startswith(incomplete)]
-
-
-SUIT_LETTERS = ("c", "d", "h", "s")
-
-
-def complete_suits(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Shell completion of a trump suit (``-t`` / ``--trump``): the suit letters (symbols and
-    names are accepted too, but are awkward to type)."""
-    return [s for s in SUIT_LETTERS if s.startswith(incomplete.lower())]
-
-
-def rules_options(set_help: str, *, with_json: bool = True) -> Callable[[F], F]:
-    """Add ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, help ``set_help``) and, unless
-    ``with_json`` is false, ``--json``, in that order: the options every game command shares."""
-
-    def decorate(command: F) -> F:
-        if with_json:
-            command = click.option(
-                "--json", "as_json", is_flag=True, help="Print one JSON object."
-            )(command)
-        command = click.option(
-            "--set", "assignments", multiple=True, metavar="OPTION=VALUE", help=set_help
-        )(command)
-        return click.option(
-            "--rules", "preset", default="standard", show_default=True, help="Rule preset.",
-            shell_complete=complete_presets,
-        )(command)  # fmt: skip
-
-    return decorate
 
 
 COMMANDS_GROUP = "cpsolver.commands"

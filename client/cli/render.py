@@ -1,13 +1,16 @@
 """Human output shared by the commands: cards with suit symbols (hearts and diamonds red,
 clubs and spades plain) and tables, through rich.
 
-Colour is rich's decision: on a terminal it is on, when the output is piped or ``NO_COLOR`` is
-set (https://no-color.org) it is off, and ``FORCE_COLOR`` forces it. The text is the same
-either way, so piped output is the terminal output without escape codes.
+Styling is on for a terminal and off when the output is piped; ``NO_COLOR`` (set and not empty,
+https://no-color.org) turns off every escape code, bold included (rich alone drops only the
+colours), and ``FORCE_COLOR`` forces styling on a pipe. The text is the same either way, so piped
+output is the terminal output without escape codes. Text is never read as rich markup: a rule
+set's ``[players=4 ...]`` or a seat named ``[b]`` prints as given.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from rich.console import Console
@@ -35,8 +38,18 @@ class _Console(Console):
 
 
 def console(*, stderr: bool = False) -> Console:
-    """A rich console with no automatic highlighting (numbers stay plain)."""
-    return _Console(stderr=stderr, highlight=False, soft_wrap=False)
+    """A rich console with no automatic highlighting (numbers stay plain), no markup (user and
+    rule text print as given) and no escape codes at all under ``NO_COLOR``."""
+    # rich's own NO_COLOR handling keeps bold and the other attributes; no colour system means
+    # no style is rendered at all.
+    plain = bool(os.environ.get("NO_COLOR"))
+    return _Console(
+        stderr=stderr,
+        highlight=False,
+        soft_wrap=False,
+        markup=False,
+        color_system=None if plain else "auto",
+    )
 
 
 def cards_text(cards: Iterable[Card]) -> Text:

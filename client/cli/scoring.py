@@ -15,12 +15,12 @@ import sys
 from typing import Any
 
 import click
-from rich.console import Console
 from rich.table import Table
 
 from cpsolver.cards import format_cards
 from cpsolver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.render import console as make_console
 from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.base import parse_assignments
@@ -36,7 +36,7 @@ _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 def score_command(
     file: str, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
 ) -> None:
-    """Settle a table of 2-4 players read from FILE (or stdin with ``-``).
+    """Settle a table of 2-4 players read from FILE (or stdin with -).
 
     FILE holds {"players": {"N": {"back": [...], "middle": [...], "front": [...]},
     "E": {"cards": [13 cards], "natural": true}, ...}}, or the players as a list seat by
@@ -86,7 +86,7 @@ def _players(document: Any) -> Any:
 
 
 def _print_table(table: TableResult) -> None:
-    console = Console()
+    console = make_console()
     seats = Table(title="players", box=None, show_header=True)
     seats.add_column("seat")
     for row in _ROWS:

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import click
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -18,11 +17,13 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 
 from cpsolver.chinese.ev_model import TablesError, load_model, save_model, table_filename
 from cpsolver.chinese.table_keys import table_key
 from cpsolver.chinese.training import ChunkMap, IterationReport, train
 from cpsolver.client.cli.main import main, rules_options
+from cpsolver.client.cli.render import console as make_console
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.base import parse_assignments
 from cpsolver.rules.chinese import ChineseRules
@@ -106,11 +107,14 @@ def train_command(
 
     Training any rule set trains its key (players 2, order weak, wheel lowest, naturals on;
     docs/EV.md), whose file serves every rule set of the key. Deterministic for a seed
-    (whatever --workers, locally or on --ray). The shipped tables: `make tables`
-    (python -m cpsolver.chinese.make_tables), e.g. ``cpsolver train --rules standard
-    --set players=2 --deals 40000 --iterations 16 --min-gain 0.001 --seed 2026 --out
-    solver/data``. Stopping at --iterations before an iteration gains less than --min-gain
-    writes the file, warns and exits 5 (under-trained tables).
+    (whatever --workers, locally or on --ray). Stopping at --iterations before an iteration
+    gains less than --min-gain writes the file, warns and exits 5 (under-trained tables).
+    The shipped tables come from make tables (python -m cpsolver.chinese.make_tables); the
+    standard key's command:
+
+    \b
+      cpsolver train --rules standard --set players=2 --deals 40000 --iterations 16
+        --min-gain 0.001 --seed 2026 --out solver/data
     """
     asked = ChineseRules.preset(preset, **parse_assignments(assignments))
     rules = table_key(asked)
@@ -126,9 +130,10 @@ def train_command(
 
         connect(ray_address)
         chunk_map = ray_map
-    console = Console(stderr=True)
+    console = make_console(stderr=True)  # no markup: "[players=4 ...]" prints as given
     served = "" if asked == rules else f" (the table key of [{asked.describe()}])"
-    console.print(f"training [bold]{rules.describe()}[/]{served} -> {table_filename(rules)}")
+    target = f" -> {table_filename(rules)}"
+    console.print(Text.assemble("training ", (rules.describe(), "bold"), served, target))
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -177,10 +182,18 @@ def train_command(
         # --iterations ran out before the stopping rule held: the tables work but their
         # policy is still moving, so the solves they drive are not near a fixed point. Say so
         # in the exit status too, for scripts (the file is written all the same).
-        shown = "no gain measured" if gain is None else f"last gain {gain:+.4f}"
+        # The gain compares two iterations' policies, from iteration 2 on (1 with
+        # --warm-start); the closing check's gain printed above compares the stored tables
+        # with the last iteration's and says nothing about convergence.
+        shown = (
+            "no gain between two iterations measured: the first is iteration 2's, or 1's "
+            "with --warm-start"
+            if gain is None
+            else f"last gain {gain:+.4f}, --min-gain {min_gain:g}"
+        )
         console.print(
             f"warning: not converged after {iterations} iteration"
-            f"{'s' if iterations > 1 else ''} ({shown}, --min-gain {min_gain:g}): the tables "
-            "are under-trained; train again with more --iterations"
+            f"{'s' if iterations > 1 else ''} ({shown}): the tables are under-trained; train "
+            "again with more --iterations (3 at least)"
         )
         raise SystemExit(EXIT_NOT_CONVERGED)

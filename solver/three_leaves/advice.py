@@ -55,6 +55,7 @@ __all__ = [
     "KhlyustOdds",
     "TrickOdds",
     "check_advice_limits",
+    "check_position",
     "exchange_advice",
     "khlyust_odds",
     "trick_odds",
@@ -127,13 +128,21 @@ def check_advice_limits(
     ...
     cpsolver.errors.InvalidInputError: samples: must be 2 to 20000, got 20001
     """
-    _position(position, ThreeLeavesRules.resolve(rules))
+    check_position(position, ThreeLeavesRules.resolve(rules))
     _check_samples(samples, seed, 2)
     if not 0 <= carried_pot <= MAX_CARRIED_POT:
         raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
 
 
-def _position(position: int, rules: ThreeLeavesRules) -> int:
+def check_position(position: int, rules: ThreeLeavesRules) -> int:
+    """``position`` when it is a turn position of ``rules`` (0, the assistant, to
+    ``players - 1``, the dealer); else :class:`InvalidInputError` naming ``position``.
+
+    >>> check_position(3, ThreeLeavesRules(players=2))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: position: must be 0 (assistant) to 1 (dealer) ..., got 3
+    """
     if not 0 <= position < rules.players:
         raise InvalidInputError(
             "position",
@@ -217,7 +226,7 @@ def khlyust_odds(
     ('plain_khlyust', True)
     """
     r, mine, turned, unseen = _setup(hand, trump_card, rules)
-    pos = _position(position, r)
+    pos = check_position(position, r)
     trump = turned.suit
     ranking = r.class_ranking
     # Holding: every 3-card hand from the deck without the turned card.
@@ -321,7 +330,7 @@ def trick_odds(
     ('exact', True)
     """
     r, mine, turned, unseen = _setup(hand, trump_card, rules)
-    pos = _position(position, r)
+    pos = check_position(position, r)
     _check_samples(samples, seed, 1)
     k = r.players - 1
     worlds: list[list[list[Card]]]
@@ -408,7 +417,7 @@ def exchange_advice(
     (9, [0.0])
     """
     r, mine, turned, unseen = _setup(hand, trump_card, rules)
-    pos = _position(position, r)
+    pos = check_position(position, r)
     if pos in (0, r.players - 1):
         role = "assistant" if pos == 0 else "dealer"
         raise InvalidInputError(
