@@ -42,11 +42,11 @@ def _hands(count: int, seed: int) -> list[list[int]]:
 
 @dataclass(frozen=True)
 class Ask:
-    """What each call asks: the objective and the ``ev`` time budget (``--objective``,
-    ``--budget-ms``)."""
+    """What each call asks: the objective and the ``ev`` estimator (``--objective``,
+    ``--estimator``, e.g. ``budget:50ms``)."""
 
     objective: str = "strength"
-    budget_ms: int = 0
+    estimator: str = "model"
 
 
 def _requests(hands: list[list[int]], ask: Ask):  # type: ignore[no-untyped-def]
@@ -62,7 +62,7 @@ def _requests(hands: list[list[int]], ask: Ask):  # type: ignore[no-untyped-def]
         chinese_poker_pb2.SolveRequest(
             objective=chinese_poker_pb2.Objective.Value(f"OBJECTIVE_{ask.objective.upper()}"),
             cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand],
-            budget_ms=ask.budget_ms,
+            estimator=ask.estimator,
         )
         for hand in hands
     ]
@@ -171,11 +171,11 @@ def in_process(hands: list[list[int]], ask: Ask = Ask()) -> tuple[float, float]:
     warm_up()
     cards = [tuple(Card.from_index(i) for i in hand) for hand in hands]
     for c in cards[:50]:
-        solve(c, objective=ask.objective, budget_ms=ask.budget_ms)
+        solve(c, objective=ask.objective, estimator=ask.estimator)
     times = []
     for c in cards:
         t0 = time.perf_counter()
-        solve(c, objective=ask.objective, budget_ms=ask.budget_ms)
+        solve(c, objective=ask.objective, estimator=ask.estimator)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000, _ms(times, 0.99)
 
@@ -222,15 +222,15 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--objective", choices=("strength", "ev"), default="strength")
-    parser.add_argument("--budget-ms", type=int, default=0)
+    parser.add_argument("--estimator", default="model", help="ev: model, calibrated, budget:Nms")
     args = parser.parse_args()
-    ask = Ask(args.objective, args.budget_ms)
+    ask = Ask(args.objective, args.estimator)
     hands = _hands(args.hands, args.seed)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"cpsolver gRPC load: {os.cpu_count()} cores, load average {load}, "
         f"{args.seconds:.0f} s per scenario, {args.hands} hands (seed {args.seed}), "
-        f"objective {ask.objective}, budget_ms {ask.budget_ms}"
+        f"objective {ask.objective}, estimator {ask.estimator}"
     )
     base_median, base_p99 = in_process(hands, ask)
     print(f"in-process solve            median {base_median:6.3f} ms  p99 {base_p99:6.3f} ms")

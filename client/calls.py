@@ -23,6 +23,7 @@ from cpsolver.cards import Card, CardsLike, Suit
 from cpsolver.chinese import Solution
 from cpsolver.chinese.constraints import Constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
+from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.scoring import Seat, TableResult
 from cpsolver.chlust import BidAction, BiddingState, PlayAdvice
 from cpsolver.chlust import Deal as ChlustDeal
@@ -139,13 +140,11 @@ class Solve(Call[Solution]):
     cards: CardsLike
     rules: ChineseRules
     objective: str | None
-    alternatives: int
+    estimator: Estimator
+    arrangements: int
     constraints: Constraints | str | Iterable[str] | None
     engine: str
-    rollouts: int
     seed: int
-    calibrated: bool = False
-    budget_ms: int = 0
 
 
 @dataclass(frozen=True)
@@ -156,8 +155,9 @@ class BatchSolve(Call[Iterator[Solution | CpsolverError]]):
     hands: Iterable[CardsLike]
     rules: ChineseRules
     objective: str | None
-    alternatives: int
-    budget_ms: int = 0
+    estimator: Estimator
+    arrangements: int
+    seed: int = 0
 
 
 @dataclass(frozen=True)

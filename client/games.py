@@ -22,6 +22,7 @@ from cpsolver.cards import Card, CardsLike, Suit
 from cpsolver.chinese import Solution
 from cpsolver.chinese.constraints import Constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
+from cpsolver.chinese.estimator import EstimatorLike, resolve_count, resolve_estimator
 from cpsolver.chinese.scoring import Seat, TableResult
 from cpsolver.chlust import BidAction, BiddingState, PlayAdvice, ShowdownOdds
 from cpsolver.chlust import Deal as ChlustDeal
@@ -40,6 +41,7 @@ from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
 from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.seeds import check_seed
 from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
@@ -73,27 +75,31 @@ class ChinesePoker(Section):
         rules: ChineseRules | str | None = "standard",
         objective: str | None = None,
         *,
-        alternatives: int = 0,
+        estimator: EstimatorLike | None = None,
+        arrangements: int | None = None,
         constraints: Constraints | str | Iterable[str] | None = None,
         engine: str = "exact",
-        rollouts: int = 0,
         seed: int = 0,
-        calibrated: bool = False,
-        budget_ms: int = 0,
+        alternatives: int | None = None,
+        rollouts: int | None = None,
+        calibrated: bool | None = None,
+        budget_ms: int | None = None,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Solution:
-        """The best arrangement of 13 cards, or the best 13 of 14-17 (see
-        :func:`cpsolver.solve`: ``constraints`` and ``engine`` as there; ``rollouts`` and
-        ``seed`` select the expected-value objective's rollout mode, ``calibrated`` its
-        weighted-pool mode, ``budget_ms`` the best of them that fits that many milliseconds
-        (remote: and half the time left before ``timeout``); ``overrides`` are rule options
-        by name)."""
+        """The best arrangement of 13 cards, or the best 13 of 14-17, as :func:`cpsolver.solve`
+        finds it: ``estimator`` (``model``, ``calibrated``, ``rollouts:N`` with ``seed``,
+        ``budget:Nms``: remote, never more than half the time left before ``timeout``),
+        ``arrangements``, ``constraints`` and ``engine`` as there, and their deprecated names
+        (``alternatives``, ``rollouts``, ``calibrated``, ``budget_ms``); ``overrides`` are rule
+        options by name."""
         resolved = ChineseRules.resolve(rules, **overrides)
-        request = calls.Solve(
-            cards, resolved, objective, alternatives, constraints, engine, rollouts, seed,
-            calibrated, budget_ms,
-        )  # fmt: skip
+        asked = resolve_estimator(
+            estimator, rollouts=rollouts, calibrated=calibrated, budget_ms=budget_ms
+        )
+        count = resolve_count(arrangements, alternatives=alternatives)
+        check_seed(seed)
+        request = calls.Solve(cards, resolved, objective, asked, count, constraints, engine, seed)
         return self.backend.call(request, timeout)
 
     def solve_batch(
@@ -102,14 +108,17 @@ class ChinesePoker(Section):
         rules: ChineseRules | str | None = "standard",
         objective: str | None = None,
         *,
-        alternatives: int = 0,
-        budget_ms: int = 0,
+        estimator: EstimatorLike | None = None,
+        arrangements: int | None = None,
+        seed: int = 0,
+        alternatives: int | None = None,
+        budget_ms: int | None = None,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Iterator[Solution | CpsolverError]:
         """One Solution or exception per hand, in input order (a bad hand does not stop the
-        batch; ``budget_ms`` is each hand's time budget, as in :meth:`solve`; remote:
-        ``timeout`` is the deadline of each ``BatchSolve`` call).
+        batch; ``estimator``, ``arrangements`` and ``seed`` are each hand's, as in
+        :meth:`solve`; remote: ``timeout`` is the deadline of each ``BatchSolve`` call).
 
         >>> from cpsolver import Row
         >>> from cpsolver.client import connect
@@ -119,8 +128,11 @@ class ChinesePoker(Section):
         ('cards: expected 13 cards, got 2', 'high card, A-K-Q')
         """
         resolved = ChineseRules.resolve(rules, **overrides)
+        asked = resolve_estimator(estimator, budget_ms=budget_ms)
+        count = resolve_count(arrangements, alternatives=alternatives)
+        check_seed(seed)
         return self.backend.call(
-            calls.BatchSolve(hands, resolved, objective, alternatives, budget_ms), timeout
+            calls.BatchSolve(hands, resolved, objective, asked, count, seed), timeout
         )
 
     def evaluate(

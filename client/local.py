@@ -41,7 +41,6 @@ from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.chlust import SetValue, evaluate_set
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.rules import ChineseRules
 from cpsolver.three_leaves import Deal as LeavesDeal
 from cpsolver.three_leaves import DealResult as LeavesDealResult
 from cpsolver.three_leaves import (
@@ -90,13 +89,11 @@ class LocalBackend:
             r.cards,
             r.rules,
             r.objective or DEFAULT_OBJECTIVE,
-            alternatives=r.alternatives,
+            estimator=r.estimator,
+            arrangements=r.arrangements,
             constraints=r.constraints,
             engine=r.engine,
-            rollouts=r.rollouts,
             seed=r.seed,
-            calibrated=r.calibrated,
-            budget_ms=r.budget_ms,
         )
 
     @answers(calls.BatchSolve)
@@ -109,17 +106,13 @@ class LocalBackend:
         for hand in r.hands:
             chunk.append(hand)
             if len(chunk) >= LOCAL_CHUNK:
-                yield from self._chunk(chunk, r.rules, name, r.alternatives, r.budget_ms)
+                yield from self._chunk(chunk, r, name)
                 chunk = []
-        yield from self._chunk(chunk, r.rules, name, r.alternatives, r.budget_ms)
+        yield from self._chunk(chunk, r, name)
 
     @staticmethod
     def _chunk(
-        hands: list[CardsLike],
-        rules: ChineseRules,
-        objective: str,
-        alternatives: int,
-        budget_ms: int = 0,
+        hands: list[CardsLike], r: calls.BatchSolve, objective: str
     ) -> Iterator[Solution | CpsolverError]:
         results: list[Solution | CpsolverError | None] = []
         good: list[int] = []
@@ -132,18 +125,17 @@ class LocalBackend:
             results.append(None)
             good.append(len(results) - 1)
             hands[len(results) - 1] = cards
-        if good and alternatives == 0 and budget_ms == 0:  # the parallel batch search
-            solved = solve_many([hands[i] for i in good], rules, objective)
+        if good:  # solve_many: the parallel batch search when the call allows it
+            solved = solve_many(
+                [hands[i] for i in good],
+                r.rules,
+                objective,
+                estimator=r.estimator,
+                arrangements=r.arrangements,
+                seed=r.seed,
+            )
             for i, solution in zip(good, solved, strict=True):
                 results[i] = solution
-        else:
-            for i in good:
-                try:
-                    results[i] = solve(
-                        hands[i], rules, objective, alternatives=alternatives, budget_ms=budget_ms
-                    )
-                except CpsolverError as exc:
-                    results[i] = exc
         for result in results:
             assert result is not None
             yield result

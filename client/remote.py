@@ -41,6 +41,7 @@ from cpsolver.chinese.constrained import check_engine
 from cpsolver.chinese.constraints import as_constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import check_deal_request
+from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.scoring import (
     Seat,
     TableResult,
@@ -48,7 +49,6 @@ from cpsolver.chinese.scoring import (
     read_seats,
     seat_entries,
 )
-from cpsolver.chinese.solve import check_solve_limits
 from cpsolver.chlust import Bidding, BiddingState, PlayAdvice, ShowdownOdds, TrickGame
 from cpsolver.chlust import Deal as ChlustDeal
 from cpsolver.chlust import DealResult as ChlustDealResult
@@ -385,7 +385,9 @@ class RemoteBackend:
         cards: CardsLike,
         rules: ChineseRules,
         objective: str | None,
-        alternatives: int,
+        estimator: Estimator,
+        arrangements: int,
+        seed: int,
         field: Field = "cards",
     ) -> pb.SolveRequest:
         request = pb.SolveRequest(
@@ -400,22 +402,19 @@ class RemoteBackend:
                 get_objective(objective)  # raises the library's error for an unknown name
                 raise RemoteError("UNIMPLEMENTED", f"objective {objective!r} has no wire name")
             request.objective = pb.Objective.Value(name)
-        check_solve_limits(alternatives=alternatives)  # the library's bound and error
-        request.top_k = alternatives
+        # The section resolved both with the library (its errors, raised before any call).
+        request.estimator = str(estimator)
+        request.arrangements = arrangements
+        request.seed = seed
         return request
 
     @answers(calls.Solve)
     def _solve(self, r: calls.Solve, timeout: float | None) -> Solution:
         """``Solve``, as :func:`cpsolver.solve` returns it."""
         engine = check_engine(r.engine)
-        request = self._solve_request(r.cards, r.rules, r.objective, r.alternatives)
-        check_solve_limits(
-            alternatives=r.alternatives, rollouts=r.rollouts, seed=r.seed, budget_ms=r.budget_ms
+        request = self._solve_request(
+            r.cards, r.rules, r.objective, r.estimator, r.arrangements, r.seed
         )
-        request.rollouts = r.rollouts
-        request.seed = r.seed
-        request.calibrated = r.calibrated
-        request.budget_ms = r.budget_ms
         if r.constraints is not None:
             wire = constraints_to_wire(as_constraints(r.constraints), r.rules)
             request.constraints.CopyFrom(wire)
@@ -437,9 +436,9 @@ class RemoteBackend:
         pending: list[Solution | CpsolverError | pb.SolveRequest] = []
         for hand in r.hands:
             try:
-                request = self._solve_request(hand, r.rules, r.objective, r.alternatives)
-                check_solve_limits(budget_ms=r.budget_ms)  # the library's bound and error
-                request.budget_ms = r.budget_ms
+                request = self._solve_request(
+                    hand, r.rules, r.objective, r.estimator, r.arrangements, r.seed
+                )
                 pending.append(request)
             except CpsolverError as exc:
                 pending.append(exc)

@@ -13,6 +13,7 @@ import grpc
 
 from cpsolver.chinese import solve
 from cpsolver.chinese.deal import check_deal_request, deals
+from cpsolver.chinese.estimator import resolve_count, resolve_estimator
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
 from cpsolver.chinese.scoring import check_arrangement, score
 from cpsolver.errors import CpsolverError, InvalidInputError
@@ -59,24 +60,39 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         rules = rules_from_wire(request.rules, ChineseRules)
         cards = cards_from_wire(request.cards, "cards")
         objective = enum_value_name(request, _OBJECTIVE_FIELD, request.objective)
-        if not 0 <= request.top_k <= self._limits.max_top_k:
+        # The deprecated fields name the same two things; a request naming one twice is
+        # refused with a violation for each field (cpsolver.chinese.estimator).
+        estimator = resolve_estimator(
+            request.estimator or None,
+            rollouts=request.rollouts,
+            calibrated=request.calibrated,
+            budget_ms=request.budget_ms,
+            warn=False,
+        )
+        count = resolve_count(
+            request.arrangements or None,
+            alternatives=request.top_k,
+            warn=False,
+            alternatives_name="top_k",
+        )
+        if count - 1 > self._limits.max_top_k:
             raise InvalidInputError(
-                "top_k", f"must be 0 to {self._limits.max_top_k}, got {request.top_k}"
+                "arrangements",
+                f"this server returns at most {self._limits.max_top_k + 1} arrangements, "
+                f"got {count}",
             )
         solution = solve(
             cards,
             rules,
             objective or DEFAULT_OBJECTIVE,
-            alternatives=request.top_k,
-            rollouts=request.rollouts,
+            estimator=estimator,
+            arrangements=count,
             seed=request.seed,
             constraints=constraints_from_wire(request.constraints),
             engine=engine_from_wire(request.engine),
-            calibrated=request.calibrated,
-            # A budget never spends more than half the time left before the caller's deadline
-            # (cpsolver.solve's budget_mode), so the answer still arrives in time.
-            budget_ms=request.budget_ms,
-            # Rollouts stop when the caller's deadline comes, so the worker is free again.
+            # The caller's deadline: a budget never spends more than half the time left
+            # (cpsolver.chinese.estimator.budget_mode), and rollouts stop when it comes, so
+            # the answer still arrives in time and the worker is free again.
             deadline=_seconds_left(context),
         )
         return solution_to_wire(solution)

@@ -30,13 +30,16 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpsolver.cards import Card, CardsLike, parse_cards
 from cpsolver.errors import CpsolverError
 from cpsolver.extras import require
 from cpsolver.kernel_cache import KERNEL_CACHE_ENV
 from cpsolver.rules.chinese import ChineseRules
+
+if TYPE_CHECKING:
+    from cpsolver.chinese.estimator import EstimatorLike
 
 __all__ = ["PASSED_ENV", "RaySolver", "connect", "ray_map", "ray_mapper", "solve_many"]
 
@@ -132,13 +135,14 @@ def _solve_chunk(
     hands: list[tuple[Card, ...]],
     rules: ChineseRules,
     objective: str,
-    alternatives: int,
-    budget_ms: int = 0,
+    estimator: str,
+    arrangements: int,
+    seed: int = 0,
 ) -> list[Any]:
     from cpsolver.chinese.solve import solve
 
     return [
-        solve(list(h), rules, objective, alternatives=alternatives, budget_ms=budget_ms)
+        solve(list(h), rules, objective, estimator=estimator, arrangements=arrangements, seed=seed)
         for h in hands
     ]
 
@@ -162,19 +166,27 @@ class RaySolver:
         rules: ChineseRules | str | None = "standard",
         objective: str | None = None,
         *,
-        alternatives: int = 0,
-        budget_ms: int = 0,
+        estimator: EstimatorLike | None = None,
+        arrangements: int | None = None,
+        seed: int = 0,
+        alternatives: int | None = None,
+        budget_ms: int | None = None,
         timeout: float | None = None,
         **overrides: Any,
     ) -> Iterator[Any]:
-        """One Solution or exception per hand, in input order (``budget_ms`` each hand's, as in
-        :func:`cpsolver.solve`; ``timeout`` is not used)."""
+        """One Solution or exception per hand, in input order (``estimator``, ``arrangements``
+        and ``seed`` each hand's, as in :func:`cpsolver.solve`, ``alternatives`` and
+        ``budget_ms`` their deprecated names; ``timeout`` is not used)."""
+        from cpsolver.chinese.estimator import resolve_count, resolve_estimator
         from cpsolver.chinese.ev import EvObjective
         from cpsolver.chinese.ev_model import model_for
         from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, get_objective
-        from cpsolver.chinese.solve import check_solve_limits
+        from cpsolver.seeds import check_seed
 
-        check_solve_limits(alternatives=alternatives, budget_ms=budget_ms)  # before any task
+        # Before any task is sent: the library's errors, raised here.
+        asked = str(resolve_estimator(estimator, budget_ms=budget_ms))
+        count = resolve_count(arrangements, alternatives=alternatives)
+        check_seed(seed)
         resolved = ChineseRules.resolve(rules, **overrides)
         name = objective or DEFAULT_OBJECTIVE
         if isinstance(get_objective(name), EvObjective):
@@ -184,11 +196,7 @@ class RaySolver:
 
         def submit(chunk: list[Any]) -> None:
             good = [h for h in chunk if not isinstance(h, CpsolverError)]
-            task = (
-                self._remote.remote(good, rules_ref, name, alternatives, budget_ms)
-                if good
-                else None
-            )
+            task = self._remote.remote(good, rules_ref, name, asked, count, seed) if good else None
             pending.append((chunk, task))
 
         def drain(one: bool) -> Iterator[Any]:
@@ -221,12 +229,26 @@ def solve_many(
     objective: str | None = None,
     *,
     address: str = "auto",
-    budget_ms: int = 0,
+    estimator: EstimatorLike | None = None,
+    arrangements: int | None = None,
+    seed: int = 0,
+    budget_ms: int | None = None,
     **overrides: Any,
 ) -> list[Any]:
-    """:func:`cpsolver.solve_many` on a Ray cluster: the same Solutions in the same order.
-    Bad cards raise as there, with the field ``hands[i]``, before anything is submitted."""
+    """:func:`cpsolver.solve_many` on a Ray cluster: the same Solutions in the same order
+    (``estimator``, ``arrangements`` and ``seed`` as there). Bad cards raise as there, with the
+    field ``hands[i]``, before anything is submitted."""
     checked = [parse_cards(h, count=13, field=("hands", i)) for i, h in enumerate(hands)]
+    solver = RaySolver(address)
     return list(
-        RaySolver(address).solve_batch(checked, rules, objective, budget_ms=budget_ms, **overrides)
+        solver.solve_batch(
+            checked,
+            rules,
+            objective,
+            estimator=estimator,
+            arrangements=arrangements,
+            seed=seed,
+            budget_ms=budget_ms,
+            **overrides,
+        )
     )

@@ -65,7 +65,10 @@ def run(spec: dict[str, Any], out: Path) -> dict[str, Any]:
         for rules_name in spec["batch_rules"]
     }  # fmt: skip
     report["batch_budget"] = [
-        _plain(r) for r in RaySolver("auto", chunk=2, in_flight=2).solve_batch(hands, budget_ms=50)
+        _plain(r)
+        for r in RaySolver("auto", chunk=2, in_flight=2).solve_batch(
+            hands, estimator="budget:50ms", arrangements=2
+        )
     ]
     env = {"NO_COLOR": None, "CPSOLVER_SERVER": None}  # as tests/helpers.py's run_cli
     run_ = CliRunner(env=env).invoke(cli, ["batch", "-", "--ray", "auto"], input=spec["stdin"])

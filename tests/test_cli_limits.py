@@ -23,6 +23,7 @@ from helpers import run_cli, violations, wire
 
 from cpsolver.cards import Suit, parse_cards
 from cpsolver.chinese.deal import MAX_SEED as DEAL_MAX_SEED
+from cpsolver.chinese.estimator import MAX_ARRANGEMENTS
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS
 from cpsolver.chinese.solve import MAX_ALTERNATIVES, check_solve_limits
 from cpsolver.chlust.advice import (
@@ -84,11 +85,9 @@ def both_ways(server: str, args: list[str], stdin: str | None = None) -> tuple[i
 
 # (command, option, boundary value, the option's lower bound): boundary + 1 is refused.
 CLI_CAPS: list[tuple[list[str], str, int, int]] = [
-    (["solve", HAND13], "--alternatives", MAX_ALTERNATIVES, 0),
-    (["solve", HAND13], "--top", MAX_ALTERNATIVES + 1, 1),
-    (["solve", HAND13], "--rollouts", MAX_ROLLOUTS, 0),
+    (["solve", HAND13], "--arrangements", MAX_ARRANGEMENTS, 1),
     (["solve", HAND13], "--seed", MAX_SEED, 0),
-    (["batch", "-"], "--alternatives", MAX_ALTERNATIVES, 0),
+    (["batch", "-"], "--arrangements", MAX_ARRANGEMENTS, 1),
     (["deal"], "--seed", DEAL_MAX_SEED, 0),
     (["chlust", "odds", "Ad Kd Qd", "-t", "d"], "--samples", MAX_ODDS_SAMPLES, 1),
     (["chlust", "odds", "Ad Kd Qd", "-t", "d"], "--exact-limit", MAX_EXACT_LIMIT, 0),
@@ -130,8 +129,8 @@ def test_cli_option_past_its_cap_exits_2_the_same_remote(
 
 
 AT_THE_CAP = {  # shell words
-    "alternatives": f"solve '{HAND13}' --objective strength --alternatives {MAX_ALTERNATIVES}",
-    "rollout-seed": f"solve '{HAND13}' --rollouts 3 --seed {MAX_SEED}",
+    "arrangements": f"solve '{HAND13}' --objective strength --arrangements {MAX_ARRANGEMENTS}",
+    "rollout-seed": f"solve '{HAND13}' --estimator rollouts:3 --seed {MAX_SEED}",
     "deal-seed": f"deal --seed {DEAL_MAX_SEED}",
     "exact-limit": f"chlust odds 'Ad Kd Qd' -t d --exact-limit {MAX_EXACT_LIMIT}",
     "odds-seed": f"chlust odds 'Ad Kd Qd' -t d -k 3 --exact-limit 0 --samples 50 "
@@ -149,8 +148,8 @@ def test_cli_option_at_its_cap_runs_the_same_remote(server: str, words: str) -> 
     args = shlex.split(words)
     code, out, _ = both_ways(server, [*args, "--json"])
     assert code == 0 and out.strip()
-    if args[0] == "solve" and "--alternatives" in args:
-        assert len(json.loads(out)["alternatives"]) == MAX_ALTERNATIVES
+    if args[0] == "solve" and "--arrangements" in args:
+        assert len(json.loads(out)["alternatives"]) == MAX_ARRANGEMENTS - 1
 
 
 def _refused(check: Callable[..., None], field: str, **kwargs: Any) -> None:

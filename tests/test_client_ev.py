@@ -10,47 +10,48 @@ from __future__ import annotations
 import pytest
 
 from cpsolver import solve
-from cpsolver.chinese.solve import CALIBRATED_COST_MS
+from cpsolver.chinese.estimator import CALIBRATED_COST_MS
 from cpsolver.client import LocalSolver, RemoteSolver
 from cpsolver.errors import InvalidInputError
 
 CASES = [
     # (hand, preset, keyword arguments)
     ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "standard", {}),
-    ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "standard", {"rollouts": 60, "seed": 7}),
+    ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "standard", {"estimator": "rollouts:60", "seed": 7}),
     ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {}),  # CP-E9 six pairs
-    ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {"rollouts": 40, "seed": 3}),
+    ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {"estimator": "rollouts:40", "seed": 3}),
     ("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s", "eastern", {}),  # CP-E10 dragon
-    ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"rollouts": 40, "seed": 11}),
+    ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"estimator": "rollouts:40", "seed": 1}),
     # Six pairs held but not declared (quads play better, CP-11): an undeclared natural entry.
     ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {}),
-    ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {"rollouts": 40, "seed": 5}),
-    # The weighted opponent pool (issue 14): SolveRequest.calibrated reaches the same code.
-    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"calibrated": True}),
-    ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"calibrated": True}),
-    # A time budget (SolveRequest.budget_ms) that buys the calibrated re-score, and one that
-    # does not: the server chooses as the library does (the 60 s deadline leaves room).
-    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"budget_ms": 100}),
-    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"budget_ms": 5}),
+    ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {"estimator": "rollouts:40", "seed": 5}),
+    # The weighted opponent pool (issue 14): SolveRequest.estimator reaches the same code.
+    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"estimator": "calibrated"}),
+    ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"estimator": "calibrated"}),
+    # A time budget (SolveRequest.estimator "budget:Nms") that buys the calibrated re-score,
+    # and one that does not: the server chooses as the library does (the 60 s deadline leaves room).
+    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"estimator": "budget:100ms"}),
+    ("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "standard", {"estimator": "budget:5ms"}),
 ]
 
 
 @pytest.mark.parametrize(("hand", "preset", "kwargs"), CASES)
 def test_remote_ev_solution_equals_the_library(
-    remote: RemoteSolver, hand: str, preset: str, kwargs: dict[str, int]
+    remote: RemoteSolver, hand: str, preset: str, kwargs: dict[str, str | int]
 ) -> None:
     """Every EV field survives the wire: odds, EV, intervals, rollouts, alternatives, naturals."""
-    expected = solve(hand, preset, alternatives=2, **kwargs)
-    got = remote.solve(hand, preset, alternatives=2, **kwargs)
+    expected = solve(hand, preset, arrangements=3, **kwargs)  # type: ignore[arg-type]
+    got = remote.solve(hand, preset, arrangements=3, **kwargs)  # type: ignore[arg-type]
     assert expected.objective == "ev" and expected.analysis is not None
     assert got.analysis is not None
     assert got.analysis.rows == expected.analysis.rows
     assert got.analysis.ev == expected.analysis.ev == got.ev
     assert got.analysis.ci95 == expected.analysis.ci95
-    budget = int(kwargs.get("budget_ms", 0))
-    assert (expected.analysis.ci95 is not None) == bool(
-        kwargs.get("rollouts") or kwargs.get("calibrated") or budget >= CALIBRATED_COST_MS
-    )
+    asked = str(kwargs.get("estimator", "model"))
+    finer = asked != "model" and asked != f"budget:{CALIBRATED_COST_MS - 5}ms"
+    assert (expected.analysis.ci95 is not None) == finer
+    assert got.analysis.estimator == expected.analysis.estimator
+    assert got.analysis.candidates == expected.analysis.candidates != ()  # issue 27, defect 4
     assert got.analysis.rollouts == expected.analysis.rollouts
     assert got.analysis.alternatives_ci95 == expected.analysis.alternatives_ci95
     assert got.analysis.naturals == expected.analysis.naturals
@@ -63,19 +64,27 @@ def test_remote_ev_solution_equals_the_library(
 
 
 def test_remote_batch_spends_the_budget_per_hand(remote: RemoteSolver) -> None:
-    """BatchSolve items carry budget_ms: each hand as ``solve(hand, budget_ms=...)``, a bad
-    hand (or budget) as its error in place, as the in-process backend answers."""
+    """BatchSolve items carry the estimator: each hand as ``solve(hand, estimator=...)``, a bad
+    hand as its error in place, as the in-process backend answers; a bad estimator is the
+    call's error, raised before anything is sent, on both backends alike."""
     hands = [
         "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h",
         "As Ks",
         "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th",
     ]
-    got = list(remote.solve_batch(hands, budget_ms=50))
-    assert got[0] == solve(hands[0], budget_ms=50) == solve(hands[0], calibrated=True)
-    assert got[2] == solve(hands[2], budget_ms=50)
+    got = list(remote.solve_batch(hands, estimator="budget:50ms"))
+    calibrated = solve(hands[0], estimator="calibrated")
+    assert got[0] == solve(hands[0], estimator="budget:50ms") == calibrated
+    assert got[2] == solve(hands[2], estimator="budget:50ms")
     assert isinstance(got[1], InvalidInputError) and "expected 13 cards" in str(got[1])
-    here = list(LocalSolver().solve_batch(hands, budget_ms=50))
+    here = list(LocalSolver().solve_batch(hands, estimator="budget:50ms"))
     assert [got[0], got[2]] == [here[0], here[2]] and str(got[1]) == str(here[1])
-    bad = list(remote.solve_batch(hands[:1], budget_ms=-1))
-    assert isinstance(bad[0], InvalidInputError) and bad[0].field == "budget_ms"
-    assert [str(r) for r in LocalSolver().solve_batch(hands[:1], budget_ms=-1)] == [str(bad[0])]
+    two = list(remote.solve_batch(hands[:1], arrangements=2, estimator="rollouts:30", seed=4))
+    assert two == [solve(hands[0], arrangements=2, estimator="rollouts:30", seed=4)]
+    assert len(two[0].alternatives) == 1  # type: ignore[union-attr]
+    errors = []
+    for solver in (remote, LocalSolver()):
+        with pytest.raises(InvalidInputError) as caught:
+            list(solver.solve_batch(hands[:1], estimator="budget:50ms", budget_ms=50))
+        errors.append([v.field for v in caught.value.violations])
+    assert errors == [["estimator", "budget_ms"]] * 2

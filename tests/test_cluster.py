@@ -147,10 +147,11 @@ def test_batch_on_ray_gives_the_same_results_in_the_same_order(on_ray: OnRay) ->
 
 
 def test_batch_on_ray_spends_the_budget_per_hand(on_ray: OnRay) -> None:
-    """``budget_ms`` reaches the workers: each hand's calibrated answer, as in-process."""
+    """The estimator and the count reach the workers: each hand's calibrated answer with one
+    alternative, as in-process."""
     local = [
         str(r) if isinstance(r, Exception) else r.to_dict()
-        for r in LocalSolver().solve_batch(HANDS, budget_ms=50)
+        for r in LocalSolver().solve_batch(HANDS, estimator="budget:50ms", arrangements=2)
     ]
     assert on_ray.report["batch_budget"] == json.loads(json.dumps(local))
     solved = [r for r in local if not isinstance(r, str)]

@@ -124,7 +124,7 @@ def test_rollouts_are_capped_and_honour_a_deadline() -> None:
         rollout(HAND, rules, n=MAX_ROLLOUTS + 1, seed=1)
     quick = rollout(HAND, rules, n=MAX_ROLLOUTS, seed=1, top=2, deadline=0.01)
     assert 100 <= quick[0].rollouts < MAX_ROLLOUTS
-    with pytest.raises(InvalidInputError, match="rollouts need the ev objective"):
+    with pytest.raises(InvalidInputError, match="rollouts:10 needs the ev objective"):
         solve(HAND, objective="strength", rollouts=10)
 
 

@@ -1,4 +1,5 @@
-"""``solve(cards, budget_ms=N)``: a time budget instead of a named estimate (issue 14).
+"""``solve(cards, estimator="budget:Nms")``: a time budget instead of a named estimator
+(issue 14; the ``budget_ms=N`` of issue 14 is its deprecated name since issue 27).
 
 The budget buys the calibrated re-score (the weighted opponent pool) from
 ``CALIBRATED_COST_MS``; below it, or for an objective with no finer estimate, the answer is the
@@ -17,7 +18,7 @@ from click.testing import CliRunner
 
 from cpsolver import solve
 from cpsolver.budget import call_budget
-from cpsolver.chinese.solve import CALIBRATED_COST_MS, MAX_BUDGET_MS, budget_mode
+from cpsolver.chinese.estimator import CALIBRATED_COST_MS, MAX_BUDGET_MS, budget_mode
 from cpsolver.client.cli import main
 from cpsolver.errors import InvalidInputError
 
@@ -26,9 +27,9 @@ HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"  # docs/EV.md's card-removal exa
 
 @pytest.mark.parametrize("preset", ["standard", "two_four"])
 def test_a_budget_that_fits_buys_the_calibrated_estimate(preset: str) -> None:
-    got = solve(HAND, preset, alternatives=2, budget_ms=CALIBRATED_COST_MS)
-    named = solve(HAND, preset, alternatives=2, calibrated=True)
-    default = solve(HAND, preset, alternatives=2)
+    got = solve(HAND, preset, arrangements=3, estimator=f"budget:{CALIBRATED_COST_MS}ms")
+    named = solve(HAND, preset, arrangements=3, estimator="calibrated")
+    default = solve(HAND, preset, arrangements=3)
     assert got == named
     assert got.analysis is not None and named.analysis is not None
     assert got.analysis.ci95 == named.analysis.ci95 is not None
@@ -37,44 +38,53 @@ def test_a_budget_that_fits_buys_the_calibrated_estimate(preset: str) -> None:
 
 @pytest.mark.parametrize("budget", [0, 1, CALIBRATED_COST_MS - 1])
 def test_a_budget_too_small_gives_the_default_answer(budget: int) -> None:
-    got = solve(HAND, budget_ms=budget)
+    got = solve(HAND, estimator=f"budget:{budget}ms")
     assert got == solve(HAND)
     assert got.analysis is not None and got.analysis.ci95 is None
 
 
 def test_the_deadline_caps_the_budget_at_half_the_time_left() -> None:
     big = 10 * CALIBRATED_COST_MS
-    default, calibrated = solve(HAND), solve(HAND, calibrated=True)
+    default, calibrated = solve(HAND), solve(HAND, estimator="calibrated")
     short = (2 * CALIBRATED_COST_MS - 2) / 1000  # half of it is under the calibrated cost
-    assert solve(HAND, budget_ms=big, deadline=short) == default
-    assert solve(HAND, budget_ms=big, deadline=1.0) == calibrated
+    assert solve(HAND, estimator=f"budget:{big}ms", deadline=short) == default
+    assert solve(HAND, estimator=f"budget:{big}ms", deadline=1.0) == calibrated
     # A server call's deadline (the server runs each call inside call_budget) does the same.
     with call_budget(short):
-        assert solve(HAND, budget_ms=big) == default
+        assert solve(HAND, estimator=f"budget:{big}ms") == default
     with call_budget(5.0):
-        assert solve(HAND, budget_ms=big) == calibrated
+        assert solve(HAND, estimator=f"budget:{big}ms") == calibrated
     assert budget_mode(big, seconds_left=2 * CALIBRATED_COST_MS / 1000) == "calibrated"
     assert budget_mode(big, seconds_left=short) == "model"
 
 
 def test_a_budget_does_not_change_an_objective_without_a_finer_estimate() -> None:
     for kwargs in ({"objective": "strength"}, {"constraints": "As=front"}):
-        assert solve(HAND, budget_ms=1000, **kwargs) == solve(HAND, **kwargs)  # type: ignore[arg-type]
+        budgeted = solve(HAND, estimator="budget:1000ms", **kwargs)  # type: ignore[arg-type]
+        assert budgeted == solve(HAND, **kwargs)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "fields", "message"),
     [
-        ({"budget_ms": 100, "rollouts": 50}, "not both"),
-        ({"budget_ms": 100, "calibrated": True}, "not both"),
-        ({"budget_ms": -1}, f"must be 0 (no budget) to {MAX_BUDGET_MS} milliseconds, got -1"),
-        ({"budget_ms": MAX_BUDGET_MS + 1}, f"got {MAX_BUDGET_MS + 1}"),
+        ({"budget_ms": 100, "rollouts": 50}, ["rollouts", "budget_ms"], "twice"),
+        ({"budget_ms": 100, "calibrated": True}, ["calibrated", "budget_ms"], "twice"),
+        ({"estimator": "budget:100ms", "rollouts": 50}, ["estimator", "rollouts"], "twice"),
+        ({"estimator": "budget:-1ms"}, ["estimator"], "unknown estimator 'budget:-1ms'"),
+        ({"budget_ms": -1}, ["budget_ms"], f"must be 0 to {MAX_BUDGET_MS}, got -1"),
+        (
+            {"estimator": f"budget:{MAX_BUDGET_MS + 1}ms"},
+            ["estimator"],
+            f"budget:Nms takes 0 to {MAX_BUDGET_MS} milliseconds, got {MAX_BUDGET_MS + 1}",
+        ),
     ],
 )
-def test_bad_budgets_name_the_field(kwargs: dict[str, object], message: str) -> None:
+def test_bad_budgets_name_the_fields(
+    kwargs: dict[str, object], fields: list[str], message: str
+) -> None:
     with pytest.raises(InvalidInputError) as caught:
         solve(HAND, **kwargs)  # type: ignore[arg-type]
-    assert caught.value.field == "budget_ms"
+    assert [v.field for v in caught.value.violations] == fields
     assert message in str(caught.value)
 
 
@@ -84,11 +94,12 @@ def _cli(*args: str) -> tuple[int, str, str]:
 
 
 def test_the_cli_prints_the_calibrated_ev_by_default() -> None:
-    """``cpsolver solve`` spends SOLVE_BUDGET_MS: its headline EV is the weighted pool's."""
+    """``cpsolver solve`` spends SOLVE_ESTIMATOR, ``budget:100ms``: its headline EV is the
+    weighted pool's."""
     code, out, _ = _cli("--json")
     assert code == 0
     data = json.loads(out)
-    calibrated = solve(HAND, calibrated=True)
+    calibrated = solve(HAND, estimator="calibrated")
     assert data["ev"] == calibrated.ev
     assert data["ev_ci95"] == list(calibrated.analysis.ci95)  # type: ignore[union-attr]
     code, out, _ = _cli()
@@ -96,14 +107,16 @@ def test_the_cli_prints_the_calibrated_ev_by_default() -> None:
 
 
 def test_the_cli_budget_flag_and_named_estimates() -> None:
-    code, out, _ = _cli("--budget-ms", "0", "--json")
+    code, out, _ = _cli("--estimator", "budget:0ms", "--json")
     assert code == 0 and json.loads(out)["ev"] == solve(HAND).ev
-    code, out, _ = _cli("--rollouts", "40", "--seed", "3", "--json")  # budget 0 by default then
+    assert json.loads(out)["estimator"] == "model"
+    code, out, _ = _cli("--estimator", "rollouts:40", "--seed", "3", "--json")
     assert code == 0 and json.loads(out)["rollouts"] == 40
-    code, _, err = _cli("--budget-ms", "100", "--rollouts", "40")
-    assert code == 2 and "budget_ms" in err and "not both" in err
-    code, _, err = _cli("--budget-ms", "-5")
-    assert code == 2 and "--budget-ms" in err
+    assert json.loads(out)["estimator"] == "rollouts:40"
+    code, _, err = _cli("--budget-ms", "100", "--rollouts", "40")  # the deprecated names
+    assert code == 2 and "--rollouts and --budget-ms name the same choice twice" in err
+    code, _, err = _cli("--estimator", "budget:-5ms")
+    assert code == 2 and "--estimator" in err
 
 
 BATCH = [HAND, "As Ks", "2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th"]  # a bad hand in the middle
@@ -113,7 +126,7 @@ def _one_by_one(budget_ms: int) -> list[object]:
     out: list[object] = []
     for hand in BATCH:
         try:
-            out.append(solve(hand, budget_ms=budget_ms))
+            out.append(solve(hand, estimator=f"budget:{budget_ms}ms"))
         except InvalidInputError as exc:
             out.append(str(exc))
     return out
@@ -124,14 +137,14 @@ def test_solve_many_and_the_local_batch_spend_the_budget_per_hand() -> None:
     from cpsolver.client import LocalSolver
 
     good = [BATCH[0], BATCH[2]]
-    calibrated = [solve(h, calibrated=True) for h in good]
-    assert solve_many(good, budget_ms=CALIBRATED_COST_MS) == calibrated
-    assert solve_many(good, budget_ms=CALIBRATED_COST_MS - 1) == solve_many(good)
-    with pytest.raises(InvalidInputError, match="budget_ms"):
-        solve_many(good, budget_ms=-1)
+    calibrated = [solve(h, estimator="calibrated") for h in good]
+    assert solve_many(good, estimator=f"budget:{CALIBRATED_COST_MS}ms") == calibrated
+    assert solve_many(good, estimator=f"budget:{CALIBRATED_COST_MS - 1}ms") == solve_many(good)
+    with pytest.raises(InvalidInputError, match=r"^estimator: budget:Nms takes 0 to"):
+        solve_many(good, estimator=f"budget:{MAX_BUDGET_MS + 1}ms")
     got = [
         r if not isinstance(r, Exception) else str(r)
-        for r in LocalSolver().solve_batch(BATCH, budget_ms=50)
+        for r in LocalSolver().solve_batch(BATCH, estimator="budget:50ms")
     ]
     assert got == _one_by_one(50)
     assert got[0] == calibrated[0] and "expected 13 cards" in str(got[1])
@@ -139,11 +152,11 @@ def test_solve_many_and_the_local_batch_spend_the_budget_per_hand() -> None:
 
 def test_the_cli_batch_takes_a_budget() -> None:
     lines = "\n".join(BATCH) + "\n"
-    out = CliRunner().invoke(main, ["batch", "-", "--budget-ms", "50"], input=lines)
+    out = CliRunner().invoke(main, ["batch", "-", "--estimator", "budget:50ms"], input=lines)
     records = [json.loads(line) for line in out.stdout.splitlines()]
     assert out.exit_code == 2  # the bad line
     assert [r["ok"] for r in records] == [True, False, True]
-    assert records[0]["solution"]["ev"] == solve(HAND, calibrated=True).ev
+    assert records[0]["solution"]["ev"] == solve(HAND, estimator="calibrated").ev
     assert records[0]["solution"]["ev_ci95"] is not None
     plain = CliRunner().invoke(main, ["batch", "-"], input=lines)  # default: no budget
     assert json.loads(plain.stdout.splitlines()[0])["solution"]["ev"] == solve(HAND).ev

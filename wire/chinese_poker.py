@@ -16,7 +16,8 @@ from google.protobuf.message import Message
 from cpsolver.cards import Card
 from cpsolver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pin, Place
 from cpsolver.chinese.deal import Deal
-from cpsolver.chinese.ev import RowOdds
+from cpsolver.chinese.estimator import Estimator
+from cpsolver.chinese.ev import Candidate, RowOdds
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, NaturalSettlement, Solution
@@ -110,9 +111,7 @@ def arrangement_check_from_wire(
     """The library's :class:`Seat` of a ValidateArrangementResponse for ``rows`` (the
     request's, which the response does not repeat): the hands, royalties and foul the server
     found; the natural the 13 cards make (CP-11) is a rule fact, read with the library."""
-    by_row = {
-        Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: r for r in message.rows
-    }
+    by_row = {Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: r for r in message.rows}
     hands = {row: hand_from_wire(r.hand) for row, r in by_row.items()}
     royalties = {row: r.royalty for row, r in by_row.items()}
     ordered = {row: tuple(rows[row]) for row in (Row.BACK, Row.MIDDLE, Row.FRONT)}
@@ -270,15 +269,15 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
     if report is not None:  # the ev objective: odds, intervals, rollouts, undeclared naturals
         for result in response.rows:
             odds = report.rows[Row[chinese_poker_pb2.Row.Name(result.row).removeprefix("ROW_")]]
-            result.odds.CopyFrom(
-                chinese_poker_pb2.RowOdds(win=odds.win, tie=odds.tie, loss=odds.loss)
-            )
+            result.odds.CopyFrom(_odds_to_wire(odds))
         if report.estimate is not None:  # rollouts' CI, or the model's calibration bound
             interval = (report.estimate.low, report.estimate.high)
             response.value_interval.CopyFrom(_interval(interval))
         response.rollouts = report.rollouts
         # An interval without rollouts is the calibrated pool's (not the model's bound).
-        response.calibrated = report.ci95 is not None and not report.rollouts
+        response.calibrated = report.estimator.kind == "calibrated"
+        response.estimator = str(report.estimator)
+        response.candidates.extend(_candidate_to_wire(c) for c in report.candidates)
         if report.settlement is not None:
             s = report.settlement
             response.natural_settlement.CopyFrom(
@@ -302,6 +301,66 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
 
 def _interval(ci: tuple[float, float]) -> chinese_poker_pb2.Interval:
     return chinese_poker_pb2.Interval(low=ci[0], high=ci[1])
+
+
+def _odds_to_wire(odds: RowOdds) -> chinese_poker_pb2.RowOdds:
+    return chinese_poker_pb2.RowOdds(win=odds.win, tie=odds.tie, loss=odds.loss, units=odds.value)
+
+
+_CANDIDATE_ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)  # the order of Candidate.rows and .hands
+
+
+def _candidate_to_wire(candidate: Candidate) -> chinese_poker_pb2.ScoredCandidate:
+    """A ScoredCandidate: the rows with their hands, royalties and odds, or the natural."""
+    message = chinese_poker_pb2.ScoredCandidate(
+        model_value=candidate.ev, rollouts=candidate.rollouts
+    )
+    if candidate.natural is not None:
+        message.natural = chinese_poker_pb2.NaturalKind.Value(
+            "NATURAL_KIND_" + candidate.natural.upper()
+        )
+    rows = (
+        zip(_CANDIDATE_ROWS, candidate.hands, candidate.rows, strict=True)
+        if candidate.hands
+        else ()
+    )
+    for row, hand, odds in rows:  # a natural declaration has no rows
+        message.rows.add(
+            row=chinese_poker_pb2.Row.Value("ROW_" + row.name),
+            hand=hand_to_wire(hand),
+            royalty=odds.royalty,
+            odds=_odds_to_wire(odds),
+        )
+    if candidate.rollout_ev is not None and candidate.rollout_ci is not None:
+        message.value = candidate.rollout_ev
+        message.value_interval.CopyFrom(_interval(candidate.rollout_ci))
+    return message
+
+
+def _candidate_from_wire(message: chinese_poker_pb2.ScoredCandidate) -> Candidate:
+    """The library's :class:`~cpsolver.chinese.ev.Candidate` of a ScoredCandidate."""
+    by_row = {Row[chinese_poker_pb2.Row.Name(r.row).removeprefix("ROW_")]: r for r in message.rows}
+    rows = [by_row[row] for row in _CANDIDATE_ROWS if row in by_row]
+    hands = tuple(hand_from_wire(r.hand) for r in rows)
+    natural = None
+    if message.natural:
+        name = chinese_poker_pb2.NaturalKind.Name(message.natural)
+        natural = name.removeprefix("NATURAL_KIND_").lower()
+    rescored = message.HasField("value_interval")
+    front, middle, back = (h.cards for h in hands) if hands else ((), (), ())
+    return Candidate(
+        front,
+        middle,
+        back,
+        natural,
+        message.model_value,
+        (hands[0].strength, hands[1].strength, hands[2].strength) if hands else (-1, -1, -1),
+        tuple(RowOdds(r.odds.win, r.odds.tie, r.odds.loss, r.odds.units, r.royalty) for r in rows),
+        message.value if rescored else None,
+        (message.value_interval.low, message.value_interval.high) if rescored else None,
+        message.rollouts,
+        hands,
+    )
 
 
 # -- library <- wire (the typed client, client/remote.py, converts responses back) ----------
@@ -395,7 +454,7 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
         report = EvReport(
             response.value,
             MappingProxyType({row: rows[row] for row in _DISPLAY_ROWS}),
-            interval if response.rollouts or response.calibrated else None,
+            interval if response.estimator not in ("", "model") or response.rollouts else None,
             response.rollouts,
             tuple(_interval_from_wire(alt, "value_interval") for alt in plain),
             tuple(
@@ -409,8 +468,10 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
                 for alt in response.alternatives
                 if alt.natural
             ),
+            tuple(_candidate_from_wire(c) for c in response.candidates),
             settlement=settlement,
             estimate=None if interval is None else Estimate(response.value, *interval, False),
+            estimator=Estimator.parse(response.estimator or "model"),
         )
     discarded = tuple(sorted((card_from_wire(c) for c in response.discarded), key=_card_index))
     return Solution(

@@ -30,8 +30,9 @@ from typing import IO, Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from cpsolver.chinese.solve import CALIBRATED_COST_MS, MAX_ALTERNATIVES, MAX_BUDGET_MS
+from cpsolver.client.cli.asking import asked, estimate_options
 from cpsolver.client.cli.main import (
     EXIT_BAD_INPUT,
     complete_objectives,
@@ -115,8 +116,8 @@ def _record(line: Line, result: Any) -> dict[str, Any]:
 
 
 def _results(
-    lines: Iterator[Line], solver: Solver, rules: str, objective: str, alternatives: int,
-    budget_ms: int, overrides: dict[str, Any],
+    lines: Iterator[Line], solver: Solver, rules: str, objective: str, asking: dict[str, Any],
+    overrides: dict[str, Any],
 ) -> Iterator[tuple[Line, Any]]:  # fmt: skip
     """(line, Solution or exception) in input order; bad lines never reach the solver."""
     pending: deque[Line] = deque()
@@ -127,9 +128,7 @@ def _results(
             if line.error is None:
                 yield line.cards
 
-    solved = solver.solve_batch(
-        hands(), rules, objective, alternatives=alternatives, budget_ms=budget_ms, **overrides
-    )
+    solved = solver.solve_batch(hands(), rules, objective, **asking, **overrides)
     for result in solved:
         while pending[0].error is not None:
             bad = pending.popleft()
@@ -155,15 +154,7 @@ def _count(file: str) -> int | None:
     help=f"What to maximise: {', '.join(objective_names())}.",
     shell_complete=complete_objectives,
 )  # fmt: skip
-@click.option(
-    "--alternatives", default=0, show_default=True, type=click.IntRange(0, MAX_ALTERNATIVES),
-    help="Also return this many next-best arrangements per hand.",
-)  # fmt: skip
-@click.option(
-    "--budget-ms", default=0, show_default=True, type=click.IntRange(0, MAX_BUDGET_MS),
-    help=f"ev: milliseconds each hand may spend on a finer estimate (the calibrated re-score "
-    f"from {CALIBRATED_COST_MS}, a few ms a hand instead of the batch search's 0.1 ms).",
-)  # fmt: skip
+@estimate_options(DEFAULT_ESTIMATOR, "of each hand")
 @click.option(
     "--on-error", type=click.Choice(["skip", "stop"]), default="skip", show_default=True,
     help="A bad line: write its error object and go on (skip), or stop there (stop).",
@@ -178,16 +169,17 @@ def batch(
     preset: str,
     assignments: tuple[str, ...],
     objective: str,
-    alternatives: int,
-    budget_ms: int,
+    seed: int,
     on_error: str,
     ray_address: str | None,
     solver: Solver,
+    **asking: Any,
 ) -> None:
     """Solve hands read from FILE or stdin (one per line: cards, or JSON with "cards" and
     "id"); write one JSON line per hand, in input order. A progress bar shows on a terminal.
     Bad lines are reported with their line numbers; any bad line makes the exit code 2."""
     overrides: dict[str, Any] = parse_assignments(assignments)
+    estimator, count = asked(DEFAULT_ESTIMATOR, asking)
     if ray_address is not None:
         if not isinstance(solver, LocalSolver):
             raise InvalidInputError("ray", "--ray and --server exclude each other")
@@ -214,8 +206,9 @@ def batch(
     with stream, progress:
         task = progress.add_task("solving", total=total)
         results = _results(
-            read_lines(stream), solver, preset, objective, alternatives, budget_ms, overrides
-        )
+            read_lines(stream), solver, preset, objective,
+            {"estimator": estimator, "arrangements": count, "seed": seed}, overrides,
+        )  # fmt: skip
         for line, result in results:
             if isinstance(result, CpsolverError) and on_error == "stop":
                 sys.stdout.flush()

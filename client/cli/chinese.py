@@ -9,9 +9,9 @@ from rich.text import Text
 
 from cpsolver.chinese.constrained import ENGINES
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy
+from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
-from cpsolver.chinese.rollouts import MAX_ROLLOUTS
-from cpsolver.chinese.solve import CALIBRATED_COST_MS, MAX_ALTERNATIVES, MAX_BUDGET_MS
+from cpsolver.client.cli.asking import asked, estimate_options
 from cpsolver.client.cli.main import (
     complete_objectives,
     emit_json,
@@ -22,12 +22,11 @@ from cpsolver.client.cli.main import (
 from cpsolver.client.cli.render import cards_text, console, solution_tables
 from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
-from cpsolver.seeds import MAX_SEED
 
-SOLVE_BUDGET_MS = 100
-"""``cpsolver solve``'s time budget when no estimate is named: a person (or a script paying a
-process start-up of half a second) is waiting, so the printed EV is the calibrated one
-(``cpsolver.solve``'s ``budget_ms``; docs/EV.md). The library and the server default to 0."""
+SOLVE_ESTIMATOR = Estimator("budget", 100)
+"""``cpsolver solve``'s estimator when none is named, ``budget:100ms``: a person (or a script
+paying a process start-up of half a second) is waiting, so the printed EV is the calibrated
+one (docs/EV.md). The library and the server default to ``model``."""
 
 
 @main.command()
@@ -74,13 +73,6 @@ def evaluate(
     shell_complete=complete_objectives,
 )
 @click.option(
-    "--alternatives",
-    default=0,
-    show_default=True,
-    type=click.IntRange(0, MAX_ALTERNATIVES),
-    help="Also show this many next-best arrangements.",
-)
-@click.option(
     "--pin",
     "pins",
     multiple=True,
@@ -116,38 +108,7 @@ def evaluate(
     show_default=True,
     help="exact (fast) or cpsat (OR-Tools CP-SAT, about a second or more per hand).",
 )
-@click.option(
-    "--top",
-    default=None,
-    type=click.IntRange(1, MAX_ALTERNATIVES + 1),
-    help="Show the best K choices (same as --alternatives K-1).",
-)
-@click.option(
-    "--rollouts",
-    default=0,
-    show_default=True,
-    type=click.IntRange(0, MAX_ROLLOUTS),
-    help="ev: re-score the top candidates (10, or --top) by simulating this many opponent deals "
-    "from the unseen cards.",
-)
-@click.option(
-    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
-    help="Seed of the rollouts.",
-)  # fmt: skip
-@click.option(
-    "--calibrated",
-    is_flag=True,
-    help="ev: re-score the top candidates against the weighted opponent pool (card removal "
-    "beyond first order; a few milliseconds; docs/EV.md).",
-)
-@click.option(
-    "--budget-ms",
-    default=None,
-    type=click.IntRange(0, MAX_BUDGET_MS),
-    help=f"ev: milliseconds the solve may spend on a finer estimate (the calibrated re-score "
-    f"from {CALIBRATED_COST_MS}); 0 for the first-order model only. Default: "
-    f"{SOLVE_BUDGET_MS}, or 0 with --rollouts or --calibrated.",
-)
+@estimate_options(SOLVE_ESTIMATOR)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @remote_options
 def solve(
@@ -155,19 +116,15 @@ def solve(
     preset: str,
     assignments: tuple[str, ...],
     objective: str,
-    alternatives: int,
     pins: tuple[str, ...],
     forbids: tuple[str, ...],
     minimums: tuple[str, ...],
     natural_policy: str,
     engine: str,
-    top: int | None,
-    rollouts: int,
     seed: int,
-    calibrated: bool,
-    budget_ms: int | None,
     as_json: bool,
     solver: Solver,
+    **asking: Any,
 ) -> None:
     """Arrange 13 cards into back, middle and front (or keep the best 13 of 14 to 17).
 
@@ -183,19 +140,14 @@ def solve(
         extra["constraints"] = constraints
     if engine != "exact":
         extra["engine"] = engine
-    if top is not None:
-        alternatives = max(alternatives, top - 1)
-    if budget_ms is None:  # not given: a named estimate is the caller's choice, else the budget
-        budget_ms = 0 if rollouts or calibrated else SOLVE_BUDGET_MS
+    estimator, count = asked(SOLVE_ESTIMATOR, asking)
     solution = solver.solve(
         " ".join(cards),
         preset,
         objective,
-        alternatives=alternatives,
-        rollouts=rollouts,
+        estimator=estimator,
+        arrangements=count,
         seed=seed,
-        calibrated=calibrated,
-        budget_ms=budget_ms,
         **extra,
         **overrides,
     )

@@ -12,7 +12,8 @@ the middle and in the front. The arranger (:mod:`cpsolver.chinese.search`) maxim
   strongest front (lexicographic): ``value = b * K**2 + m * K + f`` with ``K = 7917``.
 * ``royalties``: the most royalty units the rows can earn (CP-8, under the rule set's schedule:
   ``ChineseRules.royalty`` per row, 0 for a row without one), ties broken by ``strength``:
-  ``value = units * K**3 + strength value``.
+  the search key is ``units * K**3 + strength value``; the value a solution reports is the
+  units alone (:func:`reported_value`).
 
 Objectives that are not a sum of per-row values (the expected-value objective, which combines
 per-row win and tie probabilities per pairing) register here too and set ``additive = False``;
@@ -102,6 +103,23 @@ class Objective(Protocol):
         ...
 
 
+def reported_value(objective: Objective, key: float) -> float:
+    """The value a solution reports for a split whose search key (the sum of its row tables'
+    values) is ``key``: what the objective counts, not its tie-break (an objective with a
+    ``reported_value(key)`` method says it; else the key itself).
+
+    >>> rules = ChineseRules()
+    >>> tables = get_objective("royalties").row_tables(rules)
+    >>> key = tables.back[7916] + tables.middle[0] + tables.front[0]  # a royal flush back
+    >>> reported_value(get_objective("royalties"), key)
+    5.0
+    >>> reported_value(get_objective("strength"), 7.0)
+    7.0
+    """
+    report = getattr(objective, "reported_value", None)
+    return float(report(key)) if callable(report) else key
+
+
 def _frozen(array: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     array.setflags(write=False)
     return array
@@ -171,6 +189,11 @@ class RoyaltiesObjective:
     def row_tables(self, rules: ChineseRules) -> RowTables:
         """``units * K**3`` plus the strength encoding, per row."""
         return _royalty_tables(rules)
+
+    def reported_value(self, key: float) -> float:
+        """The royalty units of a split whose search key is ``key`` (its tie-break, the
+        strength encoding, is below ``K**3``)."""
+        return float(int(key) // K**3)
 
 
 @cache

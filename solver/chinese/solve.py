@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +27,17 @@ from cpsolver.budget import budget_left
 from cpsolver.cards import Card, CardsLike, parse_cards
 from cpsolver.chinese.constrained import arrange, check_engine, declare_natural
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
+from cpsolver.chinese.estimator import (
+    CALIBRATED_COST_MS,
+    DEFAULT_ESTIMATOR,
+    MAX_ARRANGEMENTS,
+    MAX_BUDGET_MS,
+    Estimator,
+    EstimatorLike,
+    budget_mode,
+    resolve_count,
+    resolve_estimator,
+)
 from cpsolver.chinese.ev import (
     Candidate,
     EvObjective,
@@ -44,7 +55,13 @@ from cpsolver.chinese.ev_model import (
     total_ev,
 )
 from cpsolver.chinese.naturals import Natural, detect_natural
-from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, Objective, RowTables, get_objective
+from cpsolver.chinese.objectives import (
+    DEFAULT_OBJECTIVE,
+    Objective,
+    RowTables,
+    get_objective,
+    reported_value,
+)
 from cpsolver.chinese.pool import calibrate
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
@@ -65,6 +82,7 @@ __all__ = [
     "CALIBRATED_COST_MS",
     "CALIBRATION_95",
     "MAX_ALTERNATIVES",
+    "MAX_ARRANGEMENTS",
     "MAX_BUDGET_MS",
     "Arrangement",
     "EvReport",
@@ -79,14 +97,7 @@ __all__ = [
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 MAX_ALTERNATIVES = 100
 """Most next-best arrangements one call reports (the CLI's ``--alternatives`` range and the
-server's ``top_k``)."""
-MAX_BUDGET_MS = 600_000
-"""The largest ``budget_ms`` :func:`solve` takes (ten minutes; none of its modes needs more)."""
-CALIBRATED_COST_MS = 10
-"""The time budget, in milliseconds, from which :func:`solve` re-scores against the weighted
-opponent pool (``budget_ms``; :func:`budget_mode`): about twice the median of
-``solve(cards, calibrated=True)`` on this project's busy 2-core reference machine (3.5-5.7 ms,
-docs/BENCHMARKS.md), so a loaded machine still fits it."""
+server's ``top_k``): :data:`~cpsolver.chinese.estimator.MAX_ARRANGEMENTS` less the best."""
 
 
 def check_solve_limits(
@@ -116,26 +127,6 @@ def check_solve_limits(
         raise InvalidInputError(
             "budget_ms", f"must be 0 (no budget) to {MAX_BUDGET_MS} milliseconds, got {budget_ms}"
         )
-
-
-def budget_mode(
-    budget_ms: int, seconds_left: float | None = None
-) -> Literal["calibrated", "model"]:
-    """The ``ev`` estimate a time budget of ``budget_ms`` milliseconds buys: ``"calibrated"``
-    (the weighted opponent pool, issue 14) when :data:`CALIBRATED_COST_MS` fits, else
-    ``"model"`` (the first-order tables). With ``seconds_left`` (a call's deadline: the
-    ``deadline`` argument of :func:`solve`, or the server call's, :func:`cpsolver.budget.
-    budget_left`) the budget is at most half of what is left, so the answer still arrives
-    in time. A function of its arguments, not of a clock reading: the same budget gives the
-    same answer on every machine.
-
-    >>> budget_mode(0), budget_mode(CALIBRATED_COST_MS), budget_mode(1000, seconds_left=0.01)
-    ('model', 'calibrated', 'model')
-    """
-    usable = float(budget_ms)
-    if seconds_left is not None:
-        usable = min(usable, seconds_left * 1000.0 / 2)
-    return "calibrated" if usable >= CALIBRATED_COST_MS else "model"
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,13 +330,14 @@ class EvReport:
     weighted pool of ``calibrated=True`` with ``rollouts`` 0);
     ``rollouts``: opponent deals simulated; ``alternatives_ci95``: per
     :attr:`Solution.alternatives` entry, its interval; ``naturals``: natural declarations that
-    were not chosen, as (name, EV, interval). ``candidates`` (in-process only, not sent over
-    the wire): every candidate scored, the choice first. ``settlement``: when a natural is
-    declared, how it settles against one opponent (then ``rows`` are the best ordinary
+    were not chosen, as (name, EV, interval). ``candidates``: every candidate scored, the
+    choice first (sent over the wire too: ``SolveResponse.candidates``). ``settlement``: when
+    a natural is declared, how it settles against one opponent (then ``rows`` are the best ordinary
     arrangement's, for reference). ``estimate``: ``ev`` in the estimate shape of the other
     games, ``{value, low, high, exact}``: the rollouts' interval, the weighted pool's with
     ``calibrated=True``, or else the model's measured calibration bound
-    (:data:`CALIBRATION_95`); never exact.
+    (:data:`CALIBRATION_95`); never exact. ``estimator``: the estimator that valued the
+    choice (a budget's choice, not the budget: ``model``, ``calibrated`` or ``rollouts:N``).
     """
 
     ev: float
@@ -354,9 +346,10 @@ class EvReport:
     rollouts: int = 0
     alternatives_ci95: tuple[tuple[float, float] | None, ...] = ()
     naturals: tuple[tuple[str, float, tuple[float, float] | None], ...] = ()
-    candidates: tuple[Candidate, ...] = field(default=(), compare=False)
+    candidates: tuple[Candidate, ...] = ()
     settlement: NaturalSettlement | None = None
     estimate: Estimate | None = None
+    estimator: Estimator = DEFAULT_ESTIMATOR
 
     def to_dict(self, solution: Solution) -> dict[str, Any]:
         """JSON keys ``ev``, ``ev_ci95``, ``rollouts``, ``rows`` and ``alternatives`` (the
@@ -373,6 +366,7 @@ class EvReport:
             "ev": self.ev,
             "ev_ci95": None if self.ci95 is None else list(self.ci95),
             "ev_estimate": None if self.estimate is None else self.estimate.to_dict(),
+            "estimator": str(self.estimator),
             "rollouts": self.rollouts,
             "rows": {row.label: self.rows[row].to_dict() for row in _ROWS},
             "natural_settlement": None if self.settlement is None else self.settlement.to_dict(),
@@ -495,15 +489,17 @@ def solve(
     rules: ChineseRules | str | None = "standard",
     objective: str | Objective = DEFAULT_OBJECTIVE,
     *,
-    alternatives: int = 0,
+    estimator: EstimatorLike | None = None,
+    arrangements: int | None = None,
     constraints: Constraints | str | Iterable[str] | None = None,
     engine: str = "exact",
-    rollouts: int = 0,
     seed: int = 0,
-    top: int | None = None,
     deadline: float | None = None,
-    calibrated: bool = False,
-    budget_ms: int = 0,
+    alternatives: int | None = None,
+    top: int | None = None,
+    rollouts: int | None = None,
+    calibrated: bool | None = None,
+    budget_ms: int | None = None,
     **overrides: Any,
 ) -> Solution:
     """The best valid arrangement of 13 cards (never a fouled one, CP-6); or, given 14 to 17
@@ -512,27 +508,28 @@ def solve(
     The default objective ``ev`` maximises expected units at the table (RULES §2.3) from the
     rule set's trained tables (:class:`~cpsolver.chinese.ev_model.MissingTablesError` when the
     rule set has none); it decides a natural declaration by EV too (CP-11) and fills
-    :attr:`Solution.analysis`. ``rollouts=N`` (with ``seed``) re-scores the ``top`` best
-    candidates (default 10) by simulating N deals of the opponents from the unseen cards,
-    stopping early after ``deadline`` seconds (:mod:`cpsolver.chinese.rollouts`); ``top=K`` also
-    reports at least ``K - 1`` alternatives. ``calibrated=True`` re-scores the ``top`` best
-    (default 10) against the importance-weighted opponent pool instead
-    (:mod:`cpsolver.chinese.pool`: card removal beyond first order, about 4 ms; the
-    EV it prints is within the calibration target of docs/BENCHMARKS.md, the default's is not).
-    ``budget_ms=N`` names the time the caller can give instead of a mode: the most accurate
-    estimate that fits N milliseconds (:func:`budget_mode`: the calibrated re-score from
-    :data:`CALIBRATED_COST_MS`, never more than half the time left before ``deadline`` or a
-    server call's deadline), and the default model when nothing better fits or the objective
-    has no other mode; 0 (the default) spends nothing extra. A budget chooses the mode, so it
-    does not combine with ``rollouts`` or ``calibrated``.
+    :attr:`Solution.analysis`. ``estimator`` says how it estimates
+    (:mod:`cpsolver.chinese.estimator`): ``"model"`` (the default: the first-order tables,
+    about 0.3 ms), ``"calibrated"`` (the 10 best candidates re-scored against the
+    importance-weighted opponent pool, :mod:`cpsolver.chinese.pool`: card removal beyond
+    first order, a few milliseconds, within the calibration target of docs/BENCHMARKS.md),
+    ``"rollouts:N"`` (re-scored by simulating N deals of the opponents from the unseen cards,
+    reproducible by ``seed``, stopping early after ``deadline`` seconds,
+    :mod:`cpsolver.chinese.rollouts`) or ``"budget:Nms"`` (the finest of those that fits N
+    milliseconds, :func:`~cpsolver.chinese.estimator.budget_mode`: never more than half the
+    time left before ``deadline`` or a server call's deadline). Other objectives and
+    constrained solves have only one way to value a split and ignore it.
 
-    ``alternatives``, ``rollouts``, ``seed`` and ``budget_ms`` have documented bounds
-    (:func:`check_solve_limits`).
+    ``arrangements`` is how many arrangements come back: the best and the next best with
+    distinct values (:attr:`Solution.alternatives`), 1 to
+    :data:`~cpsolver.chinese.estimator.MAX_ARRANGEMENTS` (default 1). ``alternatives``,
+    ``top``, ``rollouts``, ``calibrated`` and ``budget_ms`` are the deprecated names of these
+    two (a :class:`DeprecationWarning`); naming the estimate or the count twice raises
+    :class:`InvalidInputError` naming both.
 
     ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
     (``order="strict"``); ``objective`` names a registered objective
-    (:func:`cpsolver.chinese.objectives.objective_names`); ``alternatives`` asks for that many
-    next-best arrangements with distinct values. ``constraints`` (a
+    (:func:`cpsolver.chinese.objectives.objective_names`). ``constraints`` (a
     :class:`cpsolver.chinese.constraints.Constraints` or its text, ``"As=front Kd!=back
     front>=pair natural=forbid"``) pins cards to rows, keeps them out of rows, sets minimum
     hands and forces or forbids a natural; ``engine`` is ``exact`` (default) or ``cpsat``
@@ -548,39 +545,31 @@ def solve(
     ...           constraints="Ac!=middle")
     >>> [str(c) for c in s.discarded], s.hands[Row.MIDDLE].name
     (['3s', '5d'], 'full house, nines over twos')
+    >>> s = solve("As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s", estimator="calibrated", arrangements=3)
+    >>> str(s.analysis.estimator), len(s.alternatives)
+    ('calibrated', 2)
     """
     indices = _indices_n(cards, "cards")
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    check_solve_limits(alternatives=alternatives, rollouts=rollouts, seed=seed, budget_ms=budget_ms)
-    if budget_ms and (rollouts or calibrated):
-        raise InvalidInputError(
-            "budget_ms",
-            "a budget chooses the estimate itself; give budget_ms, or rollouts/calibrated, "
-            "not both",
-        )
-    if top is not None and top < 1:
-        raise InvalidInputError("top", f"must be >= 1, got {top}")
-    if top is not None:
-        alternatives = max(alternatives, min(top - 1, MAX_ALTERNATIVES))
+    asked = resolve_estimator(
+        estimator, rollouts=rollouts, calibrated=calibrated, budget_ms=budget_ms
+    )
+    count = resolve_count(arrangements, alternatives=alternatives, top=top)
+    check_seed(seed)
     cons = as_constraints(constraints)
     plain = len(indices) == 13 and cons.rows_free and check_engine(engine) == "exact"
     if isinstance(obj, EvObjective) and plain:
-        if budget_ms:
-            left = deadline if deadline is not None else budget_left()
-            calibrated = budget_mode(budget_ms, left) == "calibrated"
+        left = deadline if deadline is not None else budget_left()
         return _solve_ev(
-            indices, resolved, obj, alternatives, rollouts, seed, top, deadline, cons.natural,
-            calibrated=calibrated,
-        )  # fmt: skip
-    if rollouts:
-        raise InvalidInputError(
-            "rollouts", "rollouts need the ev objective on 13 cards without constraints"
+            indices, resolved, obj, count, asked.chosen(left), seed, deadline, cons.natural
         )
-    if calibrated:
+    if asked.kind in ("rollouts", "calibrated"):
         raise InvalidInputError(
-            "calibrated", "calibrated needs the ev objective on 13 cards without constraints"
+            "estimator",
+            f"{asked} needs the ev objective on 13 cards without constraints or engine cpsat",
         )
+    alternatives = count - 1
     tables = _tables(obj, resolved, indices)
     if not plain:
         picked = arrange(
@@ -595,7 +584,7 @@ def solve(
             model = model_for(resolved)
             values = [total_ev(model, v) for v in picked.values]
         else:
-            values = list(picked.values)
+            values = [reported_value(obj, v) for v in picked.values]
         chosen = [
             _arrangement_of(rows, value, resolved)
             for rows, value in zip(picked.rows, values, strict=True)
@@ -610,12 +599,12 @@ def solve(
         )
     idx = np.array(indices, dtype=np.int64)
     found = search(idx, tables, strict=resolved.strict_order, top_k=1 + alternatives)
-    arrangements = [
+    ranked = [
         _arrangement(indices, rows, classes, value, resolved)
         for rows, classes, value in zip(
             found.rows,
             zip(found.back, found.middle, found.front, strict=True),
-            found.values,
+            [reported_value(obj, v) for v in found.values],
             strict=True,
         )
     ]
@@ -624,7 +613,7 @@ def solve(
         if cons.natural is _AUTO
         else declare_natural([_BY_INDEX[i] for i in indices], resolved, cons.natural)
     )
-    return Solution(arrangements[0], obj.name, resolved, natural, tuple(arrangements[1:]))
+    return Solution(ranked[0], obj.name, resolved, natural, tuple(ranked[1:]))
 
 
 _AUTO = as_constraints(None).natural
@@ -678,27 +667,27 @@ def _solve_ev(
     indices: list[int],
     rules: ChineseRules,
     obj: EvObjective,
-    alternatives: int,
-    rollouts: int,
+    count: int,
+    estimator: Estimator,
     seed: int,
-    top: int | None,
     deadline: float | None,
     policy: NaturalPolicy = NaturalPolicy.AUTO,
-    *,
-    calibrated: bool = False,
 ) -> Solution:
+    """An ``ev`` solve of 13 cards by ``estimator`` (a budget already resolved to what it
+    buys): the table model ranks every split; ``calibrated`` and ``rollouts:N`` re-score its
+    best ``max(count, 10)`` candidates."""
     model = model_for(rules)
     parsed = [_BY_INDEX[i] for i in indices]
-    k = max(1 + alternatives, top or (10 if rollouts or calibrated else 1))
-    candidates = analyse(parsed, rules, top=k, model=model)
-    if calibrated and not rollouts:  # rollouts, when asked too, are the finer estimate
+    finer = estimator.kind in ("calibrated", "rollouts")
+    candidates = analyse(parsed, rules, top=max(count, 10) if finer else count, model=model)
+    if estimator.kind == "calibrated":
         candidates = calibrate(parsed, rules, candidates)
-    if rollouts:
+    elif estimator.kind == "rollouts":
         candidates = rollout(
-            parsed, rules, n=rollouts, seed=seed, deadline=deadline, model=model,
+            parsed, rules, n=estimator.rollouts, seed=seed, deadline=deadline, model=model,
             candidates=candidates,
         )  # fmt: skip
-    return _ev_solution(parsed, rules, obj, candidates, alternatives, policy)
+    return _ev_solution(parsed, rules, obj, candidates, count - 1, policy, estimator)
 
 
 def _ev_solution(
@@ -708,8 +697,10 @@ def _ev_solution(
     candidates: list[Candidate],
     alternatives: int,
     policy: NaturalPolicy = NaturalPolicy.AUTO,
+    estimator: Estimator = DEFAULT_ESTIMATOR,
 ) -> Solution:
-    """The Solution of an ``ev`` solve from its candidates, best first."""
+    """The Solution of an ``ev`` solve from its candidates, best first, valued by
+    ``estimator``."""
     if policy is not NaturalPolicy.AUTO:  # forced or forbidden declaration (constraints)
         forced = declare_natural(parsed, rules, policy)  # InfeasibleError when impossible
         naturals = [c for c in candidates if c.natural]
@@ -744,6 +735,7 @@ def _ev_solution(
         tuple(candidates),
         settlement,
         estimate,
+        estimator,
     )
     return Solution(
         shown[0],
@@ -775,12 +767,18 @@ def solve_many(
     rules: ChineseRules | str | None = "standard",
     objective: str | Objective = DEFAULT_OBJECTIVE,
     *,
-    budget_ms: int = 0,
+    estimator: EstimatorLike | None = None,
+    arrangements: int | None = None,
+    seed: int = 0,
+    budget_ms: int | None = None,
     **overrides: Any,
 ) -> list[Solution]:
     """:func:`solve` for many hands at once; the search runs on all cores (numba threads).
-    ``budget_ms`` is each hand's time budget, as in :func:`solve`: one that buys the
-    calibrated re-score solves the hands one by one with it (a few milliseconds each).
+    ``estimator``, ``arrangements`` and ``seed`` mean what they mean in :func:`solve`, for
+    each hand (a budget is each hand's); one that asks for more than the table model's best
+    arrangement (the ``calibrated`` or ``rollouts:N`` estimator, a budget that buys one, or
+    more than one arrangement) solves the hands one by one with it. ``budget_ms`` is the
+    deprecated name of ``estimator="budget:Nms"``.
 
     Bad cards raise as in :func:`solve`, with the field ``hands[i]``.
 
@@ -790,20 +788,25 @@ def solve_many(
     """
     resolved = resolve_rules(rules, overrides)
     obj = get_objective(objective)
-    check_solve_limits(budget_ms=budget_ms)
+    asked = resolve_estimator(estimator, budget_ms=budget_ms)
+    count = resolve_count(arrangements)
+    check_seed(seed)
     indices = [_indices13(h, ("hands", i)) for i, h in enumerate(hands)]
+    chosen = asked.chosen(budget_left())
+    if isinstance(obj, EvObjective) and (count > 1 or chosen.kind != "model"):
+        return [_solve_ev(ix, resolved, obj, count, chosen, seed, None) for ix in indices]
     if isinstance(obj, EvObjective):
-        if budget_mode(budget_ms, budget_left()) == "calibrated":
-            return [
-                _solve_ev(ix, resolved, obj, 0, 0, 0, None, None, calibrated=True) for ix in indices
-            ]
         return _solve_ev_batch(indices, resolved, obj)
+    if count > 1:
+        return [
+            solve([_BY_INDEX[i] for i in ix], resolved, obj, arrangements=count) for ix in indices
+        ]
     tables = _tables(obj, resolved)
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
     found = search_batch(batch, tables, strict=resolved.strict_order)
     rows = found.rows.tolist()
     classes = found.classes.tolist()
-    values = found.values.tolist()
+    values = [reported_value(obj, v) for v in found.values.tolist()]
     return [
         Solution(
             _arrangement(ix, (r[0], r[1], r[2]), (c[0], c[1], c[2]), v, resolved),

@@ -213,14 +213,16 @@ class Hand(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., category: _Optional[_Union[HandCategory, str]] = ..., name: _Optional[str] = ..., strength: _Optional[int] = ..., royal: _Optional[bool] = ...) -> None: ...
 
 class RowOdds(_message.Message):
-    __slots__ = ("win", "tie", "loss")
+    __slots__ = ("win", "tie", "loss", "units")
     WIN_FIELD_NUMBER: _ClassVar[int]
     TIE_FIELD_NUMBER: _ClassVar[int]
     LOSS_FIELD_NUMBER: _ClassVar[int]
+    UNITS_FIELD_NUMBER: _ClassVar[int]
     win: float
     tie: float
     loss: float
-    def __init__(self, win: _Optional[float] = ..., tie: _Optional[float] = ..., loss: _Optional[float] = ...) -> None: ...
+    units: float
+    def __init__(self, win: _Optional[float] = ..., tie: _Optional[float] = ..., loss: _Optional[float] = ..., units: _Optional[float] = ...) -> None: ...
 
 class RowResult(_message.Message):
     __slots__ = ("row", "hand", "royalty", "odds")
@@ -307,7 +309,7 @@ class SolveConstraints(_message.Message):
     def __init__(self, pins: _Optional[_Iterable[_Union[CardPlace, _Mapping]]] = ..., forbids: _Optional[_Iterable[_Union[CardPlace, _Mapping]]] = ..., minimums: _Optional[_Iterable[_Union[RowMinimum, _Mapping]]] = ..., natural: _Optional[_Union[NaturalPolicy, str]] = ...) -> None: ...
 
 class SolveRequest(_message.Message):
-    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed", "constraints", "engine", "calibrated", "budget_ms")
+    __slots__ = ("cards", "rules", "objective", "top_k", "rollouts", "seed", "constraints", "engine", "calibrated", "budget_ms", "estimator", "arrangements")
     CARDS_FIELD_NUMBER: _ClassVar[int]
     RULES_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
@@ -318,6 +320,8 @@ class SolveRequest(_message.Message):
     ENGINE_FIELD_NUMBER: _ClassVar[int]
     CALIBRATED_FIELD_NUMBER: _ClassVar[int]
     BUDGET_MS_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATOR_FIELD_NUMBER: _ClassVar[int]
+    ARRANGEMENTS_FIELD_NUMBER: _ClassVar[int]
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     rules: ChineseRules
     objective: Objective
@@ -328,10 +332,12 @@ class SolveRequest(_message.Message):
     engine: Engine
     calibrated: bool
     budget_ms: int
-    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ..., calibrated: _Optional[bool] = ..., budget_ms: _Optional[int] = ...) -> None: ...
+    estimator: str
+    arrangements: int
+    def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ..., calibrated: _Optional[bool] = ..., budget_ms: _Optional[int] = ..., estimator: _Optional[str] = ..., arrangements: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement", "calibrated")
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement", "calibrated", "estimator", "candidates")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     ROYALTIES_FIELD_NUMBER: _ClassVar[int]
@@ -344,6 +350,8 @@ class SolveResponse(_message.Message):
     DISCARDED_FIELD_NUMBER: _ClassVar[int]
     NATURAL_SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
     CALIBRATED_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATOR_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     rows: _containers.RepeatedCompositeFieldContainer[RowResult]
     royalties: int
@@ -356,7 +364,25 @@ class SolveResponse(_message.Message):
     discarded: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     natural_settlement: NaturalSettlement
     calibrated: bool
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ..., calibrated: _Optional[bool] = ...) -> None: ...
+    estimator: str
+    candidates: _containers.RepeatedCompositeFieldContainer[ScoredCandidate]
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ..., calibrated: _Optional[bool] = ..., estimator: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[ScoredCandidate, _Mapping]]] = ...) -> None: ...
+
+class ScoredCandidate(_message.Message):
+    __slots__ = ("rows", "natural", "model_value", "value", "value_interval", "rollouts")
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    MODEL_VALUE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    ROLLOUTS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedCompositeFieldContainer[RowResult]
+    natural: NaturalKind
+    model_value: float
+    value: float
+    value_interval: Interval
+    rollouts: int
+    def __init__(self, rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., natural: _Optional[_Union[NaturalKind, str]] = ..., model_value: _Optional[float] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., rollouts: _Optional[int] = ...) -> None: ...
 
 class NaturalSettlement(_message.Message):
     __slots__ = ("units", "win", "tie", "loss")
