@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
 from cpsolver.cards import Card
 from cpsolver.chinese.objectives import RowTables
 from cpsolver.chinese.search import COMB3, COMB5, SPLIT_A, SPLIT_B, SPLIT_FRONT, subset_classes
+from cpsolver.rules import Row
 
 MASK5 = (np.int64(1) << COMB5.astype(np.int64)).sum(axis=1)
 MASK3 = (np.int64(1) << COMB3.astype(np.int64)).sum(axis=1)
@@ -76,3 +78,16 @@ def best_values(
             v = tables.back[cb] + tables.middle[cm] + tables.front[cf]
             values.update(v[ok].tolist())
     return sorted(values, reverse=True)[:top]
+
+
+def search_key(arrangement: Any, tables: RowTables) -> float:
+    """The search key of a solved arrangement (a Solution or an Arrangement) under ``tables``:
+    the sum of its rows' table values, what the oracle's ``best_values`` ranks by. The solution's
+    own ``value`` is the objective's reported value (royalty units for ``royalties``), so the
+    tests compare keys, tie-break included."""
+    hands = arrangement.hands
+    return float(
+        tables.back[hands[Row.BACK].strength]
+        + tables.middle[hands[Row.MIDDLE].strength]
+        + tables.front[hands[Row.FRONT].strength]
+    )

@@ -21,7 +21,7 @@ from cpsolver.chinese import ev_model
 from cpsolver.chinese.ev_model import PACKAGE_DATA, table_filename
 from cpsolver.chinese.table_keys import all_rule_sets, one_rule_set_per_key, table_key
 from cpsolver.client import RemoteSolver
-from cpsolver.client.cli.chinese import SOLVE_BUDGET_MS
+from cpsolver.client.cli.chinese import SOLVE_ESTIMATOR
 from cpsolver.rules.chinese import ChineseRules
 
 # A wheel (so wheel=second_highest changes the rows' strengths), two pairs, no natural.
@@ -84,7 +84,7 @@ def test_a_sample_of_rule_sets_through_the_cli_and_a_real_server(remote: RemoteS
     assert {r.players for r in SAMPLE} == {2, 3, 4}  # the draw crosses the shared options
     for rules in SAMPLE:
         here = solve(HAND, rules)
-        cli = solve(HAND, rules, budget_ms=SOLVE_BUDGET_MS)
+        cli = solve(HAND, rules, estimator=SOLVE_ESTIMATOR)
         assert cli.analysis is not None and cli.analysis.ci95 is not None  # the pool's
         code, out, err = run_cli(
             ["solve", HAND, "--rules", "standard", *_set_args(rules), "--json"]

@@ -191,10 +191,11 @@ def test_calibrated_row_odds_are_the_pools() -> None:
 
 def test_calibrated_needs_the_plain_ev_solve() -> None:
     with pytest.raises(InvalidInputError) as info:
-        solve(EV_MD_HAND, calibrated=True, constraints="As=front")
-    assert info.value.field == "calibrated"
+        solve(EV_MD_HAND, estimator="calibrated", constraints="As=front")
+    assert info.value.field == "estimator"
+    assert "calibrated needs the ev objective" in str(info.value)
     with pytest.raises(InvalidInputError):
-        solve(EV_MD_HAND, "standard", "strength", calibrated=True)
+        solve(EV_MD_HAND, "standard", "strength", estimator="calibrated")
 
 
 def test_a_missing_or_damaged_pool_names_itself(
