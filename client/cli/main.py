@@ -70,6 +70,20 @@ class SummaryGroup(click.Group):
 class CpsolverGroup(SummaryGroup):
     """A click group that turns library errors into one line on stderr and an exit code."""
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # NO_COLOR (https://no-color.org) reaches click's own styled lines too (a deprecated
+        # option's warning is red): a context without colour strips them, as the rendering
+        # does (render.console).
+        if os.environ.get("NO_COLOR") and "color" not in extra:
+            extra["color"] = False
+        return super().make_context(info_name, args, parent, **extra)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             result = super().invoke(ctx)
