@@ -139,7 +139,15 @@ def serve(
     # Checked here: the workers import grpc only after forking, each of them would fail alone.
     require("grpc", "cpsolver serve")
     from cpsolver.server.config import ServerConfig
+    from cpsolver.server.main import address_problem
     from cpsolver.server.main import serve as run_server
+
+    # A taken port or an unknown host is the caller's to fix: one line and exit 2, in a second
+    # (issue 30), not a traceback after the warm-up or a second server sharing the port.
+    for option, where in (("--port", port), ("--metrics-port", metrics_port)):
+        problem = "" if where is None else address_problem(host, where)
+        if problem:
+            raise click.UsageError(problem.replace("--port", option, 1))
 
     config = ServerConfig(
         host=host,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import errno
 import json
 import logging
 import multiprocessing
@@ -31,7 +32,7 @@ from typing import Any, TextIO
 
 from cpsolver.server.config import ServerConfig
 
-__all__ = ["configure_logging", "reserve_port", "serve"]
+__all__ = ["address_problem", "configure_logging", "reserve_port", "serve"]
 
 log = logging.getLogger("cpsolver.server")
 
@@ -95,6 +96,41 @@ def configure_logging(access_log: bool = True, log_format: str = "json") -> None
     logging.getLogger("cpsolver.server.access").setLevel(
         logging.INFO if access_log else logging.WARNING
     )
+
+
+def address_problem(host: str, port: int) -> str:
+    """Why ``host:port`` cannot be served, or ``""``: the host does not resolve, or the port is
+    taken. Checked before the warm-up, so a bad address fails in a second, not after a minute.
+
+    The workers bind with SO_REUSEPORT, which would let a second server (or anything else
+    bound with it) share a port silently; a plain bind here, without the option, fails while
+    any socket holds the port, ours included. Port 0 always has a free port.
+
+    >>> print(address_problem("256.1.1.1", 50051))  # doctest: +ELLIPSIS
+    --host 256.1.1.1 does not resolve to an address to listen on (...)
+    """
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, socket.gaierror) else str(exc)
+        return f"--host {host} does not resolve to an address to listen on ({reason})"
+    family, kind, proto, _, sockaddr = found[0]
+    if port == 0:
+        return ""
+    with socket.socket(family, kind, proto) as probe:
+        # SO_REUSEADDR: connections of a stopped server left in TIME_WAIT do not count (gRPC
+        # binds with it too); a listener, or a socket bound with SO_REUSEPORT alone, does.
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(sockaddr)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return (
+                    f"--port {port}: {host}:{port} is already in use (another cpsolver serve, or "
+                    "another program); stop it, or choose another --port (0 picks a free one)"
+                )
+            return f"cannot listen on {host}:{port}: {exc.strerror}"
+    return ""
 
 
 @contextlib.contextmanager
