@@ -138,8 +138,9 @@ def complete(*words: str) -> list[str]:
 
 def test_shell_completion_offers_presets_options_and_values() -> None:
     assert complete("leaves", "evaluate", "--rules", "") == list(ThreeLeavesRules.PRESETS)
-    assert complete("solve", "--set", "ro") == ["royalties=", "royalty_mode="]
-    assert complete("chlust", "odds", "--set", "") == [f"{n}=" for n in ChlustRules.option_names()]
+    assert complete("solve", "--set", "royalty_") == ["royalty_mode=replace", "royalty_mode=add"]
+    offered = complete("chlust", "odds", "--set", "")
+    assert {word.split("=")[0] for word in offered} == set(ChlustRules.option_names())
     assert complete("leaves", "advise", "--set", "void=") == [
         "void=trump_or_discard",
         "void=must_trump",
@@ -151,3 +152,21 @@ def test_shell_completion_offers_presets_options_and_values() -> None:
         "players=3",
         "players=4",
     ]
+
+
+def test_the_bash_script_completes_whole_assignments() -> None:
+    """Through the script ``cpsolver completion bash`` prints, in bash: bash splits words at
+    ``=`` before asking, so --set offers whole OPTION=VALUE words from the option's name."""
+    script = (
+        'source <(cpsolver completion bash); COMP_WORDS=(cpsolver leaves evaluate --set vo); '
+        'COMP_CWORD=4; _cpsolver_completion cpsolver; printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "CPSOLVER_SERVER"},
+        "PATH": f"{CPSOLVER.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
+    done = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["void=trump_or_discard", "void=must_trump", "void=discard_only"]

@@ -77,12 +77,18 @@ def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str
 def complete_assignments(
     ctx: click.Context, param: click.Parameter, incomplete: str
 ) -> list[str]:
-    """Shell completion of ``--set``: ``OPTION=`` for the game's option names, then the
-    option's values once the ``=`` is typed."""
+    """Shell completion of ``--set``: whole ``OPTION=VALUE`` words for the game's options
+    whose name starts with what is typed, and once the ``=`` is typed the option's values
+    (bash splits a word at ``=`` before asking, so it gets whole words from the name on)."""
     rules = _game_rules(ctx)
     name, eq, value = incomplete.partition("=")
     if not eq:
-        return [f"{n}=" for n in rules.option_names() if n.startswith(name)]
+        return [
+            f"{n}={v}" if v else f"{n}="
+            for n in rules.option_names()
+            if n.startswith(name)
+            for v in option_values(rules, n) or ("",)
+        ]
     if name not in rules.option_names():
         return []
     return [f"{name}={v}" for v in option_values(rules, name) if v.startswith(value)]
