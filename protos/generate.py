@@ -4,6 +4,10 @@ The generated modules are installed as ``cpsolver.v1`` (pyproject's ``package-di
 own imports (``from cpsolver.v1 import cards_pb2``) hold. The code is committed;
 ``tests/test_protos.py`` regenerates it into a temporary directory with the installed
 grpcio-tools and fails when the committed files differ (never hand-edit them).
+Beside the modules it writes ``descriptors.binpb``: a FileDescriptorSet of the protos and
+their imports *with source info* (the comments), installed as package data of ``cpsolver.v1``;
+the server's reflection serves its files from it (``cpsolver.server.reflection``), so
+``grpcurl describe`` shows the comments (the generated modules keep none).
 The same include path builds a descriptor set for ``buf lint`` (``--descriptor-set``), so the
 lint sees the well-known imports (``google/rpc/status.proto``) without fetching anything.
 
@@ -21,7 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
-SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+DESCRIPTORS = "descriptors.binpb"  # in cpsolver/v1/, the served descriptors with comments
+SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", DESCRIPTORS)
 
 
 def proto_files() -> list[str]:
@@ -49,9 +54,12 @@ def _protoc(args: list[str]) -> None:
 
 
 def generate(out: Path) -> list[Path]:
-    """Write the generated modules under ``out`` (``out/cpsolver/v1/*_pb2*.py[i]``)."""
+    """Write the generated modules under ``out`` (``out/cpsolver/v1/*_pb2*.py[i]``) and the
+    descriptor set with source info the server's reflection serves
+    (``out/cpsolver/v1/descriptors.binpb``)."""
     out.mkdir(parents=True, exist_ok=True)
     _protoc([f"--python_out={out}", f"--pyi_out={out}", f"--grpc_python_out={out}"])
+    descriptor_set(out / "cpsolver" / "v1" / DESCRIPTORS)
     return sorted(p for p in (out / "cpsolver").rglob("*") if p.name.endswith(SUFFIXES))
 
 

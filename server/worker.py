@@ -23,7 +23,6 @@ from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from cpsolver.server.config import ServerConfig
 from cpsolver.server.interceptors import (
@@ -35,6 +34,7 @@ from cpsolver.server.interceptors import (
     TokenAuthInterceptor,
 )
 from cpsolver.server.metrics import ServerMetrics
+from cpsolver.server.reflection import enable_reflection
 from cpsolver.server.services import ServiceLimits, load_services
 from cpsolver.server.tracing import tracing_interceptor
 
@@ -131,9 +131,7 @@ def build_server(
         service.add_to_server(service.make_servicer(limits), server)
         names.append(service.name)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        [*names, health.SERVICE_NAME, reflection.SERVICE_NAME], server
-    )
+    enable_reflection([*names, health.SERVICE_NAME], server)  # v1 and v1alpha, with comments
     for name in ("", *names):
         health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     credentials = _credentials(config)

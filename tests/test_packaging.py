@@ -181,6 +181,7 @@ def test_the_wheel_holds_every_module_under_cpsolver_only(wheel: Path) -> None:
     assert len(expected) > 50  # the folders were found
     assert sorted(expected - names) == []
     assert {"cpsolver/py.typed", "cpsolver/client/py.typed", "cpsolver/server/py.typed"} <= names
+    assert "cpsolver/v1/descriptors.binpb" in names  # what reflection serves (comments)
     tables = sorted(p.name for p in (ROOT / "solver" / "data").glob("*.npz"))
     assert tables and all(f"cpsolver/data/{name}" in names for name in tables)
     assert {name.split("/")[0] for name in names} == {"cpsolver", DIST_INFO}

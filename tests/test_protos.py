@@ -15,7 +15,7 @@ from cpsolver.wire.rules import rules_from_wire
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED = ROOT / "protos" / "cpsolver" / "v1"
-SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
+SUFFIXES = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py", "descriptors.binpb")
 
 
 def test_generated_code_is_fresh(tmp_path: Path) -> None:
