@@ -133,9 +133,9 @@ def test_untrained_rule_set_gets_a_clear_error_naming_the_train_command(
     assert "cpsolver train --rules standard" in message
     assert "--set players=3" in message and "--set scoring=scoop_double" in message
     assert "royalties=none royalty_mode=replace scoring=scoop_double" in message  # its key
-    # ... and once its key is trained into the searched directory, every rule set of the key
-    # is served by that file, each with its own rule set.
-    save_model(_model(table_key(rules)), tmp_path / "cpsolver")
+    # ... and once its key is trained into a directory of CPSOLVER_TABLES, every rule set of
+    # the key is served by that file, each with its own rule set.
+    save_model(_model(table_key(rules)), tmp_path)
     assert model_for(rules).rules == rules
     heads_up = rules.replace(players=2, order="weak", naturals=False)
     assert model_for(heads_up).rules == heads_up

@@ -18,6 +18,7 @@ from cpsolver.chinese.constraints import Constraints, MinHand, NaturalPolicy, Pi
 from cpsolver.chinese.deal import Deal
 from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.ev import Candidate, RowOdds
+from cpsolver.chinese.ev_model import TablesInfo
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, NaturalSettlement, Solution
@@ -48,6 +49,8 @@ __all__ = [
     "solution_to_wire",
     "table_from_wire",
     "table_to_wire",
+    "tables_from_wire",
+    "tables_to_wire",
 ]
 
 # Deals one DealTables request may ask for: ~50k cards, a few ms. The server refuses more and
@@ -264,6 +267,7 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
             for alt in solution.alternatives
         ],
         discarded=cards_to_wire(solution.discarded),
+        tables=None if solution.tables is None else tables_to_wire(solution.tables),
     )
     report = solution.analysis
     if report is not None:  # the ev objective: odds, intervals, rollouts, undeclared naturals
@@ -361,6 +365,30 @@ def _candidate_from_wire(message: chinese_poker_pb2.ScoredCandidate) -> Candidat
         message.rollouts,
         hands,
     )
+
+
+_SOURCE = chinese_poker_pb2.TablesInfo.Source
+
+
+def tables_to_wire(tables: TablesInfo) -> chinese_poker_pb2.TablesInfo:
+    """The TablesInfo message of the table file that answered a solve.
+
+    >>> tables = TablesInfo("d52117d2242c7fb4", "chinese-ev-d52117d2242c7fb4.npz", False, "/t")
+    >>> tables_from_wire(tables_to_wire(tables)) == tables
+    True
+    """
+    return chinese_poker_pb2.TablesInfo(
+        key=tables.key,
+        file=tables.file,
+        source=_SOURCE.SOURCE_SHIPPED if tables.shipped else _SOURCE.SOURCE_USER,
+        directory=tables.directory or "",
+    )
+
+
+def tables_from_wire(message: chinese_poker_pb2.TablesInfo) -> TablesInfo:
+    """The library's :class:`TablesInfo` of a TablesInfo message."""
+    shipped = message.source == _SOURCE.SOURCE_SHIPPED
+    return TablesInfo(message.key, message.file, shipped, None if shipped else message.directory)
 
 
 # -- library <- wire (the typed client, client/remote.py, converts responses back) ----------
@@ -474,9 +502,11 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
             estimator=Estimator.parse(response.estimator or "model"),
         )
     discarded = tuple(sorted((card_from_wire(c) for c in response.discarded), key=_card_index))
+    tables = tables_from_wire(response.tables) if response.HasField("tables") else None
     return Solution(
-        best, objective.lower(), rules, natural, alternatives, discarded, analysis=report
-    )
+        best, objective.lower(), rules, natural, alternatives, discarded, analysis=report,
+        tables=tables,
+    )  # fmt: skip
 
 
 def _interval_from_wire(message: Message, name: str) -> tuple[float, float] | None:

@@ -119,6 +119,8 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
     )
     if solution.analysis is not None:
         out.extend(_ev_parts(solution))
+    if solution.tables is not None:  # which table file answered (docs/EV.md, "Table files")
+        out.append(Text(f"tables: {solution.tables.describe()}"))
     if solution.alternatives:
         out.append(Text("alternatives:"))
         table = Table(box=None, pad_edge=False)

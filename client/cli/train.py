@@ -19,7 +19,15 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from cpsolver.chinese.ev_model import TablesError, load_model, save_model, table_filename
+from cpsolver.chinese.ev_model import (
+    TABLES_ENV,
+    TablesError,
+    load_model,
+    save_model,
+    table_filename,
+    table_search_path,
+    user_tables_dir,
+)
 from cpsolver.chinese.table_keys import table_key
 from cpsolver.chinese.training import ChunkMap, IterationReport, train
 from cpsolver.client.cli.main import main, rules_options
@@ -34,8 +42,7 @@ EXIT_NOT_CONVERGED = 5
 
 
 def _default_out() -> Path:
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(xdg) / "cpsolver"
+    return user_tables_dir()  # $XDG_DATA_HOME/cpsolver: solve reads it only when asked
 
 
 @main.command("train")
@@ -89,7 +96,8 @@ def _default_out() -> Path:
     "--out",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Output directory [default: $XDG_DATA_HOME/cpsolver, searched by solve].",
+    help="Output directory [default: $XDG_DATA_HOME/cpsolver]. Solves read it only when "
+    "CPSOLVER_TABLES names it; the shipped tables answer otherwise.",
 )
 def train_command(
     preset: str,
@@ -177,6 +185,15 @@ def train_command(
         )
     path = save_model(model, out or _default_out())
     console.print(f"wrote {path} in {time.perf_counter() - start:.0f} s")
+    searched = [d.resolve() for d in table_search_path()]
+    if path.parent.resolve() not in searched:
+        # Training never changes what solve answers unless asked (docs/EV.md, "Table files").
+        console.print(
+            f"solves still answer from the shipped tables; to use this file: "
+            f"{TABLES_ENV}={path.parent} cpsolver solve ...",
+            markup=False,
+            soft_wrap=True,
+        )
     gain = last[0].gain if last else None
     if gain is None or abs(gain) >= min_gain:
         # --iterations ran out before the stopping rule held: the tables work but their

@@ -1,5 +1,6 @@
 """Chinese poker (RULES §2): naturals, table scoring and the arranger live in submodules."""
 
+from cpsolver.chinese.ev_model import TablesInfo
 from cpsolver.chinese.hands import evaluate
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
 from cpsolver.chinese.objectives import get_objective, objective_names, register_objective
@@ -11,6 +12,7 @@ __all__ = [
     "Natural",
     "NaturalKind",
     "Solution",
+    "TablesInfo",
     "detect_natural",
     "detect_naturals",
     "evaluate",

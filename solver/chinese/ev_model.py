@@ -39,6 +39,13 @@ that cannot be read, whose checksum fails, or whose rule set has another key is 
 :class:`TablesError` naming the file, as is a file the package's manifest (``tables.json``)
 lists but that is absent; a key without a file raises :class:`MissingTablesError`, whose
 message gives the ``cpsolver train`` command that makes one.
+
+**Which files answer.** The package's own files (``solver/data``), unless the user names
+directories of their own in ``$CPSOLVER_TABLES``: those are searched first
+(:func:`table_search_path`). ``cpsolver train`` writes to ``$XDG_DATA_HOME/cpsolver`` by
+default, a directory that is *not* searched unless named there, so training never changes
+an answer behind the user's back. Every ``ev`` answer says which file it came from
+(:func:`tables_info`, ``Solution.tables``).
 """
 
 from __future__ import annotations
@@ -79,9 +86,11 @@ __all__ = [
     "FORMAT_VERSION",
     "MANIFEST",
     "NATURAL_NAMES",
+    "TABLES_ENV",
     "MissingTablesError",
     "OpponentModel",
     "TablesError",
+    "TablesInfo",
     "clear_cache",
     "declare_ev",
     "kernel_mode",
@@ -98,12 +107,56 @@ __all__ = [
     "serve",
     "table_filename",
     "table_search_path",
+    "tables_info",
+    "user_tables_dir",
 ]
 
 FORMAT = "cpsolver-chinese-ev-tables"
 FORMAT_VERSION = 1
 NATURAL_NAMES = ("none", "dragon", "three_flushes", "three_straights", "six_pairs")
 PACKAGE_DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+TABLES_ENV = "CPSOLVER_TABLES"
+"""Directories of the user's own table files (``os.pathsep``-separated), searched before the
+package's; unset, only the shipped tables answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class TablesInfo:
+    """Which table file answered an ``ev`` solve: the table ``key`` (the fingerprint of the
+    key's rule set, :func:`cpsolver.chinese.table_keys.table_key`), the ``file``'s name, and
+    whether it is one the package ships (``shipped``) or the user's, from a directory of
+    ``$CPSOLVER_TABLES`` (then ``directory`` names it; None for a shipped file).
+
+    >>> info = tables_info(ChineseRules.preset("standard"))
+    >>> info.file == f"chinese-ev-{info.key}.npz", info.describe() == f"{info.file} (shipped)"
+    (True, True)
+    """
+
+    key: str
+    file: str
+    shipped: bool
+    directory: str | None = None
+
+    @property
+    def source(self) -> str:
+        """``shipped`` or ``user``."""
+        return "shipped" if self.shipped else "user"
+
+    def describe(self) -> str:
+        """One line for people: ``chinese-ev-<key>.npz (shipped)`` or ``... (user's, DIR)``."""
+        where = "shipped" if self.shipped else f"user's, {self.directory}"
+        return f"{self.file} ({where})"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (``cpsolver solve --json``'s ``tables``)."""
+        return {
+            "key": self.key,
+            "file": self.file,
+            "source": self.source,
+            "directory": self.directory,
+        }
 
 
 class TablesError(CpsolverError):
@@ -367,15 +420,21 @@ def table_filename(rules: ChineseRules) -> str:
 def table_search_path() -> list[Path]:
     """Directories searched for table files, first match wins.
 
-    ``$CPSOLVER_TABLES`` (``os.pathsep``-separated), then ``$XDG_DATA_HOME/cpsolver`` (default
-    ``~/.local/share/cpsolver``, where ``cpsolver train`` writes), then the tables shipped in
-    the package (``solver/data``).
+    The user's directories of ``$CPSOLVER_TABLES`` (``os.pathsep``-separated) when set, then
+    the tables shipped in the package (``solver/data``). Where ``cpsolver train`` writes by
+    default (:func:`user_tables_dir`) is not searched unless ``$CPSOLVER_TABLES`` names it:
+    training never shadows the shipped tables unless the user asks for it.
     """
-    dirs = [Path(p) for p in os.environ.get("CPSOLVER_TABLES", "").split(os.pathsep) if p]
-    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    dirs.append(Path(xdg) / "cpsolver")
+    dirs = [Path(p) for p in os.environ.get(TABLES_ENV, "").split(os.pathsep) if p]
     dirs.append(PACKAGE_DATA)
     return dirs
+
+
+def user_tables_dir() -> Path:
+    """Where ``cpsolver train`` writes without ``--out``: ``$XDG_DATA_HOME/cpsolver`` (default
+    ``~/.local/share/cpsolver``); read by solves only with ``CPSOLVER_TABLES`` naming it."""
+    xdg = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(xdg) / "cpsolver"
 
 
 def _digest(arrays: Mapping[str, npt.NDArray[np.float64]]) -> str:
@@ -461,6 +520,7 @@ MANIFEST = "tables.json"
 _LOADED: dict[str, OpponentModel] = {}  # per rule set: light, shares _SCALED's arrays
 _SCALED: dict[str, OpponentModel] = {}  # per table key and strength scale
 _KEYS_LOADED: dict[str, OpponentModel] = {}  # per table key, as stored
+_KEYS_INFO: dict[str, TablesInfo] = {}  # per table key: the file it was read from
 
 
 def clear_cache() -> None:
@@ -468,6 +528,18 @@ def clear_cache() -> None:
     _LOADED.clear()
     _SCALED.clear()
     _KEYS_LOADED.clear()
+    _KEYS_INFO.clear()
+
+
+def tables_info(rules: ChineseRules) -> TablesInfo:
+    """The table file that serves ``rules`` (loading it as :func:`model_for` does, so the
+    same errors): what ``Solution.tables`` reports."""
+    key = table_key(rules)
+    found = _KEYS_INFO.get(key.fingerprint())
+    if found is None:
+        _key_model(rules, key)
+        found = _KEYS_INFO[key.fingerprint()]
+    return found
 
 
 def package_manifest() -> dict[str, Any]:
@@ -560,6 +632,10 @@ def _key_model(rules: ChineseRules, key: ChineseRules) -> OpponentModel:
         path = directory / name
         if path.is_file():
             model = load_model(path, key)
+            shipped = directory == PACKAGE_DATA
+            _KEYS_INFO[key.fingerprint()] = TablesInfo(
+                key.fingerprint(), name, shipped, None if shipped else str(directory.resolve())
+            )
             _KEYS_LOADED[key.fingerprint()] = model
             return model
     if name in package_manifest()["files"]:
@@ -572,7 +648,8 @@ def _key_model(rules: ChineseRules, key: ChineseRules) -> OpponentModel:
         "rules",
         f"no trained expected-value tables for this rule set [{rules.describe()}]: its table "
         f"key [{key.describe()}] is not trained; train them with `{command}` (trains the key, "
-        "written to ~/.local/share/cpsolver), or use --objective strength",
+        f"written to ~/.local/share/cpsolver) and solve with {TABLES_ENV}=~/.local/share/"
+        "cpsolver, or use --objective strength",
     )
 
 

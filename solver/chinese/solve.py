@@ -49,9 +49,11 @@ from cpsolver.chinese.ev import (
 from cpsolver.chinese.ev_kernel import NATURAL_UNITS
 from cpsolver.chinese.ev_model import (
     NATURAL_NAMES,
+    TablesInfo,
     kernel_mode,
     model_for,
     natural_odds,
+    tables_info,
     total_ev,
 )
 from cpsolver.chinese.naturals import Natural, detect_natural
@@ -220,6 +222,9 @@ class Solution:
     """Cards left out when more than 13 were given (13 of N), ascending; empty otherwise."""
     analysis: EvReport | None = None
     """For the ``ev`` objective: EV, per-row odds, every candidate with its EV and gap."""
+    tables: TablesInfo | None = None
+    """For the ``ev`` objective: the table file that answered (key, file, shipped or the
+    user's, :class:`~cpsolver.chinese.ev_model.TablesInfo`); None for the other objectives."""
 
     @property
     def ev(self) -> float | None:
@@ -266,7 +271,8 @@ class Solution:
 
         ``{"arrangement": {back, middle, front}, "natural": null | {name, units, ...},
         "hands": {row: {name, category, strength}}, "royalties": {row: units}, "row_values",
-        "value", "objective", "rules", "alternatives": [...], "discarded": [cards]}``.
+        "value", "objective", "rules", "alternatives": [...], "discarded": [cards], "tables":
+        null | {key, file, source, directory}}``.
         """
         arr = self.arrangement
         out = {
@@ -280,6 +286,7 @@ class Solution:
             "rules": self.rules.to_dict(),
             "alternatives": [alt.to_dict() for alt in self.alternatives],
             "discarded": [str(c) for c in self.discarded],
+            "tables": None if self.tables is None else self.tables.to_dict(),
         }
         if self.analysis is not None:
             out.update(self.analysis.to_dict(self))
@@ -596,6 +603,7 @@ def solve(
             picked.natural,
             tuple(chosen[1:]),
             picked.discarded,
+            tables=tables_info(resolved) if isinstance(obj, EvObjective) else None,
         )
     idx = np.array(indices, dtype=np.int64)
     found = search(idx, tables, strict=resolved.strict_order, top_k=1 + alternatives)
@@ -744,6 +752,7 @@ def _ev_solution(
         detect_natural(parsed) if declared else None,
         tuple(shown[1:]),
         analysis=report,
+        tables=tables_info(rules),
     )
 
 

@@ -337,7 +337,7 @@ class SolveRequest(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., objective: _Optional[_Union[Objective, str]] = ..., top_k: _Optional[int] = ..., rollouts: _Optional[int] = ..., seed: _Optional[int] = ..., constraints: _Optional[_Union[SolveConstraints, _Mapping]] = ..., engine: _Optional[_Union[Engine, str]] = ..., calibrated: _Optional[bool] = ..., budget_ms: _Optional[int] = ..., estimator: _Optional[str] = ..., arrangements: _Optional[int] = ...) -> None: ...
 
 class SolveResponse(_message.Message):
-    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement", "calibrated", "estimator", "candidates")
+    __slots__ = ("arrangement", "rows", "royalties", "objective", "value", "value_interval", "natural", "alternatives", "rollouts", "discarded", "natural_settlement", "calibrated", "estimator", "tables", "candidates")
     ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
     ROWS_FIELD_NUMBER: _ClassVar[int]
     ROYALTIES_FIELD_NUMBER: _ClassVar[int]
@@ -351,6 +351,7 @@ class SolveResponse(_message.Message):
     NATURAL_SETTLEMENT_FIELD_NUMBER: _ClassVar[int]
     CALIBRATED_FIELD_NUMBER: _ClassVar[int]
     ESTIMATOR_FIELD_NUMBER: _ClassVar[int]
+    TABLES_FIELD_NUMBER: _ClassVar[int]
     CANDIDATES_FIELD_NUMBER: _ClassVar[int]
     arrangement: Arrangement
     rows: _containers.RepeatedCompositeFieldContainer[RowResult]
@@ -365,8 +366,29 @@ class SolveResponse(_message.Message):
     natural_settlement: NaturalSettlement
     calibrated: bool
     estimator: str
+    tables: TablesInfo
     candidates: _containers.RepeatedCompositeFieldContainer[ScoredCandidate]
-    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ..., calibrated: _Optional[bool] = ..., estimator: _Optional[str] = ..., candidates: _Optional[_Iterable[_Union[ScoredCandidate, _Mapping]]] = ...) -> None: ...
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ..., calibrated: _Optional[bool] = ..., estimator: _Optional[str] = ..., tables: _Optional[_Union[TablesInfo, _Mapping]] = ..., candidates: _Optional[_Iterable[_Union[ScoredCandidate, _Mapping]]] = ...) -> None: ...
+
+class TablesInfo(_message.Message):
+    __slots__ = ("key", "file", "source", "directory")
+    class Source(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        SOURCE_UNSPECIFIED: _ClassVar[TablesInfo.Source]
+        SOURCE_SHIPPED: _ClassVar[TablesInfo.Source]
+        SOURCE_USER: _ClassVar[TablesInfo.Source]
+    SOURCE_UNSPECIFIED: TablesInfo.Source
+    SOURCE_SHIPPED: TablesInfo.Source
+    SOURCE_USER: TablesInfo.Source
+    KEY_FIELD_NUMBER: _ClassVar[int]
+    FILE_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    DIRECTORY_FIELD_NUMBER: _ClassVar[int]
+    key: str
+    file: str
+    source: TablesInfo.Source
+    directory: str
+    def __init__(self, key: _Optional[str] = ..., file: _Optional[str] = ..., source: _Optional[_Union[TablesInfo.Source, str]] = ..., directory: _Optional[str] = ...) -> None: ...
 
 class ScoredCandidate(_message.Message):
     __slots__ = ("rows", "natural", "model_value", "value", "value_interval", "rollouts")
