@@ -2,21 +2,34 @@
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-stamp
+# Two installs into the one venv, each with its stamp: what serving needs (the package with
+# the grpc extra: make run), and everything (every extra and the test tools: make test, lint,
+# bench...), which holds the first, so it stamps both.
+SERVE_STAMP := $(VENV)/.serve-stamp
+STAMP       := $(VENV)/.installed-stamp
+PORT        ?= 50051
+# setuptools warns on every editable install that a folder named like the package could shadow
+# it: not the case here (the folders are not import names, pyproject's package-dir maps them).
+PIP         := PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet
 
 .PHONY: run test lint bench clean setup protos tables pools matches folds soak
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[all,test]'  # every extra: run serves, test runs everything
-	touch $(STAMP)
+
+$(SERVE_STAMP): pyproject.toml | $(PY)
+	$(PIP) -e '.[grpc]'  # serving: no test tools, no Ray, no OR-Tools
+	touch $(SERVE_STAMP)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PIP) -e '.[all,test]'  # every extra: test runs everything
+	touch $(SERVE_STAMP) $(STAMP)
 
 setup: $(STAMP)
 
-# Serve the gRPC API on 127.0.0.1:50051; the ready line shows a client command to try.
-run: $(STAMP)
-	$(VENV)/bin/cpsolver serve --host 127.0.0.1 --port 50051
+# Serve the gRPC API on 127.0.0.1:$(PORT) (50051); the ready line shows client commands to try.
+run: $(SERVE_STAMP)
+	$(VENV)/bin/cpsolver serve --host 127.0.0.1 --port $(PORT)
 
 # Two pytest processes, each file's tests together in one (its module fixtures, e.g. a server,
 # start once): 9-10 minutes on 2 cores instead of 15-16 in one process. TEST_WORKERS=0 runs

@@ -20,13 +20,17 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import shlex
+import shutil
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
 from multiprocessing.context import ForkProcess
 from multiprocessing.queues import SimpleQueue
+from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
@@ -182,15 +186,33 @@ def _metrics_main(config: ServerConfig, port: int, queue: SimpleQueue[Any]) -> N
     serve_metrics(config.host, port, lambda bound: queue.put(("metrics", -1, bound)))
 
 
+def _cli_program() -> str:
+    """How a shell runs this installation's CLI: ``cpsolver`` when the one on PATH is this
+    installation's, else the script's full path (``make run``'s ``.venv/bin/cpsolver`` is not on
+    PATH), so the commands to try run as printed."""
+    script = Path(sys.executable).with_name("cpsolver")
+    found = shutil.which("cpsolver")
+    if script.is_file():
+        if found and os.path.samefile(found, script):
+            return "cpsolver"
+        return shlex.quote(str(script))
+    if found:
+        return "cpsolver"
+    return f'{shlex.quote(sys.executable)} -c "from cpsolver.client.cli import main; main()"'
+
+
 def _try_lines(config: ServerConfig, port: int) -> list[str]:
-    """Client commands to try against this server: the cpsolver CLI and grpcurl."""
+    """Client commands to try against this server, each runnable as printed (but for the
+    ``<token>`` and ``<ca.pem>`` placeholders of a secured server): the cpsolver CLI's
+    ``solve`` and ``health``, and grpcurl's call when grpcurl is installed."""
     address = config.address(port)
-    cli = f"cpsolver solve --server {address}"
-    if config.tls:
-        cli += " --tls-ca <ca.pem>"
+    program = _cli_program()
+    tls = " --tls-ca <ca.pem>" if config.tls else ""
+    cli = f"{program} solve --server {address}{tls}"
     if config.token:
         cli += " --token <token>"
     cli += ' "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"'
+    health = f"{program} health --server {address}{tls}"  # health needs no token
     cards = [
         ("RANK_JACK", "SUIT_HEARTS"),
         ("RANK_JACK", "SUIT_SPADES"),
@@ -206,7 +228,7 @@ def _try_lines(config: ServerConfig, port: int) -> list[str]:
         f"grpcurl {security}{header} -d '{body}' {address} "
         "cpsolver.v1.ChinesePokerService/EvaluateHand"
     )
-    return [cli, grpcurl]
+    return [cli, health, *([grpcurl] if shutil.which("grpcurl") else [])]
 
 
 def _announce(
@@ -275,15 +297,37 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
 
 def _warm_up_before_forking() -> None:
     """Load every kernel and table that is safe to fork with, once: the workers inherit them
-    (copy-on-write) and only load the parallel batch kernel themselves, which a process that
-    forks must never load (numba's threading layer would abort the children). Several workers
-    then start in about the time of one, and a restarted worker is ready at once."""
-    from cpsolver.warmup import warm_up
+    (copy-on-write) and only load the parallel batch kernels themselves, which a process that
+    forks must never load (numba's threading layer would abort the children). Those are
+    compiled once too, when numba's cache lacks them: by a process of their own (it never
+    forks), started as soon as the serial search kernels they call are cached, beside the rest
+    of this warm-up; the workers then load them from the cache instead of each compiling them.
+    Several workers start in about the time of one, and a restarted worker is ready at once."""
+    from cpsolver.warmup import SEARCH_STEP, parallel_kernels_cached, warm_up
+
+    helper: list[subprocess.Popen[str]] = []
+    done: list[str] = []
 
     def progress(step: int, total: int, what: str) -> None:
+        if done and done[-1] == SEARCH_STEP and not parallel_kernels_cached():
+            log.info("compiling the parallel kernels once, in a process of their own")
+            command = [sys.executable, "-m", "cpsolver.warmup", "--parallel"]
+            proc = subprocess.Popen(
+                command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
+            helper.append(proc)
+        done.append(what)
         log.info("warm-up %d/%d: %s (before forking the workers)", step, total, what)
 
-    log.info("warm-up before forking took %.2f s", warm_up(progress, parallel=False))
+    seconds = warm_up(progress, parallel=False)
+    for proc in helper:
+        _, errors = proc.communicate()
+        if proc.returncode != 0:  # the workers compile them, each (slower, still correct)
+            log.warning(
+                "compiling the parallel kernels failed (exit %s): %s",
+                proc.returncode, errors.strip().splitlines()[-1:] or "",
+            )  # fmt: skip
+    log.info("warm-up before forking took %.2f s", seconds)
 
 
 def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -> int:

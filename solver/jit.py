@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["dispatcher", "njit", "prange"]
+__all__ = ["compile_counts", "dispatcher", "in_cache", "njit", "prange"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -39,6 +39,8 @@ _LOCK = threading.Lock()
 _pending: list[_Kernel] = []
 _numba: Any = None
 """The numba module, once loaded."""
+_dispatchers: list[Any] = []
+"""Every numba dispatcher made for a kernel, for :func:`compile_counts`."""
 
 
 class _Kernel:
@@ -84,7 +86,9 @@ def njit(**options: Any) -> Callable[[_F], _F]:
     def decorate(func: _F) -> _F:
         with _LOCK:
             if _numba is not None:
-                return cast(_F, _numba.njit(**options)(func))
+                made = _numba.njit(**options)(func)
+                _dispatchers.append(made)
+                return cast(_F, made)
             kernel = _Kernel(func, options)
             _pending.append(kernel)
             return cast(_F, kernel)
@@ -100,6 +104,31 @@ def dispatcher(kernel: Callable[..., Any]) -> Any:
             _load()
         return kernel.compiled
     return kernel
+
+
+def compile_counts() -> tuple[int, int]:
+    """(signatures compiled, signatures loaded from numba's on-disk cache) by every kernel so
+    far, from numba's dispatcher statistics; (0, 0) before numba is loaded. A forked process
+    starts with its parent's counts (a worker logs the difference its warm-up made)."""
+    compiled = loaded = 0
+    with _LOCK:
+        made = list(_dispatchers)
+    for kernel in made:
+        stats = kernel.stats
+        compiled += sum(stats.cache_misses.values())
+        loaded += sum(stats.cache_hits.values())
+    return compiled, loaded
+
+
+def in_cache(kernel: Callable[..., Any]) -> bool:
+    """Whether numba's on-disk cache holds ``kernel`` compiled from its current source, asked
+    without loading it (so a process that forks may ask about a ``parallel=True`` kernel).
+    False when numba's cache layout cannot be read (the caller then compiles)."""
+    try:
+        index = dispatcher(kernel)._cache._cache_file._load_index()
+    except Exception:  # numba internals: no cache, another layout
+        return False
+    return bool(index)
 
 
 def _load() -> None:
@@ -129,5 +158,6 @@ def _load() -> None:
                         namespace[key] = numba.prange
             for kernel in _pending:
                 kernel.compiled = made[id(kernel)]
+            _dispatchers.extend(made.values())
             _pending.clear()
             _numba = numba

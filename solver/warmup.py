@@ -12,7 +12,15 @@ import logging
 import time
 from collections.abc import Callable
 
-__all__ = ["SAMPLE_HAND", "steps", "warm_up", "warm_up_search"]
+__all__ = [
+    "SAMPLE_HAND",
+    "SEARCH_STEP",
+    "parallel_kernels_cached",
+    "steps",
+    "warm_up",
+    "warm_up_parallel",
+    "warm_up_search",
+]
 
 SAMPLE_HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
 
@@ -31,6 +39,31 @@ def warm_up_search(*, parallel: bool = True) -> None:
 
     search.warm_up(parallel=parallel)
     select.warm_up()
+
+
+def warm_up_parallel() -> None:
+    """Compile (or load) the ``parallel=True`` batch kernels into numba's cache, with the
+    serial search kernels they call (loaded from the cache when a process compiled them
+    before). ``cpsolver serve`` runs it in a process of its own (``python -m cpsolver.warmup
+    --parallel``), which never forks: its workers then load the kernels instead of each
+    compiling them."""
+    from cpsolver.chinese import search
+
+    search.warm_up(parallel=True)
+
+
+def parallel_kernels_cached() -> bool:
+    """Whether numba's cache holds every parallel batch kernel, asked without loading any (a
+    process that forks asks: :func:`cpsolver.jit.in_cache`)."""
+    from cpsolver.chinese.search import parallel_kernels
+    from cpsolver.jit import in_cache
+
+    return all(in_cache(kernel) for kernel in parallel_kernels())
+
+
+SEARCH_STEP = "compiling the search kernels"
+"""The step after which the serial search kernels are in numba's cache (what
+:func:`warm_up_parallel`'s kernels call)."""
 
 
 def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
@@ -64,7 +97,7 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
             "building the evaluator tables",
             lambda: [(poker_tables(wheel), class_shapes(wheel)) for wheel in (False, True)],
         ),
-        ("compiling the search kernels", lambda: warm_up_search(parallel=parallel)),
+        (SEARCH_STEP, lambda: warm_up_search(parallel=parallel)),
         ("compiling the expected-value kernels", lambda: ev_kernel.warm_up(parallel=parallel)),
         ("loading the expected-value tables of every rule set", tables),
     ]
@@ -89,10 +122,17 @@ def warm_up(progress: Progress | None = None, *, parallel: bool = True) -> float
 
 def main() -> None:
     """``python -m cpsolver.warmup``: warm up with progress on stderr (``cpsolver compile`` runs
-    this in a fresh process, so the cache directory is set before any kernel is defined)."""
+    this in a fresh process, so the cache directory is set before any kernel is defined);
+    ``--parallel``: only :func:`warm_up_parallel` (``cpsolver serve``'s helper process)."""
     import sys
 
     from cpsolver.kernel_cache import configure
+
+    if sys.argv[1:] == ["--parallel"]:
+        start = time.perf_counter()
+        warm_up_parallel()
+        print(f"parallel kernels ready in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+        return
 
     def progress(step: int, total: int, what: str) -> None:
         print(f"{step}/{total} {what}", file=sys.stderr, flush=True)

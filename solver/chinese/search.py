@@ -1061,6 +1061,13 @@ class RemovalBatch:
 # Warm-up.
 
 
+def parallel_kernels() -> tuple[Any, ...]:
+    """The ``parallel=True`` kernels (numba threads): a process that forks must never load
+    them (:func:`warm_up`); ``cpsolver serve`` has them compiled once, in a process of their
+    own, before it forks its workers (:func:`cpsolver.warmup.parallel_kernels_cached`)."""
+    return (_batch, _batch_removal_parallel)
+
+
 def warm_up(*, parallel: bool = True) -> float:
     """Load (or, the first time, compile) every compiled kernel; return the seconds it took.
 
