@@ -113,7 +113,8 @@ def test_api_md_says_which_commands_run_locally_remotely_or_both() -> None:
 
 
 def test_readme_says_which_commands_run_locally_remotely_or_both() -> None:
-    sentence = _section(README, "every command\nbut ", "with the same\noutput")
+    flat = " ".join(README.split())  # the sentence as read, however its lines wrap
+    sentence = _section(flat, "every command but ", "with the same output")
     local_part, rest = sentence.split("(local only)", 1)
     remote_part, both_part = rest.split("(a server's only)", 1)
     kinds = {name: _kind(command) for name, command in _leaves(_cli()).items()}
