@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from cpsolver.errors import CardError, Field, FieldViolation, field_path
+from cpsolver.errors import CardError, CardTypeError, Field, FieldViolation, field_path
 
 __all__ = [
     "DECKS",
@@ -40,6 +40,7 @@ __all__ = [
     "Deck",
     "Rank",
     "Suit",
+    "check_cards_type",
     "format_cards",
     "parse_card",
     "parse_cards",
@@ -297,6 +298,7 @@ def parse_cards(
     cpsolver.errors.CardError: cards[4]: duplicate card 'As' (also card 1); cards[5]: unknown ...
     """
     base = field_path(field)
+    check_cards_type(cards, field)
     # Every problem is collected (up to MAX_CARD_PROBLEMS), not just the first: a user who
     # typed "... 2s As 1x" learns of the duplicate and the bad token at once.
     problems: list[tuple[FieldViolation, str, int]] = []  # (violation, token, position)
@@ -356,6 +358,25 @@ def parse_cards(
             wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
     return tuple(card for _, card in tokens if card is not None)
+
+
+def check_cards_type(cards: object, field: Field = "cards") -> None:
+    """Raise :class:`~cpsolver.errors.CardTypeError` naming ``field`` unless ``cards`` can be
+    read as cards: a string, or an iterable (of card strings or :class:`Card` s, each checked
+    by :func:`parse_cards`).
+
+    >>> check_cards_type(12345)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.CardTypeError: cards: expected a string of cards or a list of cards \
+(card strings or Card objects), got int
+    """
+    if not isinstance(cards, (str, Iterable)):
+        raise CardTypeError(
+            field,
+            "expected a string of cards or a list of cards (card strings or Card objects), "
+            f"got {type(cards).__name__}",
+        )
 
 
 _SUIT_NAMES = {"clubs": Suit.CLUBS, "diamonds": Suit.DIAMONDS, "hearts": Suit.HEARTS,

@@ -33,6 +33,7 @@ from typing import Any, Self
 
 __all__ = [
     "CardError",
+    "CardTypeError",
     "CpsolverError",
     "Field",
     "FieldPath",
@@ -201,6 +202,16 @@ class CardError(InvalidInputError):
         super().__init__(field, description)
         self.token = token
         self.position = position
+
+
+class CardTypeError(CardError, TypeError):
+    """Cards given as a value of the wrong type (``solve(12345)``): a :class:`CardError`, so
+    it is reported like any bad card (exit 2, ``INVALID_ARGUMENT``), and a :class:`TypeError`,
+    what Python raises for an argument of the wrong type.
+
+    >>> str(CardTypeError("cards", "expected a string of cards or a list of cards, got int"))
+    'cards: expected a string of cards or a list of cards, got int'
+    """
 
 
 class RuleError(InvalidInputError):

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cpsolver.cards import Card, Suit, format_cards
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import CardTypeError, InvalidInputError
 from cpsolver.evaluator.poker import strength
 
 __all__ = ["Natural", "NaturalKind", "detect_natural", "detect_naturals"]
@@ -140,6 +140,10 @@ def detect_naturals(cards: Sequence[Card]) -> tuple[Natural, ...]:
 
 
 def _detect(cards: Sequence[Card], *, first_only: bool) -> tuple[Natural, ...]:
+    if not isinstance(cards, Sequence) or any(not isinstance(c, Card) for c in cards[:1]):
+        raise CardTypeError(
+            "cards", f"expected a sequence of 13 Card objects, got {type(cards).__name__}"
+        )
     if len(cards) != 13:
         raise InvalidInputError("cards", f"a natural needs 13 cards, got {len(cards)}")
     rank_counts = [0] * 13

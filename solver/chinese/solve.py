@@ -73,7 +73,7 @@ from cpsolver.chinese.search import (
     search_batch,
     search_removal_batch,
 )
-from cpsolver.errors import CardError, Field, InvalidInputError
+from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError
 from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
 from cpsolver.rules import ChineseRules, Row
@@ -800,6 +800,8 @@ def solve_many(
     asked = resolve_estimator(estimator, budget_ms=budget_ms)
     count = resolve_count(arrangements)
     check_seed(seed)
+    if isinstance(hands, str) or not isinstance(hands, Iterable):
+        raise CardTypeError("hands", f"expected a list of hands, got {type(hands).__name__}")
     indices = [_indices13(h, ("hands", i)) for i, h in enumerate(hands)]
     chosen = asked.chosen(budget_left())
     if isinstance(obj, EvObjective) and (count > 1 or chosen.kind != "model"):

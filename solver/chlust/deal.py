@@ -17,7 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
-from cpsolver.errors import CardError, Field, IllegalPlayError, InvalidInputError, field_path
+from cpsolver.errors import (
+    CardError,
+    CardTypeError,
+    Field,
+    IllegalPlayError,
+    InvalidInputError,
+    field_path,
+)
 from cpsolver.evaluator.chlust import SetValue, evaluate_parsed, evaluate_set
 from cpsolver.rules.chlust import ChlustRules
 from cpsolver.seeds import MAX_SEED, check_seed
@@ -65,6 +72,8 @@ def parse_hands(
     """
     if isinstance(hands, str):
         raise InvalidInputError(field, "expected a list of hands, got one string")
+    if not isinstance(hands, Sequence):
+        raise CardTypeError(field, f"expected a list of hands, got {type(hands).__name__}")
     if players and not 2 <= len(hands) <= 4:
         raise InvalidInputError(field, f"Chlust needs 2 to 4 hands (CH-1), got {len(hands)}")
     parsed: list[tuple[Card, ...]] = []
