@@ -231,6 +231,7 @@ def test_base_install_solves_and_scores_without_grpc_or_ortools(venv: Venv) -> N
     [
         (("solve", HAND, "--server", "127.0.0.1:1"), "grpc", "the gRPC client"),
         (("serve", "--port", "0"), "grpc", "cpsolver serve"),
+        (("health", "--server", "127.0.0.1:1"), "grpc", "cpsolver health"),  # issue 27, D9
         (("solve", HAND, "--engine", "cpsat", "--objective", "strength"), "cpsat",
          "the cpsat engine"),
         (("train", "--ray", "auto", "--deals", "1"), "cluster", "running on Ray (--ray)"),
@@ -243,6 +244,24 @@ def test_a_missing_extra_is_one_line_and_exit_4(
     assert (run.returncode, run.stdout) == (4, "")
     assert (
         run.stderr == f"error: {feature} needs the {extra} extra: pip install 'cpsolver[{extra}]'\n"
+    )
+
+
+@pytest.mark.parametrize("module", ["cpsolver.v1", "cpsolver.v1.chinese_poker_pb2"])
+def test_the_generated_code_without_protobuf_names_the_extra(venv: Venv, module: str) -> None:
+    """Issue 27, D9: not a bare ``No module named 'google'`` from inside the generated code."""
+    code = (
+        "import importlib, sys\n"
+        "try:\n"
+        f"    importlib.import_module({module!r})\n"
+        "except ImportError as exc:\n"
+        "    print(type(exc).__name__, exc, sep=': ')\n"
+    )
+    run = venv.run("python", "-c", code)
+    assert (run.returncode, run.stderr) == (0, "")
+    assert run.stdout == (
+        "MissingExtraError: the generated gRPC code (cpsolver.v1) needs the grpc extra: "
+        "pip install 'cpsolver[grpc]'\n"
     )
 
 

@@ -33,6 +33,9 @@ from cpsolver.client.cli.main import main
 )  # fmt: skip
 def health(server: str, service: str, timeout: float, tls_ca: Path | None) -> None:
     """Print the health status of SERVICE on SERVER; exit 0 only when it is SERVING."""
+    from cpsolver.extras import require
+
+    require("grpc", "cpsolver health")  # a base install: one line and exit 4, no traceback
     from cpsolver.client.remote import RemoteSolver
 
     with RemoteSolver(server, timeout=timeout, retry=None, root_certificates=tls_ca) as remote:
