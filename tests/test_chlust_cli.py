@@ -149,7 +149,7 @@ def test_advise_and_deal_and_bid() -> None:
         (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[2][1]"),
         (("showdown", "-t", "h", "Ah Kh Qh"), None, "2 to 4 hands"),
         (("legal", "Ah Kh", "--trick", "Ah", "-t", "h"), None, "already on the trick"),
-        (("play", "-"), "{not json", "not valid JSON"),
+        (("play", "-"), "{not json", "input: stdin: not valid JSON at line 1 column 2"),
         (("play", "-"), '{"trump": "s"}', "hands: missing"),
         (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
         (("bid", "check", "call", "-n", "2"), None, "actions[2]"),

@@ -152,7 +152,7 @@ def test_bad_input_exits_2_through_the_installed_command() -> None:
         (("evaluate", "As Ks", "--trump", "s"), None, "expected 3 cards"),
         (("evaluate", "As Ks 8s", "--trump", "x"), None, "unknown suit"),
         (("evaluate", "As Ks 8s", "--trump", "s", "--set", "void=never"), None, "rules.void"),
-        (("play", "-"), '{"hands": 3', "invalid JSON"),
+        (("play", "-"), '{"hands": 3', "input: stdin: not valid JSON at line 1 column 12"),
         (("play", "-"), json.dumps({**TL_E6, "plays": "As Jc Ts Qs"}), "TL-5"),
         (("play", "/nonexistent/deal.json"), None, "no such file"),
         (("resolve", "-"), json.dumps({"hands": ["As Kh 8d"]}), "trump_card: is required"),

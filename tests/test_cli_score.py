@@ -105,7 +105,7 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("payload", "message"),
     [
-        ('{"players": {', "input: malformed JSON"),
+        ('{"players": {', "table.json: not valid JSON at line 1 column 14"),
         ("[1, 2]", 'input: expected a JSON object {"players"'),
         ({"seats": {}}, "seats: unknown key"),
         ({}, "players: missing"),
@@ -175,7 +175,7 @@ def test_bad_options_exit_2(tmp_path: Path, options: list[str], message: str) ->
 def test_missing_file_exits_2(tmp_path: Path) -> None:
     result = run("score", str(tmp_path / "nope.json"))
     assert result.returncode == 2
-    assert "file: cannot read" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "nope.json: no such file" in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
 def test_naturals_off_declared_natural_exits_2(tmp_path: Path) -> None:

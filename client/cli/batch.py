@@ -3,7 +3,8 @@
 Input (a file or stdin), one hand per line: 13 cards as text (``As Ks Qs ...``) or a JSON
 object ``{"cards": "As Ks ..." | ["As", "Ks", ...], "id": <any JSON value, echoed>}``. Blank
 lines and lines starting with ``#`` are not hands and are skipped (line numbers still count
-them). Output, one line per hand, in input order::
+them); a line longer than :data:`~cpsolver.client.cli.jsonin.MAX_LINE_BYTES` (64 KiB) is
+that line's error, not read whole. Output, one line per hand, in input order::
 
     {"line": 1, "ok": true, "solution": {... as `cpsolver solve --json` ...}}
     {"line": 2, "ok": false, "error": {"message": "...", "violations": [{"field", "description"}]}}
@@ -33,6 +34,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from cpsolver.client.cli.asking import asked, estimate_options
+from cpsolver.client.cli.jsonin import FIELD, MAX_LINE_BYTES, bounded_lines, decode_json, where
 from cpsolver.client.cli.main import (
     EXIT_BAD_INPUT,
     complete_objectives,
@@ -63,13 +65,13 @@ class Line:
     error: CpsolverError | None = None
 
 
-def _parse(number: int, text: str) -> Line:
+def _parse(number: int, text: str, source: str, column: int) -> Line:
     if not text.startswith("{"):
         return Line(number, cards=text)
     try:
-        item = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return Line(number, error=InvalidInputError("", f"malformed JSON: {exc.msg}"))
+        item = decode_json(text, source, line=number, column=column)
+    except InvalidInputError as exc:
+        return Line(number, error=exc)
     if not isinstance(item, dict):
         return Line(number, error=InvalidInputError("", "expected a JSON object"))
     line = Line(number, cards=item.get("cards"), id=item.get("id"), has_id="id" in item)
@@ -81,17 +83,39 @@ def _parse(number: int, text: str) -> Line:
     return line
 
 
-def read_lines(stream: IO[str]) -> Iterator[Line]:
-    """The hands of an input stream (blank and ``#`` lines skipped).
+def _too_long(limit: int) -> InvalidInputError:
+    return InvalidInputError(
+        FIELD, f"line longer than {limit:,} bytes, the most a batch line may hold; not read"
+    )
+
+
+def read_lines(
+    stream: IO[bytes], source: str = "-", *, limit: int = MAX_LINE_BYTES
+) -> Iterator[Line]:
+    """The hands of an input stream (blank and ``#`` lines skipped); a line longer than
+    ``limit`` bytes, or not UTF-8, is that line's error (never read whole: memory stays
+    bounded).
 
     >>> import io
-    >>> [(x.number, x.cards, x.error) for x in read_lines(io.StringIO("# c\\n\\nAs Ks\\n"))]
+    >>> [(x.number, x.cards, x.error) for x in read_lines(io.BytesIO(b"# c\\n\\nAs Ks\\n"))]
     [(3, 'As Ks', None)]
+    >>> [str(x.error) for x in read_lines(io.BytesIO(b"As Ks Qs Js " * 2), limit=16)]
+    ['input: line longer than 16 bytes, the most a batch line may hold; not read']
     """
-    for number, raw in enumerate(stream, start=1):
-        text = raw.strip()
+    for number, raw in bounded_lines(stream, limit):
+        if raw is None:
+            yield Line(number, error=_too_long(limit))
+            continue
+        try:
+            decoded = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            reason = f"{where(source)}: line {number} is not UTF-8 text: {exc.reason}"
+            bad = InvalidInputError(FIELD, reason)
+            yield Line(number, error=bad)
+            continue
+        text = decoded.strip()
         if text and not text.startswith("#"):
-            yield _parse(number, text)
+            yield _parse(number, text, source, len(decoded) - len(decoded.lstrip()) + 1)
 
 
 def _error_dict(exc: CpsolverError) -> dict[str, Any]:
@@ -142,8 +166,12 @@ def _results(
 def _count(file: str) -> int | None:
     if file == "-" or not os.path.isfile(file):
         return None
-    with open(file, encoding="utf-8", errors="replace") as handle:
-        return sum(1 for raw in handle if raw.strip() and not raw.lstrip().startswith("#"))
+    with open(file, "rb") as handle:
+        return sum(
+            1
+            for _, raw in bounded_lines(handle)
+            if raw is None or (raw.strip() and not raw.lstrip().startswith(b"#"))
+        )
 
 
 @main.command()
@@ -188,7 +216,7 @@ def batch(
         solver = RaySolver(ray_address)  # type: ignore[assignment]
     total = _count(file)
     try:
-        stream: IO[str] = click.open_file(file, encoding="utf-8")
+        stream: IO[bytes] = click.open_file(file, "rb")
     except OSError as exc:
         raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror}") from None
     if isinstance(solver, LocalSolver):
@@ -206,7 +234,7 @@ def batch(
     with stream, progress:
         task = progress.add_task("solving", total=total)
         results = _results(
-            read_lines(stream), solver, preset, objective,
+            read_lines(stream, file), solver, preset, objective,
             {"estimator": estimator, "arrangements": count, "seed": seed}, overrides,
         )  # fmt: skip
         for line, result in results:

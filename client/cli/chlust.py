@@ -7,7 +7,6 @@ Every command takes ``--rules PRESET``, ``--set OPTION=VALUE`` (repeatable, RULE
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -23,6 +22,7 @@ from cpsolver.chlust.advice import (
     MAX_ODDS_SAMPLES,
 )
 from cpsolver.chlust.deal import MAX_SEED, one_card
+from cpsolver.client.cli.jsonin import read_json
 from cpsolver.client.cli.main import (
     SummaryGroup,
     complete_suits,
@@ -31,7 +31,6 @@ from cpsolver.client.cli.main import (
     remote_options,
     rules_options,
 )
-from cpsolver.client.cli.sources import read_source
 from cpsolver.client.solver import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.rules import ChlustRules, parse_assignments
@@ -452,13 +451,7 @@ def _turned(turned: str | None, rules: ChlustRules) -> Card | None:
 
 
 def _load(source: str) -> dict[str, Any]:
-    text, name = read_source(source, "file")
-    try:
-        spec = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(
-            "file", f"{name}: not valid JSON ({exc.msg} at line {exc.lineno})"
-        ) from None
+    spec = read_json(source, inline=True)
     if not isinstance(spec, dict):
         raise InvalidInputError("file", "expected a JSON object")
     return spec

@@ -18,13 +18,13 @@ Every command runs in-process, or against a server's ``ThreeLeavesService`` with
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import click
 
 from cpsolver.cards import Card, format_cards, parse_card, parse_suit
+from cpsolver.client.cli.jsonin import read_json
 from cpsolver.client.cli.main import (
     SummaryGroup,
     complete_suits,
@@ -34,7 +34,6 @@ from cpsolver.client.cli.main import (
     rules_options,
 )
 from cpsolver.client.cli.options import option_values
-from cpsolver.client.cli.sources import read_source
 from cpsolver.client.solver import Solver
 from cpsolver.errors import CardError, Field, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import evaluate_khlyust
@@ -190,11 +189,7 @@ def legal(
 
 
 def _load(source: str) -> Any:
-    text, _ = read_source(source, "deal")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError("deal", f"invalid JSON: {exc}") from None
+    return read_json(source, inline=True)
 
 
 def _whole(value: Any, field: Field) -> int:

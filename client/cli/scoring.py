@@ -10,8 +10,6 @@ otherwise rich tables. Bad input exits with code 2 and one line on stderr naming
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
 
 import click
@@ -19,6 +17,7 @@ from rich.table import Table
 
 from cpsolver.cards import format_cards
 from cpsolver.chinese.scoring import Outcome, Pairing, SettledBy, TableResult
+from cpsolver.client.cli.jsonin import read_json
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
 from cpsolver.client.cli.render import console as make_console
 from cpsolver.client.solver import Solver
@@ -53,23 +52,7 @@ def score_command(
 
 def _load(file: str) -> Any:
     """Read and decode the JSON input; every failure is an InvalidInputError."""
-    try:
-        if file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(file, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise InvalidInputError("file", f"{file!r} is not UTF-8 text: {exc.reason}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = "stdin" if file == "-" else file
-        raise InvalidInputError(
-            "input", f"malformed JSON in {where} at line {exc.lineno} column {exc.colno}: {exc.msg}"
-        ) from None
+    return read_json(file)
 
 
 def _players(document: Any) -> Any:
