@@ -175,7 +175,8 @@ def test_bad_options_exit_2(tmp_path: Path, options: list[str], message: str) ->
 def test_missing_file_exits_2(tmp_path: Path) -> None:
     result = run("score", str(tmp_path / "nope.json"))
     assert result.returncode == 2
-    assert "nope.json: no such file" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "nope.json: no such file" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 def test_naturals_off_declared_natural_exits_2(tmp_path: Path) -> None:
