@@ -11,11 +11,11 @@ canonical notation (``As``, ``Td``).
 >>> parse_cards("As As")
 Traceback (most recent call last):
 ...
-cpsolver.errors.CardError: cards[2]: duplicate card 'As' (also card 1)
+cpsolver.errors.CardError: cards[1]: duplicate card 'As' (also cards[0])
 >>> parse_cards("9h", deck=DECK_20)
 Traceback (most recent call last):
 ...
-cpsolver.errors.CardError: cards[1]: card '9h' is not in the 20-card deck (ranks T-A)
+cpsolver.errors.CardError: cards[0]: card '9h' is not in the 20-card deck (ranks T-A)
 """
 
 from __future__ import annotations
@@ -26,7 +26,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from cpsolver.errors import CardError, CardTypeError, Field, FieldViolation, field_path
+from cpsolver.errors import (
+    CardError,
+    CardTypeError,
+    Field,
+    FieldViolation,
+    field_path,
+    format_field,
+)
 
 __all__ = [
     "DECKS",
@@ -281,7 +288,7 @@ def parse_cards(
     Separators may be spaces, commas or nothing at all (``AsKsQs``); ranks and suits are
     case-insensitive; ``10`` is ``T``; suit symbols are accepted. ``count`` is the number of
     cards required (or the allowed numbers). Errors name the field (``field`` with the card's
-    index, ``cards[2]`` for the second card), the token and the reason.
+    index from 0, ``cards[1]`` for the second card), the token and the reason.
 
     >>> parse_cards(["As", "Kd"])
     (Card('As'), Card('Kd'))
@@ -295,7 +302,7 @@ def parse_cards(
     >>> parse_cards("As Kd 2s As 1x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cpsolver.errors.CardError: cards[4]: duplicate card 'As' (also card 1); cards[5]: unknown ...
+    cpsolver.errors.CardError: cards[3]: duplicate card 'As' (also cards[0]); cards[4]: unknown ...
     """
     base = field_path(field)
     check_cards_type(cards, field)
@@ -303,25 +310,25 @@ def parse_cards(
     # typed "... 2s As 1x" learns of the duplicate and the bad token at once.
     problems: list[tuple[FieldViolation, str, int]] = []  # (violation, token, position)
     tokens: list[tuple[str, Card | None]] = []  # every token in order; None: unreadable
-    seen: dict[Card, int] = {}  # card -> its position (from 1)
+    seen: dict[Card, int] = {}  # card -> its index (from 0)
 
     def bad(description: str, token: str = "") -> None:
-        position = len(tokens) + 1
+        position = len(tokens)
         for helps in (_RANK_HELP, _SUIT_HELP):  # say how cards are written once per error
             if description.endswith(helps) and any(
                 v.description.endswith(helps) for v, _, _ in problems
             ):
                 description = description.removesuffix(f"; {helps}")
-        problems.append((FieldViolation((*base, position - 1), description), token, position))
+        problems.append((FieldViolation((*base, position), description), token, position))
         tokens.append((token, None))
 
     def good(token: str, card: Card) -> None:
         if card not in deck:
             bad(f"card {token!r} is not in the {deck.describe()}", token)
         elif card in seen:
-            bad(f"duplicate card {token!r} (also card {seen[card]})", token)
+            bad(f"duplicate card {token!r} (also {format_field((*base, seen[card]))})", token)
         else:
-            seen[card] = len(tokens) + 1
+            seen[card] = len(tokens)
             tokens.append((token, card))
 
     if isinstance(cards, str):
@@ -407,7 +414,7 @@ def format_cards(cards: Iterable[Card], *, pretty: bool = False, sep: str = " ")
     return sep.join(c.pretty if pretty else str(c) for c in cards)
 
 
-def _check_deck(card: Card, token: str, deck: Deck, field: Field, position: int = 1) -> None:
+def _check_deck(card: Card, token: str, deck: Deck, field: Field, position: int = 0) -> None:
     if card not in deck:
         raise CardError(
             field,
@@ -456,7 +463,7 @@ def _tokenize(text: str, field: Field) -> list[tuple[str, Card]]:
     found: list[tuple[str, Card]] = []
     for token, card, reason in _scan(text):
         if card is None:
-            raise CardError(field, reason, token=token, position=1)
+            raise CardError(field, reason, token=token, position=0)
         found.append((token, card))
     return found
 

@@ -8,21 +8,20 @@ message a user sees is written once, here in the library.
 Field paths have one convention. A violation's :attr:`~FieldViolation.path` is a tuple of
 field names (``str``: a field, or a mapping's key such as a seat name) and list indexes
 (``int``, **0-based**: the position in the list the caller gave, as Python and protobuf index).
-People read a path with list positions counted from 1, as the messages count cards ("card 2"):
-that is :attr:`FieldViolation.field` and the text of the error. The gRPC layer shows the same
-path with the 0-based indexes (google.rpc.BadRequest's convention), converting in one place
-(``cpsolver.wire.status``). A field given as a string is names separated by dots, never an
-index: a path with an index is a tuple. A description that points at another place says it in
-words ("also card 1", "also in hand 2"), so it reads the same however the path is shown.
+Every surface shows a path with those same 0-based indexes: :attr:`FieldViolation.field`, the
+text of the error, the CLI, google.rpc.BadRequest over gRPC (``cards[1]`` is the second card),
+and so does a description that points at another place (``also cards[0]``) and
+:attr:`CardError.position`. A field given as a string is names separated by dots, never an
+index: a path with an index is a tuple.
 
 >>> err = InvalidInputError("rules.players", "must be 2, 3 or 4, got 5")
 >>> str(err)
 'rules.players: must be 2, 3 or 4, got 5'
 >>> err.violations[0].path
 ('rules', 'players')
->>> dup = InvalidInputError(("hands", 1, 0), "card As is dealt twice")
->>> dup.field, format_field(dup.path, first=0)
-('hands[2][1]', 'hands[1][0]')
+>>> dup = InvalidInputError(("hands", 1, 0), "card As is dealt twice (also hands[0][2])")
+>>> dup.field, str(dup)
+('hands[1][0]', 'hands[1][0]: card As is dealt twice (also hands[0][2])')
 """
 
 from __future__ import annotations
@@ -71,12 +70,12 @@ def field_path(field: Field) -> FieldPath:
     return tuple(field.split(".")) if field else ()
 
 
-def format_field(path: FieldPath, *, first: int = 1) -> str:
+def format_field(path: FieldPath, *, first: int = 0) -> str:
     """``path`` as text: names joined by dots, each index in brackets counted from ``first``
-    (1 for people, the library's messages; 0 for the wire).
+    (0, the one convention of every message and of the wire).
 
-    >>> format_field(("players", "N", "back", 1)), format_field(("cards", 4), first=0)
-    ('players.N.back[2]', 'cards[4]')
+    >>> format_field(("players", "N", "back", 1)), format_field(("cards", 4))
+    ('players.N.back[1]', 'cards[4]')
     """
     text = ""
     for part in path:
@@ -95,8 +94,8 @@ class CpsolverError(Exception):
 class FieldViolation:
     """One reason a request is invalid: the field's path and a human-readable description.
 
-    >>> FieldViolation(("cards", 1), "duplicate card 'As' (also card 1)")
-    FieldViolation(path=('cards', 1), description="duplicate card 'As' (also card 1)")
+    >>> FieldViolation(("cards", 1), "duplicate card 'As' (also cards[0])")
+    FieldViolation(path=('cards', 1), description="duplicate card 'As' (also cards[0])")
     """
 
     path: FieldPath
@@ -108,7 +107,7 @@ class FieldViolation:
 
     @property
     def field(self) -> str:
-        """The path as people read it (list positions from 1): ``cards[2]``, ``rules.order``."""
+        """The path as text (list indexes from 0): ``cards[1]``, ``rules.order``."""
         return format_field(self.path)
 
     def __str__(self) -> str:
@@ -141,7 +140,7 @@ class InvalidInputError(CpsolverError, ValueError):
 
     @property
     def field(self) -> str:
-        """The field of the first violation, as people read it."""
+        """The field of the first violation, as text (:attr:`FieldViolation.field`)."""
         return self.violations[0].field
 
     @property
@@ -161,9 +160,9 @@ class InvalidInputError(CpsolverError, ValueError):
         an error it received (an :class:`IllegalPlayError`'s descriptions already name the rule).
 
         >>> err = CardError.of_violations(
-        ...     [FieldViolation(("cards", 1), "duplicate card 'As'")], token="As", position=2)
+        ...     [FieldViolation(("cards", 1), "duplicate card 'As'")], token="As", position=1)
         >>> type(err).__name__, str(err), err.token, err.position
-        ('CardError', "cards[2]: duplicate card 'As'", 'As', 2)
+        ('CardError', "cards[1]: duplicate card 'As'", 'As', 1)
         """
         error = cls.__new__(cls)
         error.__dict__.update(attributes)
@@ -182,7 +181,7 @@ class InvalidInputError(CpsolverError, ValueError):
         """The same error with every field path placed under ``prefix``.
 
         >>> str(InvalidInputError(("cards", 0), "bad").prefixed(("hands", 2)))
-        'hands[3].cards[1]: bad'
+        'hands[2].cards[0]: bad'
         """
         head = field_path(prefix)
         return self.with_paths(lambda path: head + path)
@@ -191,14 +190,15 @@ class InvalidInputError(CpsolverError, ValueError):
 class CardError(InvalidInputError):
     """A card token could not be read, is repeated, is outside the deck, or the count is wrong.
 
-    ``token`` is the offending text (empty for a count error) and ``position`` its place among
-    the cards counted from 1, as the field shows it (0 when the whole list is at fault).
+    ``token`` is the offending text (empty for a count error) and ``position`` its index among
+    the cards, from 0 as the field shows it (``cards[1]``: 1), or -1 when the whole list is at
+    fault (a count error).
     """
 
     token: str
     position: int
 
-    def __init__(self, field: Field, description: str, *, token: str = "", position: int = 0):
+    def __init__(self, field: Field, description: str, *, token: str = "", position: int = -1):
         super().__init__(field, description)
         self.token = token
         self.position = position

@@ -57,11 +57,11 @@ def test_sequence_input_and_ten_glued() -> None:
 @pytest.mark.parametrize(
     ("text", "field", "fragment"),
     [
-        ("As Xs Qs", "cards[2]", "unknown rank 'X' in 'Xs'"),
-        ("As Kx Qs", "cards[2]", "unknown suit 'x' in 'Kx'"),
-        ("As K", "cards[2]", "missing suit in 'K'"),
-        ("As Ks As", "cards[3]", "duplicate card 'As' (also card 1)"),
-        ("1s", "cards[1]", "unknown rank '1'"),
+        ("As Xs Qs", "cards[1]", "unknown rank 'X' in 'Xs'"),
+        ("As Kx Qs", "cards[1]", "unknown suit 'x' in 'Kx'"),
+        ("As K", "cards[1]", "missing suit in 'K'"),
+        ("As Ks As", "cards[2]", "duplicate card 'As' (also cards[0])"),
+        ("1s", "cards[0]", "unknown rank '1'"),
     ],
 )
 def test_errors_name_position_token_and_reason(text: str, field: str, fragment: str) -> None:
@@ -73,14 +73,15 @@ def test_errors_name_position_token_and_reason(text: str, field: str, fragment: 
 
 
 def test_wrong_count() -> None:
-    with pytest.raises(CardError, match=r"cards: expected 13 cards, got 3"):
+    with pytest.raises(CardError, match=r"cards: expected 13 cards, got 3") as info:
         parse_cards("As Ks Qs", count=13)
+    assert info.value.position == -1  # the whole list, not one card
 
 
 def test_sequence_errors_name_the_item() -> None:
     with pytest.raises(CardError) as info:
         parse_cards(["As", "Zz"], field="hand")
-    assert info.value.field == "hand[2]"
+    assert info.value.field == "hand[1]"
 
 
 @pytest.mark.parametrize(

@@ -106,7 +106,7 @@ def test_play_illegal_card_exits_2_naming_ch8() -> None:
     out = run("play", "-", stdin=json.dumps(bad), real=True)
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
-    assert len(lines) == 1 and "plays[5]" in lines[0] and "CH-8" in lines[0]
+    assert len(lines) == 1 and "plays[4]" in lines[0] and "CH-8" in lines[0]
 
 
 def test_odds_exact_and_monte_carlo() -> None:
@@ -146,13 +146,13 @@ def test_advise_and_deal_and_bid() -> None:
         (("evaluate", "Ah Kh", "-t", "h"), None, "expected 3 cards"),
         (("evaluate", "Ah Kh Qh", "-t", "h", "--set", "deck=28"), None, "rules.deck"),
         (("evaluate", "Ah Kh Qh", "-t", "h", "--set", "colour=red"), None, "unknown chlust"),
-        (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[2][1]"),
+        (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[1][0]"),
         (("showdown", "-t", "h", "Ah Kh Qh"), None, "2 to 4 hands"),
         (("legal", "Ah Kh", "--trick", "Ah", "-t", "h"), None, "already on the trick"),
         (("play", "-"), "{not json", "input: stdin: not valid JSON at line 1 column 2"),
         (("play", "-"), '{"trump": "s"}', "hands: missing"),
         (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
-        (("bid", "check", "call", "-n", "2"), None, "actions[2]"),
+        (("bid", "check", "call", "-n", "2"), None, "actions[1]"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(

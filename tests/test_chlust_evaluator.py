@@ -116,9 +116,9 @@ def test_indicator_only_keeps_ten_of_clubs_wild_unless_it_is_turned() -> None:
 @pytest.mark.parametrize(
     ("cards", "rules", "field"),
     [
-        ("9h Jh Qh", STANDARD, "cards[1]"),  # a nine outside the 20-card deck (CH-1)
-        ("8h Jh Qh", NINES, "cards[1]"),
-        ("Ah Ah Qh", STANDARD, "cards[2]"),
+        ("9h Jh Qh", STANDARD, "cards[0]"),  # a nine outside the 20-card deck (CH-1)
+        ("8h Jh Qh", NINES, "cards[0]"),
+        ("Ah Ah Qh", STANDARD, "cards[1]"),
         ("Ah Kh", STANDARD, "cards"),
         ("Ah Kh Qh Jh", STANDARD, "cards"),
     ],

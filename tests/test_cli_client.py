@@ -233,7 +233,7 @@ def test_batch_skip_reports_every_bad_line(where: str, server: str, tmp_path: Pa
     assert records[1]["error"]["violations"] == [  # type: ignore[index]
         {"field": "cards", "description": "expected 13 cards, got 2"}
     ]
-    assert records[5]["error"]["violations"][0]["field"] == "cards[13]"  # type: ignore[index]
+    assert records[5]["error"]["violations"][0]["field"] == "cards[12]"  # type: ignore[index]
     summary = out.stderr.strip().splitlines()[-1]
     assert "4 bad lines (4, 6, 7, 8)" in summary and "3 of 7" in summary
     if where == "remote":  # the same from stdin, in-process
@@ -377,7 +377,7 @@ def test_chlust_showdown_cp_examples(where: str, server: str) -> None:
     none = run("chlust", "evaluate", "Qh Jd Tc", "-t", "s", *extra)
     assert none.returncode == 0 and "no set" in none.stdout
     bad = run("chlust", "evaluate", "Js Jh 9c", "-t", "d", *extra)
-    assert bad.returncode == 2 and bad.stderr.startswith("error: cards[3]: card '9c'")
+    assert bad.returncode == 2 and bad.stderr.startswith("error: cards[2]: card '9c'")
     if where == "remote":
         human = ["chlust", "showdown", "-t", "d", "Js Jh Tc", "Ad Kd Qd"]
         assert run(*human, *extra).stdout == run(*human).stdout

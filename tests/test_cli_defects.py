@@ -98,7 +98,7 @@ def test_a_lone_deals_missing_key_is_named_as_the_input_has_it() -> None:
     assert (code, err) == (2, "error: trump_card: is required\n")
     # in a session the deal's place is part of the path
     code, _, err = run_cli(["leaves", "play", '{"deals": [{"hands": ["As Kh 8d"]}]}'])
-    assert (code, err) == (2, "error: deals[1].trump_card: is required\n")
+    assert (code, err) == (2, "error: deals[0].trump_card: is required\n")
 
 
 def test_advise_all_says_why_a_khlyust_hand_gets_no_exchange_advice() -> None:
@@ -141,7 +141,7 @@ def test_a_bad_hand_reports_every_bad_token_in_order(server: str) -> None:
     client): the same line."""
     hand = "Ks Qd Jd Th Tc 8d 7s 7c 5d 4d 2s Ks 1x"
     expected = (
-        "error: cards[12]: duplicate card 'Ks' (also card 1); cards[13]: unknown rank '1' in "
+        "error: cards[11]: duplicate card 'Ks' (also cards[0]); cards[12]: unknown rank '1' in "
         "'1x'; ranks are 2-9, T (or 10), J, Q, K, A\n"
     )
     assert run_cli(["solve", hand]) == (2, "", expected)
@@ -158,7 +158,7 @@ def test_the_report_is_bounded() -> None:
         assert len(exc.violations) == MAX_CARD_PROBLEMS + 1
         assert str(exc.violations[-1]) == "cards: and 7 more bad cards"
         # the CardError's token and position are the first problem's (ErrorInfo on the wire)
-        assert (exc.token, exc.position) == ("Zz", 1)
+        assert (exc.token, exc.position) == ("Zz", 0)
         # how to write a card is said once, not per token
         assert str(exc).count("ranks are") == 1
     else:
@@ -234,31 +234,40 @@ def test_train_help_names_the_command_the_makefile_runs() -> None:
 
 
 def test_the_field_path_convention_api_md_states_holds(grpc_channel: Any) -> None:
-    """The defect: a 0-based wire path beside a 1-based card number, with no stated rule. The
-    rule docs/API.md states (paths from 1 for people, from 0 on the wire, the other place in
-    words) is checked here with the page's own example, in the library, the CLI and a real
-    server's google.rpc.BadRequest."""
-    from cpsolver import InvalidInputError, solve
+    """The defect (issue 27, D6): ``cards[1]: duplicate card 'As' (also card 1)`` mixed a
+    0-based index and a 1-based number, and ErrorInfo said ``position: "2"``. The rule
+    docs/API.md states (indexes from 0 everywhere: the path, the description's other place,
+    ErrorInfo's position) is checked with the page's own example, in the library, the CLI and
+    a real server's google.rpc.BadRequest and ErrorInfo."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    from cpsolver import CardError, solve
     from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
 
     page = (Path(__file__).parent.parent / "docs" / "API.md").read_text(encoding="utf-8")
     rule = " ".join(page[page.index("**Field paths**") : page.index("**ErrorInfo**")].split())
-    said = "duplicate card 'As' (also card 1)"
-    assert f'"cards[5]: {said}"' in rule and '`("cards", 4)`' in rule and "(`cards[4]`)" in rule
+    said = "duplicate card 'As' (also cards[0])"
+    assert f'"cards[4]: {said}"' in rule and '`("cards", 4)`' in rule and "`cards[4]`" in rule
     hand = "As Kd Qh Jc As 9d 8h 7c 5s 5d 4h 3c 2s"  # the fifth card repeats the first
     try:
         solve(hand)
-    except InvalidInputError as exc:
-        assert str(exc) == f"cards[5]: {said}"
-        assert exc.violations[0].path == ("cards", 4)
+    except CardError as exc:
+        assert str(exc) == f"cards[4]: {said}"
+        assert (exc.violations[0].path, exc.position, exc.token) == (("cards", 4), 4, "As")
     else:
-        raise AssertionError("no InvalidInputError")
-    assert run_cli(["solve", hand]) == (2, "", f"error: cards[5]: {said}\n")
+        raise AssertionError("no CardError")
+    assert run_cli(["solve", hand]) == (2, "", f"error: cards[4]: {said}\n")
     stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel)
     request = chinese_poker_pb2.SolveRequest(cards=[c for t in hand.split() for c in wire(t)])
     try:
         stub.Solve(request, timeout=30)
     except grpc.RpcError as error:
         assert violations(error) == {"cards[4]": said}
+        status = rpc_status.from_call(error)  # type: ignore[arg-type]
+        assert status is not None
+        info = error_details_pb2.ErrorInfo()
+        assert any(detail.Unpack(info) for detail in status.details)
+        assert dict(info.metadata) == {"token": "As", "position": "4"}
     else:
         raise AssertionError("the server accepted a duplicate card")

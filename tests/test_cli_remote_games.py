@@ -152,16 +152,16 @@ def test_chlust_advise_deal_bid_same_remote(server: str) -> None:
     ("args", "stdin", "needle"),
     [
         (("legal", "Ah Kh", "--trick", "Ah", "-t", "h"), None, "hand: card Ah is already"),
-        (("legal", "Ah 9h", "--trick", "Kh", "-t", "h"), None, "hand[2]: card '9h'"),
-        (("play", "-"), None, "plays[5]: seat 1 may not play Ad"),
-        (("play", "-"), "dup", "hands[3][3]: card Ah is also in hand 1"),
+        (("legal", "Ah 9h", "--trick", "Kh", "-t", "h"), None, "hand[1]: card '9h'"),
+        (("play", "-"), None, "plays[4]: seat 1 may not play Ad"),
+        (("play", "-"), "dup", "hands[2][2]: card Ah is also in hands[0]"),
         (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
         (("odds", "Ad Kd Qd", "-t", "d", "--turned", "Ad"), None, "turned: card Ad"),
         (("advise", "-"), "advise", "hand: card Kd is both held and seen"),
         (("deal", "--seed", "1", "-n", "7"), None, "players: must be 2, 3 or 4"),
-        (("bid", "check", "call", "-n", "2"), None, "actions[2].action: seat 0 cannot call"),
-        (("bid", "check", "bet", "-n", "2"), None, "actions[2].action: unknown action 'bet'"),
-        (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[2][1]"),
+        (("bid", "check", "call", "-n", "2"), None, "actions[1].action: seat 0 cannot call"),
+        (("bid", "check", "bet", "-n", "2"), None, "actions[1].action: unknown action 'bet'"),
+        (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[1][0]"),
     ],
 )
 def test_chlust_bad_input_exits_2_the_same_remote(
@@ -212,7 +212,7 @@ def test_remote_chlust_methods_equal_the_local_ones(remote: RemoteSolver) -> Non
     assert remote.chlust.bid(actions, 3, max_raises=3) == local.chlust.bid(actions, 3, max_raises=3)
     with pytest.raises(InvalidInputError) as caught:
         remote.chlust.bid(["check", "call"], 2)
-    assert caught.value.field == "actions[2].action"
+    assert caught.value.field == "actions[1].action"
 
 
 # --- Three Leaves (RULES.md §4) ----------------------------------------------------------------
@@ -300,9 +300,9 @@ def test_leaves_advise_same_remote(server: str) -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "needle"),
     [
-        (("evaluate", "As Ks 6s", "--trump", "s"), None, "cards[3]: card '6s' is not in"),
-        (("legal", "8d Ac Kh", "--trump", "d", "--trick", "Ac"), None, "trick[1]: Ac is in"),
-        (("play", "-"), json.dumps({**TL_E6, "plays": "As Jc Ts Qs"}), "plays[2]"),
+        (("evaluate", "As Ks 6s", "--trump", "s"), None, "cards[2]: card '6s' is not in"),
+        (("legal", "8d Ac Kh", "--trump", "d", "--trick", "Ac"), None, "trick[0]: Ac is in"),
+        (("play", "-"), json.dumps({**TL_E6, "plays": "As Jc Ts Qs"}), "plays[1]"),
         (("resolve", "-"), json.dumps({"hands": ["As Kh 8d"]}), "trump_card: is required"),
         (
             ("advise", "8s 9h Jc", "--trump", "9d", "--what", "exchange", "--position", "0"),

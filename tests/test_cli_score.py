@@ -111,11 +111,11 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
         ({}, "players: missing"),
         (
             {"players": {**E5, "N": {**E5["N"], "back": ["9s", "8s", "7x", "4s", "2s"]}}},
-            "players.N.back[3]: unknown suit 'x'",
+            "players.N.back[2]: unknown suit 'x'",
         ),
         (
             {"players": {"N": E5["N"], "E": {**E5["E"], "front": ["Qs", "Kd", "3c"]}}},
-            "players.E.front[1]: duplicate card 'Qs' (also N's front card 1)",
+            "players.E.front[0]: duplicate card 'Qs' (also N's front[0])",
         ),
         (
             {"players": {"N": {**E5["N"], "front": "Qs Qd"}, "E": E5["E"]}},
@@ -133,7 +133,7 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
         ({"players": "N E"}, "players: expected the players seat by seat"),
         (
             {"players": [E5["N"], {**E5["E"], "front": ["Qs", "Kd", "3c"]}]},
-            "players[2].front[1]: duplicate card 'Qs' (also N's front card 1)",
+            "players[1].front[0]: duplicate card 'Qs' (also N's front[0])",
         ),
     ],
 )

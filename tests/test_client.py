@@ -119,7 +119,7 @@ def test_invalid_argument_is_the_library_error(remote: RemoteSolver) -> None:
     with pytest.raises(InvalidInputError) as caught:
         remote.backend._call(remote.backend._chinese.Solve, request, None)
     assert caught.value.violations == _library_error(duplicate).violations
-    assert caught.value.violations[0].field == "cards[13]"
+    assert caught.value.violations[0].field == "cards[12]"
     assert caught.value.violations[0].path == ("cards", 12)
 
 
@@ -332,4 +332,4 @@ def test_remote_score_equals_the_library(remote: RemoteSolver) -> None:
     assert caught.value.field.startswith("players.E.")
     with pytest.raises(InvalidInputError) as caught:
         remote.score([with_natural["N"], {"front": "Ah Qd", "middle": "", "back": ""}])
-    assert caught.value.field.startswith("players[2].")
+    assert caught.value.field.startswith("players[1].")

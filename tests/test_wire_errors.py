@@ -4,10 +4,10 @@
    exception class comes back as itself with its attributes.
 2. Every RPC that names a field: the same bad input in-process (the library) and on the wire
    (a raw stub of the real server). The BadRequest field is the library's path with list
-   indexes from 0 and the request's names (``hands[1].cards[0]`` for the library's
-   ``hands[2][1]``), the description is the library's, and an ErrorInfo names the class and
-   carries its attributes. The expected paths are written out here, not computed with the code
-   under test.
+   indexes from 0, as the library's text shows it, and the request's names
+   (``hands[1].cards[0]`` for the library's ``hands[1][0]``), the description is the
+   library's, and an ErrorInfo names the class and carries its attributes. The expected
+   paths are written out here, not computed with the code under test.
 3. The typed client raises what an in-process call raises: the same class, attributes
    (``vars``) and text, for each game, with inputs the client cannot check before sending (the
    server finds the error).
@@ -113,7 +113,7 @@ ROUND_TRIPS = [
     InvalidInputError(("rules", "players"), "must be 2, 3 or 4, got 5"),
     InvalidInputError(violations=[FieldViolation(("cards", 0, "rank"), "rank is required"),
                                   FieldViolation(("cards", 4, "suit"), "suit is required")]),
-    CardError(("hands", 1, 2), "duplicate card 'As' (also card 1)", token="As", position=3),
+    CardError(("hands", 1, 2), "duplicate card 'As' (also cards[0])", token="As", position=2),
     CardError("cards", "expected 13 cards, got 12"),
     RuleError("rules.order", "unknown value 'sideways'"),
     IllegalPlayError(("plays", 4), "seat 1 may not play Ad", rule="CH-8"),
@@ -147,7 +147,7 @@ def test_a_bug_is_internal_and_says_nothing() -> None:
 def test_details_are_the_standard_ones() -> None:
     """BadRequest (0-based paths), ErrorInfo (reason, domain, attributes as text) and, for a
     request over a server's limit, QuotaFailure with the limit as a number."""
-    sent = CardError(("hands", 1, 2), "duplicate card 'As'", token="As", position=3)
+    sent = CardError(("hands", 1, 2), "duplicate card 'As'", token="As", position=2)
     status = status_from_exception(sent)
     bad, info = error_details_pb2.BadRequest(), error_details_pb2.ErrorInfo()
     assert status.details[0].Unpack(bad) and status.details[1].Unpack(info)
@@ -155,7 +155,7 @@ def test_details_are_the_standard_ones() -> None:
         ("hands[1][2]", "duplicate card 'As'")
     ]
     assert (info.reason, info.domain) == ("CARD_ERROR", "cpsolver")
-    assert dict(info.metadata) == {"token": "As", "position": "3"}
+    assert dict(info.metadata) == {"token": "As", "position": "2"}
     assert status.message == "hands[1][2]: duplicate card 'As'"
     capped = status_from_exception(RequestTooLargeError("requests", "at most 3", limit=3))
     quota = error_details_pb2.QuotaFailure()
@@ -218,24 +218,24 @@ SPADES = SUIT_TO_WIRE[Suit.SPADES]
 HEARTS = SUIT_TO_WIRE[Suit.HEARTS]
 DIAMONDS = SUIT_TO_WIRE[Suit.DIAMONDS]
 
-# (id, service, method, request, the in-process call, wire field, the library's field as
-#  people read it, ErrorInfo reason, ErrorInfo metadata)
+# (id, service, method, request, the in-process call, wire field, the library's field (its
+#  own names, indexes from 0), ErrorInfo reason, ErrorInfo metadata)
 RPC_CASES: list[tuple[str, str, str, Any, Callable[[], object], str, str, str, dict[str, str]]]
 RPC_CASES = [
     ("Solve", "chinese", "Solve",
      chinese_poker_pb2.SolveRequest(cards=_cards("As Ks As Js Ts 9h 9d 9c 2h 2d 7c 5d 3s")),
      lambda: solve("As Ks As Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"),
-     "cards[2]", "cards[3]", "CARD_ERROR", {"token": "As", "position": "3"}),
+     "cards[2]", "cards[2]", "CARD_ERROR", {"token": "As", "position": "2"}),
     ("EvaluateHand", "chinese", "EvaluateHand",
      chinese_poker_pb2.EvaluateHandRequest(cards=_cards("Qs Qd Qs")),
      lambda: evaluate("Qs Qd Qs"),
-     "cards[2]", "cards[3]", "CARD_ERROR", {"token": "Qs", "position": "3"}),
+     "cards[2]", "cards[2]", "CARD_ERROR", {"token": "Qs", "position": "2"}),
     ("ValidateArrangement", "chinese", "ValidateArrangement",
      chinese_poker_pb2.ValidateArrangementRequest(arrangement=chinese_poker_pb2.Arrangement(
          back=_cards("As Ks Qs Js Ts"), middle=_cards("9h 9d 9c 2h 2d"),
          front=_cards("7c 5d Ks"))),
      lambda: check_arrangement("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d Ks"),
-     "arrangement.front[2]", "front[3]", "CARD_ERROR", {"token": "Ks", "position": "0"}),
+     "arrangement.front[2]", "front[2]", "CARD_ERROR", {"token": "Ks", "position": "2"}),
     ("ScoreTable", "chinese", "ScoreTable",
      chinese_poker_pb2.ScoreTableRequest(players=[
          chinese_poker_pb2.TablePlayer(seat="N", arrangement=chinese_poker_pb2.Arrangement(
@@ -246,46 +246,46 @@ RPC_CASES = [
              front=_cards("Ad Ac 3c")))]),
      lambda: score({"N": ("9s 8s 7s 4s 2s", "Js Jd Jh 5c 4d", "Qs Qd 2c"),
                     "E": ("Ah Kh Qd Jc Tc", "Ks Kd 8c 8d 4s", "Ad Ac 3c")}),
-     "players[1].arrangement.back[2]", "players.E.back[3]", "CARD_ERROR",
-     {"token": "Qd", "position": "0"}),
+     "players[1].arrangement.back[2]", "players.E.back[2]", "CARD_ERROR",
+     {"token": "Qd", "position": "2"}),
     ("EvaluateSet", "chlust", "EvaluateSet",
      chlust_pb2.EvaluateSetRequest(cards=_cards("Ah 2h Qh"), trump=HEARTS),
      lambda: evaluate_set(parse_cards("Ah 2h Qh"), Suit.HEARTS, CH),
-     "cards[1]", "cards[2]", "CARD_ERROR", {"token": "2h", "position": "2"}),
+     "cards[1]", "cards[1]", "CARD_ERROR", {"token": "2h", "position": "1"}),
     ("Showdown", "chlust", "Showdown",
      chlust_pb2.ShowdownRequest(hands=_ch_hands("Ah Kh Qh", "Js Ah Qs"), trump=HEARTS),
      lambda: chlust_showdown(["Ah Kh Qh", "Js Ah Qs"], Suit.HEARTS, CH),
-     "hands[1].cards[1]", "hands[2][2]", "INVALID_INPUT_ERROR", {}),
+     "hands[1].cards[1]", "hands[1][1]", "INVALID_INPUT_ERROR", {}),
     ("LegalPlays", "chlust", "LegalPlays",
      chlust_pb2.LegalPlaysRequest(hand=_cards("Ah Kh"), trick=_cards("Qs Qs"), trump=HEARTS),
      lambda: LocalSolver().chlust.legal_cards("Ah Kh", "h", trick="Qs Qs"),
-     "trick[1]", "trick[2]", "CARD_ERROR", {"token": "Qs", "position": "2"}),
+     "trick[1]", "trick[1]", "CARD_ERROR", {"token": "Qs", "position": "1"}),
     ("PlayDeal", "chlust", "PlayDeal",
      chlust_pb2.PlayDealRequest(hands=_ch_hands(*CH_E11), trump=SPADES,
                                 plays=_cards("Ah Kh Qh Kc Ad Tc Js Jd Td")),
      lambda: play_deal(CH_E11, Suit.SPADES, "Ah Kh Qh Kc Ad Tc Js Jd Td", CH),
-     "plays[4]", "plays[5]", "ILLEGAL_PLAY_ERROR", {"rule": "CH-8"}),
+     "plays[4]", "plays[4]", "ILLEGAL_PLAY_ERROR", {"rule": "CH-8"}),
     ("ShowdownOdds", "chlust", "ShowdownOdds",
      chlust_pb2.ShowdownOddsRequest(hand=_cards("Ah Kh Ah"), trump=HEARTS, opponents=1),
      lambda: showdown_odds("Ah Kh Ah", Suit.HEARTS, CH),
-     "hand[2]", "hand[3]", "CARD_ERROR", {"token": "Ah", "position": "3"}),
+     "hand[2]", "hand[2]", "CARD_ERROR", {"token": "Ah", "position": "2"}),
     ("Exchange", "chlust", "Exchange",
      chlust_pb2.ExchangeRequest(hands=_ch_hands("Ah Kh Qh", "Js Ts Kh"),
                                 turned=_cards("As")[0]),
      lambda: parse_hands(["Ah Kh Qh", "Js Ts Kh"], CH, exclude=parse_cards("As")),
-     "hands[1].cards[2]", "hands[2][3]", "INVALID_INPUT_ERROR", {}),
+     "hands[1].cards[2]", "hands[1][2]", "INVALID_INPUT_ERROR", {}),
     ("Bid", "chlust", "Bid",
      chlust_pb2.BidRequest(players=2, actions=[chlust_pb2.BID_ACTION_RAISE,
                                                chlust_pb2.BID_ACTION_CHECK]),
      lambda: LocalSolver().chlust.bid(["raise", "check"], players=2),
-     "actions[1].action", "actions[2].action", "ILLEGAL_PLAY_ERROR", {"rule": "CH-6"}),
+     "actions[1].action", "actions[1].action", "ILLEGAL_PLAY_ERROR", {"rule": "CH-6"}),
     ("AdvisePlay", "chlust", "AdvisePlay",
      chlust_pb2.AdvisePlayRequest(hand=_cards("Ad Qh"), trump=SPADES, seat=0, seats=[0, 1],
                                   history=[chlust_pb2.TrickRecord(leader=0, cards=_cards("Kd"))],
                                   trick=chlust_pb2.TrickRecord(leader=0)),
      lambda: advise_play(parse_cards("Ad Qh"), Trick(Suit.SPADES, 0), CH, seat=0, seats=[0, 1],
                          history=[Trick.of(Suit.SPADES, 0, parse_cards("Kd"))]),
-     "history[0]", "history[1]", "INVALID_INPUT_ERROR", {}),
+     "history[0]", "history[0]", "INVALID_INPUT_ERROR", {}),
     ("DealHands", "chlust", "DealHands",
      chlust_pb2.DealHandsRequest(players=2, dealer=5, seed=1),
      lambda: deal(1, CH, players=2, dealer=5),
@@ -293,19 +293,19 @@ RPC_CASES = [
     ("EvaluateKhlyust", "leaves", "EvaluateKhlyust",
      three_leaves_pb2.EvaluateKhlyustRequest(cards=_cards("As Ks As"), trump=SPADES),
      lambda: evaluate_khlyust(parse_cards("As Ks As"), Suit.SPADES),
-     "cards[2]", "cards[3]", "CARD_ERROR", {"token": "As", "position": "3"}),
+     "cards[2]", "cards[2]", "CARD_ERROR", {"token": "As", "position": "2"}),
     ("ListLegalLeafPlays", "leaves", "ListLegalLeafPlays",
      three_leaves_pb2.ListLegalLeafPlaysRequest(hand=_cards("8d Ac Kh"), trump=DIAMONDS,
                                                 trick=_leaf_plays("As Kh")),
      lambda: leaf_trick("8d Ac Kh", "d", "As Kh"),
-     "trick[1]", "trick[2]", "INVALID_INPUT_ERROR", {}),
+     "trick[1]", "trick[1]", "INVALID_INPUT_ERROR", {}),
     # The issue's example: the same card in the second and third hands was hands[1] on the
     # wire and "(also in hands[1])"; it is the third hand, hands[2] from 0.
     ("PlayLeavesDeal", "leaves", "PlayLeavesDeal",
      three_leaves_pb2.PlayLeavesDealRequest(hands=_tl_hands("As Kh 8d", "Ks 9h Jc", "Ts Ks Qd"),
                                             trump_card=_cards("9d")[0]),
      lambda: Deal.of(["As Kh 8d", "Ks 9h Jc", "Ts Ks Qd"], "9d"),
-     "hands[2]", "hands[3]", "INVALID_INPUT_ERROR", {}),
+     "hands[2]", "hands[2]", "INVALID_INPUT_ERROR", {}),
     ("PlayLeavesDeal-exchange", "leaves", "PlayLeavesDeal",
      three_leaves_pb2.PlayLeavesDealRequest(
          hands=_tl_hands(*TL_E6), trump_card=_cards("9d")[0], plays=_leaf_plays(TL_E6_PLAYS),
@@ -320,16 +320,16 @@ RPC_CASES = [
          plays=_leaf_plays("As Jc Ts Qs Kh 9h Ah ~8c Qd ~Ac 8d ~Ks")),
      lambda: play_leaves(Deal.of(TL_E6, "9d"),
                          Choices.of(plays="As Jc Ts Qs Kh 9h Ah ~8c Qd ~Ac 8d ~Ks")),
-     "plays[1]", "plays[2]", "ILLEGAL_PLAY_ERROR", {"rule": "TL-5"}),
+     "plays[1]", "plays[1]", "ILLEGAL_PLAY_ERROR", {"rule": "TL-5"}),
     ("AdviseLeaves", "leaves", "AdviseLeaves",
      three_leaves_pb2.AdviseLeavesRequest(hand=_cards("As Kh As"), trump_card=_cards("9d")[0]),
      lambda: advise_hand("As Kh As", "9d"),
-     "hand[2]", "hand[3]", "CARD_ERROR", {"token": "As", "position": "3"}),
+     "hand[2]", "hand[2]", "CARD_ERROR", {"token": "As", "position": "2"}),
     ("ResolveLeavesDeal", "leaves", "ResolveLeavesDeal",
      three_leaves_pb2.ResolveLeavesDealRequest(hands=_tl_hands("As Kh 8d", "8d 9h Jc"),
                                                trump_card=_cards("9d")[0]),
      lambda: Deal.of(["As Kh 8d", "8d 9h Jc"], "9d"),
-     "hands[1]", "hands[2]", "INVALID_INPUT_ERROR", {}),
+     "hands[1]", "hands[1]", "INVALID_INPUT_ERROR", {}),
 ]  # fmt: skip
 
 
@@ -376,7 +376,7 @@ def test_the_same_bad_input_in_process_and_on_the_wire(
 ) -> None:
     here = raised(local)
     assert isinstance(here, InvalidInputError)
-    assert here.field == shown  # the library's text counts from 1
+    assert here.field == shown  # the library's text: indexes from 0, its own names
     with pytest.raises(grpc.RpcError) as caught:
         getattr(stubs[service], method)(request_, timeout=60)
     assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
@@ -401,7 +401,7 @@ def test_batch_items_name_fields_of_their_own_request(stubs: dict[str, Any]) -> 
     assert [(v.field, v.description) for v in bad_request.field_violations] == [
         ("cards[12]", here.description)
     ]
-    assert (info.reason, dict(info.metadata)) == ("CARD_ERROR", {"token": "5d", "position": "13"})
+    assert (info.reason, dict(info.metadata)) == ("CARD_ERROR", {"token": "5d", "position": "12"})
 
 
 def test_request_limits_send_a_quota_failure(stubs: dict[str, Any]) -> None:
@@ -505,7 +505,7 @@ def test_three_leaves_errors_are_the_same_remotely(
 
 
 def test_remote_paths_are_the_librarys() -> None:
-    """The paths the remote cases above compare: a card in two Chlust hands is hands[2][2]
+    """The paths the remote cases above compare: a card in two Chlust hands is hands[1][1]
     (the wire's hands[1].cards[1]), the dealer's exchange exchanges.3 (the wire's
     exchanges[1]: its place in the request's list)."""
     showdown_error = raised(lambda: LocalSolver().chlust.showdown(["Ah Kh Qh", "Js Ah Qs"], "h"))

@@ -552,7 +552,7 @@ def players_from_wire(players: Iterable[chinese_poker_pb2.TablePlayer]) -> dict[
     return result
 
 
-# The library names a player's fields by seat (players.N.back[2]), with the fields of the
+# The library names a player's fields by seat (players.N.back[1]), with the fields of the
 # mapping :func:`cpsolver.score` takes; the wire by position, with TablePlayer's fields.
 _PLAYER_FIELDS: dict[str, tuple[str, ...]] = {
     "back": ("arrangement", "back"),
@@ -565,7 +565,7 @@ _WIRE_PLAYER_FIELDS = {wire: name for name, wire in _PLAYER_FIELDS.items()}
 
 
 def player_paths_to_wire(path: FieldPath, seats: Sequence[str]) -> FieldPath:
-    """A path of :func:`cpsolver.score`'s players (``players.E.back[2]``) as the path in a
+    """A path of :func:`cpsolver.score`'s players (``players.E.back[1]``) as the path in a
     ScoreTableRequest whose players sit in ``seats`` order (``players[1].arrangement.back[1]``
     on the wire).
 

@@ -22,12 +22,14 @@ in-process caller gets.
 * anything else is a bug -> ``INTERNAL`` (no details leak; the server logs the traceback).
 
 Field paths: the library's paths are structured, with 0-based list indexes
-(:mod:`cpsolver.errors`); the wire shows them as google.rpc.BadRequest does, indexes from 0
-(``cards[4]``, ``hands[1].cards[0]``). :func:`wire_path` and :func:`parse_wire_path` are the
-two directions of that one conversion. Where a request is shaped differently from the
-library's arguments (a Chlust hand is a message with a ``cards`` field; a table's players are
-a list, not a mapping by seat), the game's codec moves the path first (``cpsolver.wire.cards.
-hand_paths_to_wire``, ``cpsolver.wire.chinese_poker.player_paths_to_wire``...).
+(:mod:`cpsolver.errors`); the wire shows them as google.rpc.BadRequest does and as every
+library message does, indexes from 0 (``cards[4]``, ``hands[1].cards[0]``), and ErrorInfo's
+``position`` of a card error is the same 0-based index. :func:`wire_path` and
+:func:`parse_wire_path` are the two directions of that one conversion. Where a request is
+shaped differently from the library's arguments (a Chlust hand is a message with a ``cards``
+field; a table's players are a list, not a mapping by seat), the game's codec moves the path
+first (``cpsolver.wire.cards.hand_paths_to_wire``,
+``cpsolver.wire.chinese_poker.player_paths_to_wire``...).
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from cpsolver.budget import TimeLimitError
 from cpsolver.chinese.ev_model import MissingTablesError
 from cpsolver.errors import (
     CardError,
+    CardTypeError,
     CpsolverError,
     Field,
     FieldPath,
@@ -105,6 +108,7 @@ def _reason(kind: type[CpsolverError]) -> str:
 _ATTRIBUTES: dict[type[CpsolverError], dict[str, type[str] | type[int]]] = {
     InvalidInputError: {},
     CardError: {"token": str, "position": int},
+    CardTypeError: {"token": str, "position": int},
     RuleError: {},
     IllegalPlayError: {"rule": str},
     MissingTablesError: {},
@@ -151,7 +155,7 @@ def paths_moved(move: Callable[[FieldPath], FieldPath]) -> Iterator[None]:
     >>> from cpsolver.wire.cards import hand_paths_to_wire
     >>> try:
     ...     with paths_moved(hand_paths_to_wire):
-    ...         raise InvalidInputError(("hands", 1, 0), "card Ah is also in hand 1")
+    ...         raise InvalidInputError(("hands", 1, 0), "card Ah is also in hands[0]")
     ... except InvalidInputError as exc:
     ...     wire_path(exc.path)
     'hands[1].cards[0]'
@@ -270,10 +274,11 @@ def exception_from_status(status: status_pb2.Status) -> CpsolverError | None:
     ``UNIMPLEMENTED`` with a ``MISSING_EXTRA_ERROR`` ErrorInfo -> :class:`MissingExtraError`
     (the server lacks an optional part, e.g. the CP-SAT engine).
 
-    >>> sent = CardError(("cards", 4), "duplicate card 'As' (also card 1)", token="As", position=5)
+    >>> sent = CardError(("cards", 4), "duplicate card 'As' (also cards[0])", token="As",
+    ...                  position=4)
     >>> back = exception_from_status(status_from_exception(sent))
     >>> type(back).__name__, str(back), back.token, back.position
-    ('CardError', "cards[5]: duplicate card 'As' (also card 1)", 'As', 5)
+    ('CardError', "cards[4]: duplicate card 'As' (also cards[0])", 'As', 4)
     """
     violations: list[FieldViolation] = []
     info: error_details_pb2.ErrorInfo | None = None

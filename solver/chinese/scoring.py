@@ -407,11 +407,10 @@ def score(
       name, which the cards must qualify for), or a :class:`Natural`. The hand plays as the
       highest natural it qualifies for (CP-11).
 
-    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[2]`` for a mapping
-    (cards counted from 1, as in every cpsolver message; the path is ``("players", "N", "back",
-    1)``) or ``players[2].back[2]`` for a sequence (``("players", 1, "back", 1)``): a bad or
-    repeated card (across all seats; the other place is named in words, "also N's front card
-    1"), a row
+    Errors (:class:`InvalidInputError`) name the field, e.g. ``players.N.back[1]`` for a mapping
+    (indexes from 0, as in every cpsolver message; the path is ``("players", "N", "back",
+    1)``) or ``players[1].back[1]`` for a sequence (``("players", 1, "back", 1)``): a bad or
+    repeated card (across all seats; the other place is named, "also N's front[0]"), a row
     of the wrong size, a declared natural the cards do not make or under ``naturals=off``, fewer
     than 2 or more than 4 seats, unknown option names or values.
     """
@@ -451,7 +450,10 @@ def read_seats(
         for card, (where, words) in zip(seat.cards, places, strict=True):
             if card in seen:
                 raise CardError(
-                    where, f"duplicate card '{card}' (also {seen[card]})", token=str(card)
+                    where,
+                    f"duplicate card '{card}' (also {seen[card]})",
+                    token=str(card),
+                    position=_index(where),
                 )
             seen[card] = words
         seats.append(seat)
@@ -499,7 +501,7 @@ def check_arrangement(
 
     The :class:`Seat` says whether the arrangement is ``fouled`` and why (``foul_reason``), holds
     each row's hand, and the natural the 13 cards make (``available_natural``, CP-11). Errors
-    name the row and card (``back``, ``middle[2]``; 1-based), including a card given twice.
+    name the row and card (``back``, ``middle[1]``; from 0), including a card given twice.
 
     CP-E1 is valid; CP-E2 fouls (the front's kicker K beats the middle's Q):
 
@@ -513,18 +515,28 @@ def check_arrangement(
     seen: dict[Card, str] = {}
     for card, (where, words) in zip(seat.cards, places, strict=True):
         if card in seen:
-            raise CardError(where, f"duplicate card '{card}' (also {seen[card]})", token=str(card))
+            raise CardError(
+                where,
+                f"duplicate card '{card}' (also {seen[card]})",
+                token=str(card),
+                position=_index(where),
+            )
         seen[card] = words
     return seat
 
 
 # Where each of a seat's cards came from: its path, and the place in words (another card's
-# duplicate message names it so: "also N's front card 1").
+# duplicate message names it so: "also N's front[0]").
 _Places = list[tuple[FieldPath, str]]
 
 
+def _index(path: FieldPath) -> int:
+    """A card's index in its list (the last part of its path), -1 for none."""
+    return path[-1] if path and isinstance(path[-1], int) else -1
+
+
 def _places(path: FieldPath, words: str, count: int) -> _Places:
-    return [((*path, i), f"{words} card {i + 1}") for i in range(count)]
+    return [((*path, i), f"{words}[{i}]") for i in range(count)]
 
 
 def _read_seat(
@@ -599,7 +611,7 @@ def _declared(
             raise InvalidInputError(
                 (*base, "natural"), f"the cards are not {flag!r}; they qualify as {qualifies}"
             )
-    places = _places((*base, "cards"), f"{name}'s", 13)
+    places = _places((*base, "cards"), f"{name}'s cards", 13)
     return Seat(name, cards, None, None, False, "", found[0], None), places
 
 

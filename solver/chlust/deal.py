@@ -24,6 +24,7 @@ from cpsolver.errors import (
     IllegalPlayError,
     InvalidInputError,
     field_path,
+    format_field,
 )
 from cpsolver.evaluator.chlust import SetValue, evaluate_parsed, evaluate_set
 from cpsolver.rules.chlust import ChlustRules
@@ -65,8 +66,8 @@ def parse_hands(
 ) -> tuple[tuple[Card, ...], ...]:
     """Parse 2-4 hands (``players``) of ``sizes`` cards from the rules' deck, all disjoint.
 
-    Errors name the hand and card (``hands[2][1]`` is the second hand's first card, path
-    ``("hands", 1, 0)``); a card in two hands names the other one in words ("also in hand 1");
+    Errors name the hand and card (``hands[1][0]`` is the second hand's first card, path
+    ``("hands", 1, 0)``); a card in two hands names the other one ("also in hands[0]");
     ``exclude`` lists cards that may be in no hand (such as the turned card). A ``None`` entry
     (a seat that folded) is skipped and comes back as an empty hand.
     """
@@ -87,7 +88,7 @@ def parse_hands(
         for j, card in enumerate(cards):
             if card in owner:
                 raise InvalidInputError((*where, j), f"card {card} is also {owner[card]}")
-            owner[card] = f"in hand {i + 1}"
+            owner[card] = f"in {format_field(where)}"
         parsed.append(cards)
     return tuple(parsed)
 

@@ -515,13 +515,13 @@ def play_deal(
     folded, turned)``, when only the trump suit is known (as on the wire and in the CLI's JSON).
 
     ``plays`` is one string/sequence of cards, or one entry per trick. Every illegal play
-    raises :class:`IllegalPlayError` (``plays[k]``, 1-based, rule CH-8), a short list too
+    raises :class:`IllegalPlayError` (``plays[k]``, from 0, rule CH-8), a short list too
     (checked play by play before its count, as in Three Leaves):
 
     >>> play_deal(["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"], "s", "Ah Ad")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cpsolver.errors.IllegalPlayError: plays[2]: seat 1 may not play Ad: must follow suit ♥ ...
+    cpsolver.errors.IllegalPlayError: plays[1]: seat 1 may not play Ad: must follow suit ♥ ...
 
     CH-E11 (seat 0 deals; trumps ♠), from loose facts and from a deal:
 

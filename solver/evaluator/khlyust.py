@@ -19,7 +19,7 @@ True
 >>> evaluate_khlyust("7h 8h 9h", trump="c")
 Traceback (most recent call last):
 ...
-cpsolver.errors.CardError: cards[1]: card '7h' is not in the 28-card deck (ranks 8-A)
+cpsolver.errors.CardError: cards[0]: card '7h' is not in the 28-card deck (ranks 8-A)
 """
 
 from __future__ import annotations

@@ -194,10 +194,10 @@ class Deal:
         # (path, the place in words for the other card's message, card)
         seen: dict[Card, str] = {}
         places: list[tuple[Field, str, Card]] = [
-            (("hands", i), f"in hand {i + 1}", c) for i, h in enumerate(parsed) for c in h
+            (("hands", i), f"hands[{i}]", c) for i, h in enumerate(parsed) for c in h
         ]
         places.append(("trump_card", "the trump card", turned))
-        places += [(("stock", i), f"stock card {i + 1}", c) for i, c in enumerate(rest)]
+        places += [(("stock", i), f"stock[{i}]", c) for i, c in enumerate(rest)]
         for where, words, card in places:
             if card in seen:
                 raise InvalidInputError(where, f"card {card} is dealt twice (also {seen[card]})")
@@ -249,7 +249,7 @@ class Choices:
         >>> Choices.of(plays="7s")
         Traceback (most recent call last):
         ...
-        cpsolver.errors.CardError: plays[1]: card '7s' is not in the 28-card deck (ranks 8-A)
+        cpsolver.errors.CardError: plays[0]: card '7s' is not in the 28-card deck (ranks 8-A)
         """
         r = rules or ThreeLeavesRules()
         ex = {
