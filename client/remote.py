@@ -61,7 +61,7 @@ from cpsolver.client import calls
 from cpsolver.client.calls import Call, T, answers, dispatch, handlers
 from cpsolver.client.errors import DeadlineExceededError, RemoteError, ServerUnavailableError
 from cpsolver.client.solver import Solver
-from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError
+from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError, Violations
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
@@ -411,13 +411,18 @@ class RemoteBackend:
     @answers(calls.Solve)
     def _solve(self, r: calls.Solve, timeout: float | None) -> Solution:
         """``Solve``, as :func:`cpsolver.solve` returns it."""
-        engine = check_engine(r.engine)
-        request = self._solve_request(
-            r.cards, r.rules, r.objective, r.estimator, r.arrangements, r.seed
-        )
-        if r.constraints is not None:
-            wire = constraints_to_wire(as_constraints(r.constraints), r.rules)
-            request.constraints.CopyFrom(wire)
+        found = Violations()  # every violation at once, in the library's order (issue 27, D5)
+        with found.check():
+            request = self._solve_request(
+                r.cards, r.rules, r.objective, r.estimator, r.arrangements, r.seed
+            )
+        with found.check():
+            constraints = None if r.constraints is None else as_constraints(r.constraints)
+        with found.check():
+            engine = check_engine(r.engine)
+        found.raise_any()
+        if constraints is not None:
+            request.constraints.CopyFrom(constraints_to_wire(constraints, r.rules))
         request.engine = pb.Engine.Value(f"ENGINE_{engine.upper()}")
         return solution_from_wire(self._call(self._chinese.Solve, request, timeout), r.rules)
 

@@ -11,12 +11,13 @@ from collections.abc import Iterator
 
 import grpc
 
+from cpsolver.cards import Card, parse_cards
 from cpsolver.chinese import solve
 from cpsolver.chinese.deal import check_deal_request, deals
 from cpsolver.chinese.estimator import resolve_count, resolve_estimator
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
 from cpsolver.chinese.scoring import check_arrangement, score
-from cpsolver.errors import CpsolverError, InvalidInputError
+from cpsolver.errors import CpsolverError, InvalidInputError, Violations
 from cpsolver.evaluator.poker import evaluate
 from cpsolver.rules import ChineseRules
 from cpsolver.server.interceptors import status_of
@@ -57,30 +58,45 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         self._limits = limits
 
     def _solve(self, request: pb.SolveRequest, context: grpc.ServicerContext) -> pb.SolveResponse:
-        rules = rules_from_wire(request.rules, ChineseRules)
-        cards = cards_from_wire(request.cards, "cards")
-        objective = enum_value_name(request, _OBJECTIVE_FIELD, request.objective)
+        found = Violations()  # every violation of the request in one reply (issue 27, D5)
+        with found.check():
+            rules = rules_from_wire(request.rules, ChineseRules)
+        cards: tuple[Card, ...] = ()
+        with found.check():
+            cards = cards_from_wire(request.cards, "cards")
+        with found.check():
+            objective = enum_value_name(request, _OBJECTIVE_FIELD, request.objective)
         # The deprecated fields name the same two things; a request naming one twice is
         # refused with a violation for each field (cpsolver.chinese.estimator).
-        estimator = resolve_estimator(
-            request.estimator or None,
-            rollouts=request.rollouts,
-            calibrated=request.calibrated,
-            budget_ms=request.budget_ms,
-            warn=False,
-        )
-        count = resolve_count(
-            request.arrangements or None,
-            alternatives=request.top_k,
-            warn=False,
-            alternatives_name="top_k",
-        )
-        if count - 1 > self._limits.max_top_k:
-            raise InvalidInputError(
-                "arrangements",
-                f"this server returns at most {self._limits.max_top_k + 1} arrangements, "
-                f"got {count}",
+        with found.check():
+            estimator = resolve_estimator(
+                request.estimator or None,
+                rollouts=request.rollouts,
+                calibrated=request.calibrated,
+                budget_ms=request.budget_ms,
+                warn=False,
             )
+        with found.check():
+            count = resolve_count(
+                request.arrangements or None,
+                alternatives=request.top_k,
+                warn=False,
+                alternatives_name="top_k",
+            )
+            if count - 1 > self._limits.max_top_k:
+                raise InvalidInputError(
+                    "arrangements",
+                    f"this server returns at most {self._limits.max_top_k + 1} arrangements, "
+                    f"got {count}",
+                )
+        with found.check():
+            constraints = constraints_from_wire(request.constraints)
+        with found.check():
+            engine = engine_from_wire(request.engine)
+        if found:  # solve will not run: its check of the readable cards joins the others
+            with found.check():
+                parse_cards(cards)
+        found.raise_any()
         solution = solve(
             cards,
             rules,
@@ -88,8 +104,8 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
             estimator=estimator,
             arrangements=count,
             seed=request.seed,
-            constraints=constraints_from_wire(request.constraints),
-            engine=engine_from_wire(request.engine),
+            constraints=constraints,
+            engine=engine,
             # The caller's deadline: a budget never spends more than half the time left
             # (cpsolver.chinese.estimator.budget_mode), and rollouts stop when it comes, so
             # the answer still arrives in time and the worker is free again.

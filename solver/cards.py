@@ -30,6 +30,7 @@ from cpsolver.errors import (
     CardError,
     CardTypeError,
     Field,
+    FieldPath,
     FieldViolation,
     field_path,
     format_field,
@@ -48,6 +49,7 @@ __all__ = [
     "Rank",
     "Suit",
     "check_cards_type",
+    "duplicate_violations",
     "format_cards",
     "parse_card",
     "parse_cards",
@@ -326,7 +328,7 @@ def parse_cards(
         if card not in deck:
             bad(f"card {token!r} is not in the {deck.describe()}", token)
         elif card in seen:
-            bad(f"duplicate card {token!r} (also {format_field((*base, seen[card]))})", token)
+            bad(_duplicate(token, (*base, seen[card])), token)
         else:
             seen[card] = len(tokens)
             tokens.append((token, card))
@@ -365,6 +367,31 @@ def parse_cards(
             wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
     return tuple(card for _, card in tokens if card is not None)
+
+
+def _duplicate(token: str, first: FieldPath) -> str:
+    return f"duplicate card {token!r} (also {format_field(first)})"
+
+
+def duplicate_violations(
+    cards: Iterable[tuple[int, Card]], field: Field = "cards"
+) -> list[FieldViolation]:
+    """A violation for each card of ``(index, card)`` pairs that repeats an earlier one, worded
+    as :func:`parse_cards` words it: for a caller that read some cards of a list but not all (a
+    request with unreadable cards), whose parse cannot run yet.
+
+    >>> [str(v) for v in duplicate_violations([(0, Card.of("As")), (3, Card.of("As"))])]
+    ["cards[3]: duplicate card 'As' (also cards[0])"]
+    """
+    base = field_path(field)
+    seen: dict[Card, int] = {}
+    found: list[FieldViolation] = []
+    for index, card in cards:
+        if card in seen:
+            found.append(FieldViolation((*base, index), _duplicate(str(card), (*base, seen[card]))))
+        else:
+            seen[card] = index
+    return found
 
 
 def check_cards_type(cards: object, field: Field = "cards") -> None:

@@ -42,6 +42,7 @@ __all__ = [
     "InvalidInputError",
     "MissingExtraError",
     "RuleError",
+    "Violations",
     "field_path",
     "format_field",
 ]
@@ -185,6 +186,65 @@ class InvalidInputError(CpsolverError, ValueError):
         """
         head = field_path(prefix)
         return self.with_paths(lambda path: head + path)
+
+
+class Violations:
+    """The errors of several independent checks, raised together as one error, so a caller
+    with several mistakes learns of all of them at once (issue 27, D5: a bad ``Solve`` took
+    one round trip per validation stage).
+
+    Each check runs in :meth:`check`, which keeps an :class:`InvalidInputError` instead of
+    letting it through; :meth:`raise_any` raises them as one error: the class and attributes of
+    the first (a :class:`CardError` keeps its ``token`` and ``position``) with every violation,
+    in the order the checks ran. A value a failed check was to produce is unset, so the checks
+    must not depend on each other.
+
+    >>> found = Violations()
+    >>> with found.check():
+    ...     raise CardError(("cards", 1), "duplicate card 'As' (also cards[0])", token="As",
+    ...                     position=1)
+    >>> with found.check():
+    ...     raise InvalidInputError("rollouts", "must be 0 to 20000, got 999999")
+    >>> found.raise_any()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.CardError: cards[1]: duplicate card 'As' (also cards[0]); rollouts: must ...
+    """
+
+    def __init__(self) -> None:
+        self.errors: list[InvalidInputError] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def check(self) -> Self:
+        """A context that runs a check, keeping the :class:`InvalidInputError` it raises
+        (``with found.check(): ...``)."""
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, _: Any) -> bool:
+        if isinstance(exc, InvalidInputError):
+            self.errors.append(exc)
+            return True
+        return False
+
+    def add(self, error: InvalidInputError) -> None:
+        """Keep ``error`` as if a check had raised it."""
+        self.errors.append(error)
+
+    def raise_any(self) -> None:
+        """Raise the errors kept so far as one (nothing when there are none)."""
+        if not self.errors:
+            return
+        first, *rest = self.errors
+        if not rest:
+            raise first
+        combined = first.with_paths(lambda path: path)
+        combined._set_violations(v for e in self.errors for v in e.violations)
+        raise combined
 
 
 class CardError(InvalidInputError):

@@ -128,7 +128,7 @@ def test_chlust_section_raises_the_library_errors(solver: Solver) -> None:
     assert isinstance(caught, IllegalPlayError)
     assert caught.violations == _failure(chlust.play_deal, *illegal).violations
     bad = _failure(solver.chlust.bid, ["check", "bet"], 2)
-    assert bad.violations[0].field == "actions[2].action"  # 1-based on the screen
+    assert bad.violations[0].field == "actions[1].action"  # from 0, as the path
     assert "players" in str(_failure(solver.chlust.deal, 1, players=7))
 
 

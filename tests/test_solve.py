@@ -262,8 +262,8 @@ def test_solution_is_immutable_and_serialises() -> None:
     ("cards", "kwargs", "error", "field"),
     [
         ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d", {}, CardError, "cards"),
-        ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d As", {}, CardError, "cards[13]"),
-        ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 1s", {}, CardError, "cards[13]"),
+        ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d As", {}, CardError, "cards[12]"),
+        ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 1s", {}, CardError, "cards[12]"),
         ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", {"order": "sideways"}, RuleError, "rules.order"),
         ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", {"jokers": 2}, RuleError, "rules.jokers"),
         ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", {"rules": "nope"}, RuleError, "rules.preset"),
@@ -304,12 +304,12 @@ def test_unknown_objective_lists_the_valid_ones() -> None:
 
 
 def test_solve_many_names_the_bad_hand() -> None:
-    """A bad card in a batch names its hand and position (hands[i][j], both from 1: the hand
-    was counted from 0 before, hands[1] for the second)."""
+    """A bad card in a batch names its hand and position (hands[i][j], both from 0, as every
+    cpsolver path)."""
     good = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
     with pytest.raises(CardError) as info:
         solve_many([good, "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3x"])
-    assert info.value.field == "hands[2][13]"
+    assert info.value.field == "hands[1][12]"
     assert info.value.path == ("hands", 1, 12)
     with pytest.raises(CardError) as info:
         solve_many([good, parse_cards(good)[:12]])

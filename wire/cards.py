@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cpsolver.cards import Card, Rank, Suit
+from cpsolver.cards import Card, Rank, Suit, duplicate_violations
 from cpsolver.errors import Field, FieldPath, FieldViolation, InvalidInputError, field_path
 from cpsolver.v1 import cards_pb2
 
@@ -45,10 +45,13 @@ def cards_from_wire(cards: Iterable[cards_pb2.Card], field: Field) -> tuple[Card
     """Typed library cards from Card messages; every missing or unknown rank/suit is reported
     (``cards[0].suit`` for the first card's, as a path ``("cards", 0, "suit")``).
 
-    Duplicates, counts and deck membership are left to the library's parser.
+    Duplicates, counts and deck membership are left to the library's parser, which cannot run
+    when some card is unreadable: then the duplicates among the readable cards are reported
+    with the unreadable ones, so one error lists both (issue 27, D5).
     """
     result: list[Card] = []
     problems: list[FieldViolation] = []
+    readable: list[tuple[int, Card]] = []
     base = field_path(field)
     for position, card in enumerate(cards):
         where = (*base, position)
@@ -62,9 +65,18 @@ def cards_from_wire(cards: Iterable[cards_pb2.Card], field: Field) -> tuple[Card
             problems.append(FieldViolation((*where, "suit"), f"suit {reason}"))
         if rank_ok and suit is not None:
             result.append(Card(Rank(card.rank), suit))
+            readable.append((position, result[-1]))
     if problems:
+        problems += duplicate_violations(readable, field)
+        problems.sort(key=lambda v: _index_in(v.path, len(base)))
         raise InvalidInputError(violations=problems)
     return tuple(result)
+
+
+def _index_in(path: FieldPath, at: int) -> int:
+    """The list index at ``path[at]`` (-1 when there is none): the card a violation is about."""
+    part = path[at] if len(path) > at else -1
+    return part if isinstance(part, int) else -1
 
 
 def card_to_wire(card: Card) -> cards_pb2.Card:

@@ -73,7 +73,7 @@ from cpsolver.chinese.search import (
     search_batch,
     search_removal_batch,
 )
-from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError
+from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError, Violations
 from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
 from cpsolver.rules import ChineseRules, Row
@@ -105,10 +105,11 @@ server's ``top_k``): :data:`~cpsolver.chinese.estimator.MAX_ARRANGEMENTS` less t
 def check_solve_limits(
     *, alternatives: int = 0, rollouts: int = 0, seed: int = 0, budget_ms: int = 0
 ) -> None:
-    """Raise :class:`InvalidInputError` naming ``alternatives``, ``rollouts``, ``seed`` or
-    ``budget_ms`` unless each is within its documented bound: 0 to :data:`MAX_ALTERNATIVES`,
-    0 (no rollouts) to :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to
-    :data:`cpsolver.seeds.MAX_SEED`, 0 (no budget) to :data:`MAX_BUDGET_MS`.
+    """Raise :class:`InvalidInputError` naming each of ``alternatives``, ``rollouts``, ``seed``
+    and ``budget_ms`` that is not within its documented bound (all of them in one error): 0 to
+    :data:`MAX_ALTERNATIVES`, 0 (no rollouts) to
+    :data:`~cpsolver.chinese.rollouts.MAX_ROLLOUTS`, 0 to :data:`cpsolver.seeds.MAX_SEED`, 0 (no
+    budget) to :data:`MAX_BUDGET_MS`.
     :func:`solve` checks them; so does the remote client before it sends a request, so both
     give the same error.
 
@@ -118,17 +119,23 @@ def check_solve_limits(
     ...
     cpsolver.errors.InvalidInputError: rollouts: must be 0 to 20000, got 20001
     """
+    problems = Violations()
     if not 0 <= alternatives <= MAX_ALTERNATIVES:
-        raise InvalidInputError(
-            "alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}"
+        problems.add(
+            InvalidInputError("alternatives", f"must be 0..{MAX_ALTERNATIVES}, got {alternatives}")
         )
     if not 0 <= rollouts <= MAX_ROLLOUTS:
-        raise InvalidInputError("rollouts", f"must be 0 to {MAX_ROLLOUTS}, got {rollouts}")
-    check_seed(seed)
+        problems.add(InvalidInputError("rollouts", f"must be 0 to {MAX_ROLLOUTS}, got {rollouts}"))
+    with problems.check():
+        check_seed(seed)
     if not 0 <= budget_ms <= MAX_BUDGET_MS:
-        raise InvalidInputError(
-            "budget_ms", f"must be 0 (no budget) to {MAX_BUDGET_MS} milliseconds, got {budget_ms}"
+        problems.add(
+            InvalidInputError(
+                "budget_ms",
+                f"must be 0 (no budget) to {MAX_BUDGET_MS} milliseconds, got {budget_ms}",
+            )
         )
+    problems.raise_any()
 
 
 @dataclass(frozen=True, slots=True)
@@ -556,15 +563,27 @@ def solve(
     >>> str(s.analysis.estimator), len(s.alternatives)
     ('calibrated', 2)
     """
-    indices = _indices_n(cards, "cards")
-    resolved = resolve_rules(rules, overrides)
-    obj = get_objective(objective)
-    asked = resolve_estimator(
-        estimator, rollouts=rollouts, calibrated=calibrated, budget_ms=budget_ms
-    )
-    count = resolve_count(arrangements, alternatives=alternatives, top=top)
-    check_seed(seed)
-    cons = as_constraints(constraints)
+    # Every argument is checked before any error is raised: one error lists every violation.
+    problems = Violations()
+    with problems.check():
+        indices = _indices_n(cards, "cards")
+    with problems.check():
+        resolved = resolve_rules(rules, overrides)
+    with problems.check():
+        obj = get_objective(objective)
+    with problems.check():
+        asked = resolve_estimator(
+            estimator, rollouts=rollouts, calibrated=calibrated, budget_ms=budget_ms
+        )
+    with problems.check():
+        count = resolve_count(arrangements, alternatives=alternatives, top=top)
+    with problems.check():
+        check_seed(seed)
+    with problems.check():
+        cons = as_constraints(constraints)
+    with problems.check():
+        check_engine(engine)
+    problems.raise_any()
     plain = len(indices) == 13 and cons.rows_free and check_engine(engine) == "exact"
     if isinstance(obj, EvObjective) and plain:
         left = deadline if deadline is not None else budget_left()
@@ -789,20 +808,34 @@ def solve_many(
     more than one arrangement) solves the hands one by one with it. ``budget_ms`` is the
     deprecated name of ``estimator="budget:Nms"``.
 
-    Bad cards raise as in :func:`solve`, with the field ``hands[i]``.
+    Bad cards raise as in :func:`solve`, with the field ``hands[i]``; one error lists the
+    violations of every bad hand.
 
     >>> [s.hands[Row.FRONT].name for s in solve_many(
     ...     ["As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "2c 3c 4c 5c 6c 7d 8d 9d Td Jd Qh Kh Ah"])]
     ['high card, 7-5-3', 'high card, A-K-Q']
     """
-    resolved = resolve_rules(rules, overrides)
-    obj = get_objective(objective)
-    asked = resolve_estimator(estimator, budget_ms=budget_ms)
-    count = resolve_count(arrangements)
-    check_seed(seed)
+    problems = Violations()  # every violation in one error, as in solve
+    with problems.check():
+        resolved = resolve_rules(rules, overrides)
+    with problems.check():
+        obj = get_objective(objective)
+    with problems.check():
+        asked = resolve_estimator(estimator, budget_ms=budget_ms)
+    with problems.check():
+        count = resolve_count(arrangements)
+    with problems.check():
+        check_seed(seed)
     if isinstance(hands, str) or not isinstance(hands, Iterable):
-        raise CardTypeError("hands", f"expected a list of hands, got {type(hands).__name__}")
-    indices = [_indices13(h, ("hands", i)) for i, h in enumerate(hands)]
+        problems.add(
+            CardTypeError("hands", f"expected a list of hands, got {type(hands).__name__}")
+        )
+        hands = ()
+    indices: list[list[int]] = []
+    for i, hand in enumerate(hands):
+        with problems.check():
+            indices.append(_indices13(hand, ("hands", i)))
+    problems.raise_any()
     chosen = asked.chosen(budget_left())
     if isinstance(obj, EvObjective) and (count > 1 or chosen.kind != "model"):
         return [_solve_ev(ix, resolved, obj, count, chosen, seed, None) for ix in indices]
