@@ -313,4 +313,4 @@ def test_solve_many_names_the_bad_hand() -> None:
     assert info.value.path == ("hands", 1, 12)
     with pytest.raises(CardError) as info:
         solve_many([good, parse_cards(good)[:12]])
-    assert info.value.field == "hands[2]"
+    assert info.value.field == "hands[1]"
