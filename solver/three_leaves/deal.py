@@ -194,10 +194,10 @@ class Deal:
         # (path, the place in words for the other card's message, card)
         seen: dict[Card, str] = {}
         places: list[tuple[Field, str, Card]] = [
-            (("hands", i), f"hands[{i}]", c) for i, h in enumerate(parsed) for c in h
+            (("hands", i), f"in hands[{i}]", c) for i, h in enumerate(parsed) for c in h
         ]
         places.append(("trump_card", "the trump card", turned))
-        places += [(("stock", i), f"stock[{i}]", c) for i, c in enumerate(rest)]
+        places += [(("stock", i), f"in stock[{i}]", c) for i, c in enumerate(rest)]
         for where, words, card in places:
             if card in seen:
                 raise InvalidInputError(where, f"card {card} is dealt twice (also {seen[card]})")

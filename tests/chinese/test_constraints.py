@@ -80,7 +80,7 @@ def test_minimum_bounds_category_strength_or_hand() -> None:
     ("text", "needle"),
     [
         ("As=top", "unknown place 'top'"),
-        ("Xs=front", "constraints[1]"),
+        ("Xs=front", "constraints[0]"),
         ("top>=pair", "unknown row 'top'"),
         ("front>=straight", "cannot be a straight"),
         ("front>=lucky", "cannot read the bound 'lucky'"),

@@ -103,9 +103,9 @@ def test_ch7_no_set_means_tricks_and_hands_without_sets_tie() -> None:
     [
         (["Ah Kh Qh"], "hands"),
         (["Ah Kh Qh"] * 5, "hands"),
-        (["Ah Kh Qh", "Ah Ks Qs"], "hands[2][1]"),  # 1-based, as people count
-        (["Ah Kh Qh", "9s Ks Qs"], "hands[2][1]"),
-        (["Ah Kh", "Js Ks Qs"], "hands[1]"),
+        (["Ah Kh Qh", "Ah Ks Qs"], "hands[1][0]"),  # from 0, as every path
+        (["Ah Kh Qh", "9s Ks Qs"], "hands[1][0]"),
+        (["Ah Kh", "Js Ks Qs"], "hands[0]"),
     ],
 )
 def test_showdown_bad_hands(hands: list[str], field: str) -> None:
@@ -177,11 +177,11 @@ def test_ch_e11_whole_deal() -> None:
 @pytest.mark.parametrize(
     ("plays", "position", "text"),
     [
-        ("Ah Kh Qh  Kc Ad", 5, "must trump"),  # L must trump K♣ (CH-E11 trick 2)
-        ("Ah Kh Qh  Kc Js Jd", 6, "must follow suit"),  # R holds 10♣
-        ("Kh", 1, "does not hold"),  # D leads a card of L
-        ("Ah Qh", 2, "does not hold"),  # L plays R's card
-        ("Td Js", 2, "above Td"),  # L holds A♦ and must head the 10♦
+        ("Ah Kh Qh  Kc Ad", 4, "must trump"),  # L must trump K♣ (CH-E11 trick 2)
+        ("Ah Kh Qh  Kc Js Jd", 5, "must follow suit"),  # R holds 10♣
+        ("Kh", 0, "does not hold"),  # D leads a card of L
+        ("Ah Qh", 1, "does not hold"),  # L plays R's card
+        ("Td Js", 1, "above Td"),  # L holds A♦ and must head the 10♦
     ],
 )
 def test_illegal_plays_name_ch8_and_the_play(plays: str, position: int, text: str) -> None:

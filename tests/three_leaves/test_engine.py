@@ -108,9 +108,9 @@ def test_tl4_payment_round_from_the_stock() -> None:
 def test_tl4_picks_must_be_the_holders_distinct_cards() -> None:
     """TL-4: the picks come from the holder's three face-down cards, one each."""
     deal = Deal.of(["9h Jc Qd", "As Ks 8s", "Th Jd 9c", "Qh Kc 8d"], trump_card="Js")
-    with pytest.raises(IllegalPlayError, match=r"picks\[2\]: Ad is not one of .*TL-4"):
+    with pytest.raises(IllegalPlayError, match=r"picks\[1\]: Ad is not one of .*TL-4"):
         play_deal(deal, Choices.of(picks="As Ad 8s"))
-    with pytest.raises(InvalidInputError, match=r"picks\[2\]: duplicate"):
+    with pytest.raises(InvalidInputError, match=r"picks\[1\]: duplicate"):
         play_deal(deal, Choices.of(picks="As As 8s"))
     with pytest.raises(IllegalPlayError, match="3 opponents pick"):
         play_deal(deal, Choices.of(picks="As"))
@@ -215,11 +215,11 @@ def test_tl_e6_whole_deal_pot_stays_and_two_tricks_collect_share() -> None:
 
 def test_tl_e6_illegal_play_is_refused_naming_tl5() -> None:
     """TL-E6 with B playing J♣ on the A♠ lead although holding K♠: refused, rule TL-5."""
-    with pytest.raises(IllegalPlayError, match=r"plays\[2\]: seat 1 must follow suit") as info:
+    with pytest.raises(IllegalPlayError, match=r"plays\[1\]: seat 1 must follow suit") as info:
         play_deal(_tl_e6_deal(), Choices.of(plays="As Jc Ts Qs  Kh 9h Ah ~8c  Qd ~Ac 8d ~Ks"))
     assert info.value.rule == "TL-5"
     # D may not play the non-trump A♣ face up when void in hearts.
-    with pytest.raises(IllegalPlayError, match=r"plays\[8\].*only a trump"):
+    with pytest.raises(IllegalPlayError, match=r"plays\[7\].*only a trump"):
         play_deal(_tl_e6_deal(), Choices.of(plays="As Ks Ts Qs  Kh 9h Ah 8c  Qd ~Ac 8d ~Jc"))
     with pytest.raises(InvalidInputError, match="make 12 plays, got 11"):
         play_deal(_tl_e6_deal(), Choices.of(plays=TL_E6_PLAYS.rsplit(" ", 1)[0]))
@@ -340,18 +340,18 @@ def test_tl4_khlyust_after_exchange_counts_a_drawn_khlyust() -> None:
 
 def test_deal_input_errors_are_specific() -> None:
     """Bad deals name the field: a card twice (and in words where else it is), wrong count,
-    card outside the deck. Hands count from 1 like cards: hands[2] is the second hand (seat 1);
-    these paths were 0-based (hands[1], "also in hands[0]") while stock[1] was 1-based."""
+    card outside the deck. Indexes count from 0 in the path and in the words, as in every
+    cpsolver message: hands[1] is the second hand (seat 1), stock[1] the second stock card."""
     with pytest.raises(InvalidInputError) as twice:
         Deal.of(["As Kh 8d", "As 9h Jc"], trump_card="9d")
-    assert str(twice.value) == "hands[2]: card As is dealt twice (also in hand 1)"
+    assert str(twice.value) == "hands[1]: card As is dealt twice (also in hands[0])"
     assert twice.value.path == ("hands", 1)
     with pytest.raises(InvalidInputError, match=r"trump_card: card 8d is dealt twice \(also in"):
         Deal.of(["As Kh 8d", "Ks 9h Jc"], trump_card="8d")
     with pytest.raises(InvalidInputError) as stock:
         Deal.of(["As Kh 8d", "Ks 9h Jc"], trump_card="9d", stock="Qd Ks")
-    assert str(stock.value) == "stock[2]: card Ks is dealt twice (also in hand 2)"
-    with pytest.raises(CardError, match=r"hands\[1\]: expected 3 cards"):
+    assert str(stock.value) == "stock[1]: card Ks is dealt twice (also in hands[1])"
+    with pytest.raises(CardError, match=r"hands\[0\]: expected 3 cards"):
         Deal.of(["As Kh", "Ks 9h Jc"], trump_card="9d")
     with pytest.raises(CardError, match="not in the 28-card deck"):
         Deal.of(["As Kh 7d", "Ks 9h Jc"], trump_card="9d")
