@@ -179,13 +179,13 @@ def test_chlust_play_checks_a_short_list_play_by_play_as_leaves_play_does(server
     code, _, err = both_ways(server, "chlust", "play", short)
     assert (code, err) == (
         2,
-        "error: plays[2]: seat 1 may not play Ad: must follow suit ♥ (legal: Kh) (CH-8)\n",
+        "error: plays[1]: seat 1 may not play Ad: must follow suit ♥ (legal: Kh) (CH-8)\n",
     )
     # Three Leaves does the same with its own rule.
     leaves = json.dumps({"hands": ["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"],
                          "trump_card": "9d", "stock": "Js 9s", "plays": "As Kh"})  # fmt: skip
     code, _, err = both_ways(server, "leaves", "play", leaves)
-    assert code == 2 and err.startswith("error: plays[2]:") and "(TL-5)" in err
+    assert code == 2 and err.startswith("error: plays[1]:") and "(TL-5)" in err
     # A legal short list is refused for its count, naming it.
     legal = json.dumps({**CH_E11, "plays": "Ah Kh Qh"})
     code, _, err = both_ways(server, "chlust", "play", legal)
@@ -216,7 +216,7 @@ def test_validate_checks_an_arrangement_in_process_and_remote(server: str) -> No
     assert json.loads(out)["royalty_total"] == 7
     code, out, err = both_ways(server, "validate", "As Ks Qs Js 3s", "9h 9c Kd 5s 2h", "9s 9d As")
     assert (code, out) == (2, "")
-    assert err == "error: front[3]: duplicate card 'As' (also back card 1)\n"
+    assert err == "error: front[2]: duplicate card 'As' (also back[0])\n"
 
 
 def test_leaves_deal_in_process_and_remote_is_the_librarys_deal(server: str) -> None:
