@@ -122,5 +122,5 @@ def test_cp8_row_value_modes() -> None:
 
 def test_parse_assignments_errors() -> None:
     assert parse_assignments(["order=strict"]) == {"order": "strict"}
-    with pytest.raises(RuleError, match=r"set\[1\]: expected OPTION=VALUE, got 'order'"):
+    with pytest.raises(RuleError, match=r"set\[0\]: expected OPTION=VALUE, got 'order'"):
         parse_assignments(["order"])
