@@ -33,9 +33,15 @@ def test_generated_code_is_fresh(tmp_path: Path) -> None:
 
 
 def test_chinese_rules_message_carries_every_option() -> None:
-    """RULES §2: every ChineseRules option (and only those) has a wire field, plus `preset`."""
+    """RULES §2: every ChineseRules option (and only those) has a wire field, plus `preset`,
+    the data of the options written as data (§2.5) and `rules_toml` (a whole rule file)."""
     fields = {f.name for f in chinese_poker_pb2.ChineseRules.DESCRIPTOR.fields}
-    assert fields == {"preset", *ChineseRules.option_names()}
+    assert fields == {
+        "preset",
+        "rules_toml",
+        *ChineseRules.option_names(),
+        *ChineseRules.DATA_FIELDS,
+    }
 
 
 CHOICE_OPTIONS = [
@@ -52,11 +58,14 @@ def test_every_wire_value_means_the_library_value(option: str) -> None:
     for value in enum.values:
         if value.number == 0:
             continue
-        rules = rules_from_wire(
-            chinese_poker_pb2.ChineseRules(**{option: value.number}), ChineseRules
-        )
+        message = chinese_poker_pb2.ChineseRules(**{option: value.number})
+        if value.name == "ROYALTIES_CUSTOM":  # the value of a table (CP-12)
+            message.royalty_table.add(row=chinese_poker_pb2.ROW_BACK, hand="flush", units=2)
+        rules = rules_from_wire(message, ChineseRules)
         seen.add(getattr(rules, option))
-        assert value.name.endswith("_" + getattr(rules, option).value.upper())
+        # scoop_bonus:N and fixed:N are SCORING_SCOOP_BONUS and FOUL_FIXED
+        name = getattr(rules, option).value.split(":")[0]
+        assert value.name.endswith("_" + name.upper())
     assert seen == set(type(default))
 
 
@@ -66,3 +75,19 @@ def test_scalar_options_and_presets_cross_the_wire() -> None:
         "two_four", players=3, naturals=True
     )
     assert rules_from_wire(chinese_poker_pb2.ChineseRules(), ChineseRules) == ChineseRules()
+
+
+@pytest.mark.parametrize("preset", ["shisanshui", "maubinh"])
+def test_the_whole_vocabulary_crosses_the_wire(preset: str) -> None:
+    from cpsolver.rules.files import to_toml
+    from cpsolver.wire.rules import rules_to_wire
+
+    rules = ChineseRules.preset(preset).replace(
+        scoring="scoop_bonus:2", foul="fixed:5", bonus_paid="always", natural_ties="difference",
+        naturals_scooped=True,
+    )  # fmt: skip
+    assert rules_from_wire(rules_to_wire(rules, chinese_poker_pb2.ChineseRules), ChineseRules) == (
+        rules
+    )
+    as_file = chinese_poker_pb2.ChineseRules(rules_toml=to_toml(rules))
+    assert rules_from_wire(as_file, ChineseRules) == rules

@@ -19,7 +19,7 @@ from cpsolver.chinese.deal import Deal
 from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.ev import Candidate, RowOdds
 from cpsolver.chinese.ev_model import TablesInfo
-from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
+from cpsolver.chinese.naturals import Natural, NaturalName, detect_natural
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, NaturalSettlement, Solution
 from cpsolver.errors import Field, FieldPath, InvalidInputError, field_path
@@ -119,7 +119,7 @@ def arrangement_check_from_wire(
     royalties = {row: r.royalty for row, r in by_row.items()}
     ordered = {row: tuple(rows[row]) for row in (Row.BACK, Row.MIDDLE, Row.FRONT)}
     cards = ordered[Row.BACK] + ordered[Row.MIDDLE] + ordered[Row.FRONT]
-    available = detect_natural(cards) if rules.naturals and len(set(cards)) == 13 else None
+    available = detect_natural(cards, rules) if rules.naturals and len(set(cards)) == 13 else None
     return Seat(
         "",
         cards,
@@ -435,13 +435,18 @@ def _library_arrangement(
 _DISPLAY_ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
 
 
-def natural_from_wire(natural: chinese_poker_pb2.Natural) -> Natural:
-    """The library's :class:`Natural` of a Natural message."""
-    kind = NaturalKind[
+def natural_from_wire(
+    natural: chinese_poker_pb2.Natural, rules: ChineseRules | None = None
+) -> Natural:
+    """The library's :class:`Natural` of a Natural message, ranked in ``rules``' list of
+    naturals (CP-11's by default)."""
+    kind = NaturalName[
         chinese_poker_pb2.NaturalKind.Name(natural.kind).removeprefix("NATURAL_KIND_")
     ]
     groups = tuple(tuple(card_from_wire(c) for c in group.cards) for group in natural.groups)
-    return Natural(kind, groups)
+    listed = [n for n, _ in (rules or ChineseRules()).natural_list]
+    rank = listed.index(kind) + 1 if kind in listed else 0
+    return Natural(kind, groups, natural.units, rank)
 
 
 def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: ChineseRules) -> Solution:
@@ -459,7 +464,7 @@ def solution_from_wire(response: chinese_poker_pb2.SolveResponse, rules: Chinese
         response.arrangement, hands if len(hands) == 3 else None, response.value, rules
     )
     objective = chinese_poker_pb2.Objective.Name(response.objective).removeprefix("OBJECTIVE_")
-    natural = natural_from_wire(response.natural) if response.HasField("natural") else None
+    natural = natural_from_wire(response.natural, rules) if response.HasField("natural") else None
     plain = [alt for alt in response.alternatives if not alt.natural]
     alternatives = tuple(
         _library_arrangement(alt.arrangement, None, alt.value, rules) for alt in plain

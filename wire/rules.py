@@ -5,6 +5,11 @@ A game's rules message has a ``preset`` string and one field per library option 
 option's name; an enum field's unset (``*_UNSPECIFIED``) value and an unset ``optional`` scalar
 keep the preset's value. The functions here therefore work for any game whose message follows
 that pattern; the values themselves are checked by the library's rule set.
+
+An option written as data (Chinese poker's ``scoop_bonus:N``, ``fixed:N``, row-bonus table and
+list of naturals, RULES §2.5) has its data in fields named as the rule set's data fields
+(``scoop_bonus``, ``foul_units``, ``royalty_table``, ``natural_table``); a ``rules_toml`` field
+holds a whole rule file instead (:mod:`cpsolver.rules.files`).
 """
 
 from __future__ import annotations
@@ -55,10 +60,13 @@ def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
     >>> rules.players, rules.order.value, rules.scoring.value
     (2, 'strict', 'two_four')
     """
+    names = {desc.name for desc in message.DESCRIPTOR.fields}
+    if "rules_toml" in names and message.rules_toml:
+        return _from_toml(message, kind, field)
     overrides: dict[str, Any] = {}
     problems: list[FieldViolation] = []
     for desc in message.DESCRIPTOR.fields:
-        if desc.name == "preset":
+        if desc.name == "preset" or desc.name in kind.DATA_FIELDS or desc.name == "rules_toml":
             continue
         value = getattr(message, desc.name)
         if desc.enum_type is not None:
@@ -76,8 +84,60 @@ def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
             overrides[desc.name] = value
     if problems:
         raise InvalidInputError(violations=problems)
+    _data_from_wire(message, names, overrides)
     preset = getattr(message, "preset", "") or "standard"
     return kind.preset(preset, **overrides)
+
+
+def _from_toml(message: Message, kind: type[R], field: str) -> R:
+    from cpsolver.rules.files import read_rules_text
+
+    others = [
+        d.name
+        for d in message.DESCRIPTOR.fields
+        if d.name != "rules_toml"
+        and (message.HasField(d.name) if d.has_presence else bool(getattr(message, d.name)))
+    ]
+    if others:
+        raise InvalidInputError(
+            f"{field}.{others[0]}", "give the rule set as rules_toml or as fields, not both"
+        )
+    rules = read_rules_text(message.rules_toml, field)
+    if not isinstance(rules, kind):
+        raise InvalidInputError(f"{field}.rules_toml", "a rule file of another game")
+    return rules
+
+
+def _data_from_wire(message: Message, names: set[str], overrides: dict[str, Any]) -> None:
+    """The data of Chinese poker's options written as data (module doc), into ``overrides``
+    in the forms the rule set reads."""
+    if overrides.get("scoring") == "scoop_bonus" or (
+        "scoop_bonus" in names and message.HasField("scoop_bonus")
+    ):
+        overrides["scoring"] = f"scoop_bonus:{message.scoop_bonus}"
+    if overrides.get("foul") == "fixed" or (
+        "foul_units" in names and message.HasField("foul_units")
+    ):
+        overrides["foul"] = f"fixed:{message.foul_units}"
+    if "royalty_table" in names and (
+        len(message.royalty_table) or overrides.get("royalties") == "custom"
+    ):
+        table: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
+        for entry in message.royalty_table:
+            row = entry.DESCRIPTOR.fields_by_name["row"].enum_type.values_by_number[entry.row]
+            table.setdefault(row.name.removeprefix("ROW_").lower(), {})[entry.hand] = entry.units
+        overrides["royalties"] = table
+    if "natural_table" in names and len(message.natural_table):
+        overrides["naturals"] = [
+            {
+                "natural": entry.DESCRIPTOR.fields_by_name["natural"]
+                .enum_type.values_by_number[entry.natural]
+                .name.removeprefix("NATURAL_KIND_")
+                .lower(),
+                "units": entry.units,
+            }
+            for entry in message.natural_table
+        ]
 
 
 def rules_to_wire(rules: RuleSet, message_type: type[M]) -> M:
@@ -95,6 +155,31 @@ def rules_to_wire(rules: RuleSet, message_type: type[M]) -> M:
         if desc.name == "preset" or desc.name not in values:
             continue
         value = values[desc.name]
+        if isinstance(value, str) and ":" in value:  # scoop_bonus:N, fixed:N
+            value, units = value.split(":")
+            data = "scoop_bonus" if desc.name == "scoring" else "foul_units"
+            setattr(message, data, int(units))
+        if isinstance(value, dict):  # a row-bonus table
+            row_enum = message.DESCRIPTOR.fields_by_name["royalty_table"].message_type
+            for row, hands in value.items():
+                for hand, units in hands.items():
+                    number = (
+                        row_enum.fields_by_name["row"]
+                        .enum_type.values_by_name[f"ROW_{row.upper()}"]
+                        .number
+                    )
+                    message.royalty_table.add(row=number, hand=hand, units=units)
+            value = "custom"
+        if isinstance(value, list):  # a list of naturals
+            kinds = message.DESCRIPTOR.fields_by_name["natural_table"].message_type
+            for entry in value:
+                number = (
+                    kinds.fields_by_name["natural"]
+                    .enum_type.values_by_name["NATURAL_KIND_" + entry["natural"].upper()]
+                    .number
+                )
+                message.natural_table.add(natural=number, units=entry["units"])
+            value = True
         if desc.enum_type is not None:
             name = f"{_enum_prefix(desc.enum_type.name)}_{str(value).upper()}"
             setattr(message, desc.name, desc.enum_type.values_by_name[name].number)

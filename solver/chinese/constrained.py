@@ -78,10 +78,10 @@ def declare_natural(
     if policy is NaturalPolicy.FORBID:
         return None
     if policy is NaturalPolicy.AUTO:
-        return detect_natural(cards) if rules.naturals else None
+        return detect_natural(cards, rules) if rules.naturals else None
     if not rules.naturals:
         raise InfeasibleError("natural=force, but these rules have naturals off (naturals=false)")
-    natural = detect_natural(cards)
+    natural = detect_natural(cards, rules)
     if natural is None:
         raise InfeasibleError("natural=force, but the cards hold no natural (CP-11)")
     return natural
@@ -164,17 +164,17 @@ def _forced_natural(
         raise InfeasibleError("natural=force, but these rules have naturals off (naturals=false)")
     n = len(ordered)
     discard_ok = [bool(a & Place.DISCARD.bit) for a in masks.allowed]
-    best_kind = None
+    best_rank = None  # of the highest natural found: 1 is the rule set's highest
     candidates: list[tuple[tuple[int, ...], Natural]] = []
     for kept in itertools.combinations(range(n), 13):
         dropped = set(range(n)) - set(kept)
         if not all(discard_ok[p] for p in dropped):
             continue
-        natural = detect_natural([ordered[p] for p in kept])
-        if natural is None or (best_kind is not None and natural.kind < best_kind):
+        natural = detect_natural([ordered[p] for p in kept], rules)
+        if natural is None or (best_rank is not None and natural.rank > best_rank):
             continue
-        if best_kind is None or natural.kind > best_kind:
-            best_kind, candidates = natural.kind, []
+        if best_rank is None or natural.rank < best_rank:
+            best_rank, candidates = natural.rank, []
         candidates.append((kept, natural))
     if not candidates:
         raise InfeasibleError("natural=force, but no 13 of the cards hold a natural (CP-11)")

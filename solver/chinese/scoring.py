@@ -42,25 +42,37 @@ from __future__ import annotations
 import enum
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Any
 
 from cpsolver.cards import Card, parse_cards
 from cpsolver.chinese.deal import SEATS
-from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
+from cpsolver.chinese.naturals import Natural, detect_natural, detect_naturals
 from cpsolver.errors import CardError, Field, FieldPath, InvalidInputError
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, poker_tables
-from cpsolver.rules.chinese import ChineseRules, Row, Royalties, RoyaltyMode, Scoring
+from cpsolver.rules.chinese import (
+    CP11_NATURALS,
+    BonusPaid,
+    ChineseRules,
+    Declare,
+    Foul,
+    NaturalTies,
+    Row,
+    Scoring,
+    Sweep,
+)
 
 __all__ = [
     "NATURAL_UNITS",
     "SCORING_CODES",
     "SCORING_PER_ROW",
+    "SCORING_SCOOP_BONUS",
     "SCORING_SCOOP_DOUBLE",
     "SCORING_TWO_FOUR",
     "Outcome",
+    "PairTerms",
     "Pairing",
     "RowOutcome",
     "Seat",
@@ -68,11 +80,14 @@ __all__ = [
     "TableResult",
     "check_arrangement",
     "foul_check",
+    "pair_terms",
     "read_seats",
     "row_value_table",
     "score",
     "seat_entries",
+    "settle",
     "settle_pair",
+    "sweep_table",
 ]
 
 # -- the fast layer ------------------------------------------------------------------------
@@ -80,27 +95,83 @@ __all__ = [
 SCORING_PER_ROW = 0
 SCORING_TWO_FOUR = 1
 SCORING_SCOOP_DOUBLE = 2
+SCORING_SCOOP_BONUS = 3
 SCORING_CODES: Mapping[Scoring, int] = MappingProxyType(
     {
         Scoring.PER_ROW: SCORING_PER_ROW,
         Scoring.TWO_FOUR: SCORING_TWO_FOUR,
         Scoring.SCOOP_DOUBLE: SCORING_SCOOP_DOUBLE,
+        Scoring.SCOOP_BONUS: SCORING_SCOOP_BONUS,
     }
 )
-"""Integer code of each CP-9 ``scoring`` option, as :func:`settle_pair` takes it."""
+"""Integer code of each CP-9 / CP-13 ``scoring`` option, as :func:`settle_pair` takes it."""
 
-NATURAL_UNITS: tuple[int, ...] = (0, *(NaturalKind(5 - rank).units for rank in range(1, 5)))
-"""Units of a natural by its code: 0 = none, then the CP-11 rank (1 = dragon .. 4 = six pairs)."""
+NATURAL_UNITS: tuple[int, ...] = (0, *(units for _, units in CP11_NATURALS))
+"""Units of a CP-11 natural by its code: 0 = none, then the CP-11 rank (1 = dragon .. 4 = six
+pairs); a rule set's own are :attr:`ChineseRules.natural_units`."""
 
 RowValues = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
+@dataclass(frozen=True, slots=True)
+class PairTerms:
+    """Everything the settlement of one pairing reads from a rule set (:func:`pair_terms`),
+    as plain integers and per-class tables: what :func:`settle` takes.
+
+    ``values[row][cls]`` is what a won row collects (CP-8, CP-12; 1 under
+    ``bonus_paid=always``); ``always[row][cls]`` the bonus a row's holder collects whatever the
+    row's result (``bonus_paid=always``; None under ``on_win``); ``scoring`` a code of
+    :data:`SCORING_CODES` with ``scoop_bonus`` its N; ``foul_units`` the N of ``foul=fixed:N``
+    (None under ``scooped``); ``natural_units[code]`` the units of the rule set's natural
+    ``code`` (1 = the highest listed, 0 = none); ``difference`` for ``natural_ties=
+    difference``; ``naturals_scooped`` and ``sweep`` (CP-13) as in the rule set.
+    """
+
+    values: RowValues
+    always: RowValues | None = None
+    scoring: int = SCORING_PER_ROW
+    scoop_bonus: int = 0
+    foul_units: int | None = None
+    natural_units: tuple[int, ...] = NATURAL_UNITS
+    difference: bool = False
+    naturals_scooped: bool = False
+    sweep: bool = False
+
+
+def pair_terms(rules: ChineseRules) -> PairTerms:
+    """The :class:`PairTerms` of a rule set (cached per rule set).
+
+    >>> terms = pair_terms(ChineseRules.preset("maubinh"))
+    >>> terms.foul_units, terms.natural_units, terms.sweep
+    (6, (0, 24, 12, 3, 3, 3, 3), True)
+    """
+    return _pair_terms(rules)
+
+
+@cache
+def _pair_terms(rules: ChineseRules) -> PairTerms:
+    always = None
+    if rules.bonus_paid is BonusPaid.ALWAYS:
+        always = _class_table(rules, rules.bonus_always)
+    return PairTerms(
+        row_value_table(rules),
+        always,
+        SCORING_CODES[rules.scoring],
+        rules.scoop_bonus,
+        rules.foul_units if rules.foul is Foul.FIXED else None,
+        rules.natural_units,
+        rules.natural_ties is NaturalTies.DIFFERENCE,
+        rules.naturals_scooped,
+        rules.sweep is Sweep.DOUBLE,
+    )
+
+
 def row_value_table(rules: ChineseRules) -> RowValues:
-    """``values[row][cls]``: units a row collects when it wins (CP-8), per strength class.
+    """``values[row][cls]``: units a row collects when it wins (CP-8, CP-12), per strength class.
 
     Indexed by :class:`~cpsolver.rules.chinese.Row` (front 0, middle 1, back 2) and by strength
-    class on the scale of ``rules.wheel`` (0 .. 7916). Built once per royalty schedule, royalty
-    mode and wheel, then shared.
+    class on the scale of ``rules.wheel`` (0 .. 7916). Built once per bonus table, royalty
+    mode, ``bonus_paid`` and wheel, then shared.
 
     >>> from cpsolver.evaluator.poker import strength
     >>> from cpsolver.cards import parse_cards
@@ -108,19 +179,28 @@ def row_value_table(rules: ChineseRules) -> RowValues:
     >>> values[Row.MIDDLE][strength(parse_cards("9s 9h 9c 7h 7c"))]
     2
     """
-    return _value_table(rules.royalties, rules.royalty_mode, rules.wheel_second_highest)
+    # Only what a row's value depends on makes the cache key: 432 rule sets share 10 tables.
+    basis = ChineseRules(
+        wheel=rules.wheel,
+        royalties=rules.royalties,
+        royalty_mode=rules.royalty_mode,
+        bonus_paid=rules.bonus_paid,
+        royalty_table=rules.royalty_table,
+    )
+    return _value_table(basis)
 
 
 @cache
-def _value_table(royalties: Royalties, mode: RoyaltyMode, wheel_second_highest: bool) -> RowValues:
-    rules = ChineseRules(royalties=royalties, royalty_mode=mode)
-    tables = poker_tables(wheel_second_highest)
+def _value_table(rules: ChineseRules) -> RowValues:
+    return _class_table(rules, rules.row_value)
+
+
+def _class_table(rules: ChineseRules, unit: Any) -> RowValues:
+    tables = poker_tables(rules.wheel_second_highest)
     categories = [Category(int(c)) for c in tables.category]
     royal = [bool(r) for r in tables.is_royal]
     front, middle, back = (
-        tuple(
-            rules.row_value(row, cat, royal=ry) for cat, ry in zip(categories, royal, strict=True)
-        )
+        tuple(unit(row, cat, royal=ry) for cat, ry in zip(categories, royal, strict=True))
         for row in (Row.FRONT, Row.MIDDLE, Row.BACK)
     )
     return front, middle, back
@@ -136,24 +216,140 @@ def foul_check(front: int, middle: int, back: int, *, strict: bool = False) -> b
     return middle < front or back < middle or (strict and back == middle)
 
 
+def settle(
+    rows_a: Sequence[int],
+    rows_b: Sequence[int],
+    terms: PairTerms,
+    foul_a: bool = False,
+    foul_b: bool = False,
+    natural_a: int = 0,
+    natural_b: int = 0,
+) -> tuple[int, int, int]:
+    """One pairing settled in the order of CP-17: ``(units, before, scoop)`` where ``units``
+    is what player A wins from B after the scoop rule (before the sweep, a table's matter:
+    :func:`sweep_table`), ``before`` the amount before the scoop rule and ``scoop`` 1 when A
+    scooped B, -1 when B scooped A, 0 otherwise (CP-17 says which pairings are scoops).
+
+    ``rows_a``/``rows_b`` are strength classes of (front, middle, back) on the rule set's
+    wheel scale, ``natural_a``/``natural_b`` declared natural codes (the rank in the rule set's
+    list, 0 = none). Pure integer work: call it in a loop.
+
+    CP-E13's pairing under ``shisanshui`` (N wins every row, no row bonus): 3, doubled by the
+    scoop to 6; under ``maubinh`` a foul pays 6 and is no scoop (CP-E14):
+
+    >>> shisanshui = pair_terms(ChineseRules.preset("shisanshui"))
+    >>> settle((20, 2000, 3000), (10, 1000, 2500), shisanshui)
+    (6, 3, 1)
+    >>> settle((20, 2000, 3000), (10, 1000, 2500), pair_terms(ChineseRules.preset("maubinh")),
+    ...        foul_b=True)
+    (6, 6, 0)
+    """
+    units = terms.natural_units
+    if natural_a or natural_b:
+        # CP-11 / CP-15: no rows compared; the higher natural (the smaller code) collects.
+        if natural_a and natural_b:
+            if natural_a == natural_b:
+                return 0, 0, 0
+            if natural_a < natural_b:
+                amount = units[natural_a] - (units[natural_b] if terms.difference else 0)
+                winner = 1
+            else:
+                amount = -(units[natural_b] - (units[natural_a] if terms.difference else 0))
+                winner = -1
+        elif natural_a:
+            amount, winner = units[natural_a], 1
+        else:
+            amount, winner = -units[natural_b], -1
+        if not terms.naturals_scooped:
+            return amount, amount, 0
+        return _scoop_rule(amount, winner, winner, terms), amount, winner
+    if foul_a and foul_b:
+        return 0, 0, 0
+    values = terms.values
+    always = terms.always
+    if foul_a or foul_b:
+        if terms.foul_units is not None:  # CP-14 fixed:N: N, nothing else, no scoop
+            fixed = terms.foul_units if foul_b else -terms.foul_units
+            return fixed, fixed, 0
+        # CP-10: the fouled side loses all three rows at the other side's row values, and
+        # (bonus_paid=always) pays the other side's bonuses, earning none.
+        rows, sign = (rows_a, 1) if foul_b else (rows_b, -1)
+        net = values[0][rows[0]] + values[1][rows[1]] + values[2][rows[2]]
+        if always is not None:
+            net += always[0][rows[0]] + always[1][rows[1]] + always[2][rows[2]]
+        net *= sign
+        return _scoop_rule(net, sign, sign, terms), net, sign
+    won = lost = 0
+    net = 0
+    for r in (0, 1, 2):
+        a = rows_a[r]
+        b = rows_b[r]
+        if a > b:
+            won += 1
+            net += values[r][a]
+        elif b > a:
+            lost += 1
+            net -= values[r][b]
+    if always is not None:
+        net += always[0][rows_a[0]] + always[1][rows_a[1]] + always[2][rows_a[2]]
+        net -= always[0][rows_b[0]] + always[1][rows_b[1]] + always[2][rows_b[2]]
+    scoop = 1 if won == 3 else (-1 if lost == 3 else 0)
+    majority = 1 if won > lost else (-1 if lost > won else 0)
+    return _scoop_rule(net, scoop, majority, terms), net, scoop
+
+
+def _scoop_rule(net: int, scoop: int, majority: int, terms: PairTerms) -> int:
+    """CP-9 / CP-13 on a pairing's whole amount: ``scoop`` says who scooped (1 A, -1 B, 0
+    nobody), ``majority`` who won more rows (``two_four``)."""
+    scoring = terms.scoring
+    if scoring == SCORING_SCOOP_DOUBLE:
+        return 2 * net if scoop else net
+    if scoring == SCORING_SCOOP_BONUS:
+        return net + scoop * terms.scoop_bonus
+    if scoring == SCORING_TWO_FOUR:
+        return net + majority
+    return net
+
+
+def sweep_table(amounts: Sequence[Sequence[int]], scoops: Sequence[Sequence[int]]) -> int | None:
+    """CP-13's sweep: the seat that scooped every other seat at a table of 3 or 4
+    (``scoops[a][b]`` 1 when seat ``a`` scooped seat ``b``), or None. ``amounts`` is unused
+    but for its size (the seats).
+
+    >>> sweep_table([[0, 0, 0]] * 3, [[0, 1, 1], [0, 0, 0], [0, 1, 0]])
+    0
+    >>> print(sweep_table([[0, 0]] * 2, [[0, 1], [0, 0]]))
+    None
+    """
+    count = len(amounts)
+    if count < 3:
+        return None
+    for a in range(count):
+        if all(scoops[a][b] == 1 for b in range(count) if b != a):
+            return a
+    return None
+
+
 def settle_pair(
     rows_a: Sequence[int],
     rows_b: Sequence[int],
-    values: RowValues,
+    values: RowValues | PairTerms,
     scoring: int = SCORING_PER_ROW,
     foul_a: bool = False,
     foul_b: bool = False,
     natural_a: int = 0,
     natural_b: int = 0,
 ) -> int:
-    """Units player A wins from player B in one pairing (negative when A pays), CP-7..CP-11.
+    """Units player A wins from player B in one pairing (negative when A pays), CP-7..CP-17,
+    before a table's sweep.
 
-    ``rows_a``/``rows_b`` are the strength classes of (front, middle, back), on the scale of
-    the rule set's ``wheel`` (ignored for a fouled or natural hand); ``values`` is
-    :func:`row_value_table` of the rule set; ``scoring`` a code from :data:`SCORING_CODES`;
-    ``foul_a``/``foul_b`` the CP-6 foul flags (see :func:`foul_check`); ``natural_a`` and
-    ``natural_b`` the declared natural's CP-11 rank (1 = dragon .. 4 = six pairs, 0 = none;
-    pass 0 under ``naturals=off``). Pure integer work, no allocation: call it in a loop.
+    ``values`` is the rule set's :func:`pair_terms` (then ``scoring`` is ignored), or, the
+    form of RULES §2.1-2.2, :func:`row_value_table` with ``scoring`` a code from
+    :data:`SCORING_CODES` and CP-11's naturals. ``rows_a``/``rows_b`` are the strength classes
+    of (front, middle, back), on the scale of the rule set's ``wheel`` (ignored for a fouled or
+    natural hand); ``foul_a``/``foul_b`` the CP-6 foul flags (see :func:`foul_check`);
+    ``natural_a`` and ``natural_b`` the declared natural's rank in the rule set's list (CP-11:
+    1 = dragon .. 4 = six pairs, 0 = none; pass 0 under ``naturals=off``).
 
     >>> values = row_value_table(ChineseRules())
     >>> settle_pair((10, 20, 30), (11, 21, 31), values, foul_a=True)  # CP-10: A pays 3 rows
@@ -163,47 +359,20 @@ def settle_pair(
     >>> settle_pair((0, 0, 0), (0, 0, 0), values, natural_a=4, natural_b=1)  # dragon wins
     -13
     """
-    if natural_a or natural_b:
-        if natural_a and natural_b:
-            if natural_a == natural_b:
-                return 0
-            # A lower rank number is the higher natural; the winner collects its own units.
-            return NATURAL_UNITS[natural_a] if natural_a < natural_b else -NATURAL_UNITS[natural_b]
-        return NATURAL_UNITS[natural_a] if natural_a else -NATURAL_UNITS[natural_b]
-    if foul_a or foul_b:
-        if foul_a and foul_b:
-            return 0
-        # CP-10: the fouled side loses all three rows at the other side's row values.
-        if foul_b:
-            net = values[0][rows_a[0]] + values[1][rows_a[1]] + values[2][rows_a[2]]
-        else:
-            net = -(values[0][rows_b[0]] + values[1][rows_b[1]] + values[2][rows_b[2]])
-        if scoring == SCORING_SCOOP_DOUBLE:
-            return 2 * net
-        if scoring == SCORING_TWO_FOUR:
-            return net + 1 if foul_b else net - 1
-        return net
-    won = lost = 0
-    gained = paid = 0
-    for r in (0, 1, 2):
-        a = rows_a[r]
-        b = rows_b[r]
-        if a > b:
-            won += 1
-            gained += values[r][a]
-        elif b > a:
-            lost += 1
-            paid += values[r][b]
-    net = gained - paid
-    if scoring == SCORING_SCOOP_DOUBLE:
-        if won == 3 or lost == 3:
-            return 2 * net
-    elif scoring == SCORING_TWO_FOUR:
-        if won > lost:
-            return net + 1
-        if lost > won:
-            return net - 1
-    return net
+    terms = values if isinstance(values, PairTerms) else _legacy_terms(values, scoring)
+    return settle(rows_a, rows_b, terms, foul_a, foul_b, natural_a, natural_b)[0]
+
+
+# By the identity of the values table (hashing 3 x 7917 integers per call would cost more than
+# the settlement); the table is kept alive beside its terms.
+_LEGACY_TERMS: dict[tuple[int, int], tuple[RowValues, PairTerms]] = {}
+
+
+def _legacy_terms(values: RowValues, scoring: int) -> PairTerms:
+    found = _LEGACY_TERMS.get((id(values), scoring))
+    if found is None or found[0] is not values:
+        found = _LEGACY_TERMS[(id(values), scoring)] = (values, PairTerms(values, scoring=scoring))
+    return found[1]
 
 
 # -- the table layer -----------------------------------------------------------------------
@@ -309,8 +478,11 @@ class Pairing:
     (negative: it pays).
 
     ``rows`` holds back, middle and front (empty when a natural settles the pairing or both
-    sides fouled); ``bonus`` is the CP-9 bonus (the doubling under ``scoop_double``, the
-    majority unit under ``two_four``); ``total`` = row units + bonus.
+    sides fouled); ``row_bonus`` the row bonuses paid whatever the rows' results
+    (``bonus_paid=always``, CP-12); ``bonus`` is the scoop rule's bonus (CP-9, CP-13: the
+    doubling under ``scoop_double``, the majority unit under ``two_four``, N under
+    ``scoop_bonus:N``); ``sweep`` what the sweep added (CP-13); ``total`` = row units +
+    row_bonus + bonus + sweep (a foul under ``foul=fixed:N``: its N, CP-14).
     """
 
     seats: tuple[int, int]
@@ -319,15 +491,19 @@ class Pairing:
     bonus: int
     total: int
     notes: tuple[str, ...]
+    sweep: int = 0
+    row_bonus: int = 0
 
     @property
     def row_units(self) -> int:
-        """Units from the rows alone (or the natural's units)."""
-        return self.total - self.bonus
+        """Units from the rows (with their bonuses under ``bonus_paid=always``), or the
+        natural's units, or a fixed foul's."""
+        return self.total - self.bonus - self.sweep
 
     def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
-        """JSON form of the pairing, the seats by name (``names[seat]``)."""
-        return {
+        """JSON form of the pairing, the seats by name (``names[seat]``); ``sweep`` and
+        ``row_bonus`` only when the rule set has them (CP-12, CP-13)."""
+        out: dict[str, Any] = {
             "seats": [names[s] for s in self.seats],
             "settled_by": self.settled_by.value,
             "rows": {r.row.label: r.to_dict(names) for r in self.rows},
@@ -335,6 +511,11 @@ class Pairing:
             "total": self.total,
             "notes": list(self.notes),
         }
+        if self.row_bonus:
+            out["row_bonus"] = self.row_bonus
+        if self.sweep:
+            out["sweep"] = self.sweep
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,11 +598,14 @@ def score(
     ruleset = ChineseRules.resolve(rules, **overrides)
     seats = read_seats(players, ruleset)
     count = len(seats)
-    pairings = tuple(
+    settled = [
         _settle(seats[a], seats[b], a, b, ruleset)
         for a in range(count)
         for b in range(a + 1, count)
-    )
+    ]
+    pairings = tuple(p for p, _ in settled)
+    if ruleset.sweep is Sweep.DOUBLE:
+        pairings = _swept(pairings, [scoop for _, scoop in settled], seats)
     net = [0] * count
     for pairing in pairings:
         net[pairing.seats[0]] += pairing.total
@@ -597,12 +781,13 @@ def _declared(
             (*base, "natural"), "naturals are off in this rule set (naturals=off): give rows"
         )
     cards = _parse(cards_in, 13, (*base, "cards"))
-    found = detect_naturals(cards)
+    found = detect_naturals(cards, rules)
     if not found:
+        listed = ", ".join(n.title for n, _ in rules.natural_list)
+        rule = "CP-11" if rules.natural_table is None else "CP-15"
         raise InvalidInputError(
             (*base, "natural"),
-            "declared a natural, but the 13 cards are none of dragon, three flushes, "
-            "three straights, six pairs (CP-11)",
+            f"declared a natural, but the 13 cards are none of {listed} ({rule})",
         )
     if isinstance(flag, str):
         named = [n for n in found if n.name == flag.strip().lower().replace(" ", "_")]
@@ -647,7 +832,11 @@ def _arranged(
     all_cards = rows[Row.BACK] + rows[Row.MIDDLE] + rows[Row.FRONT]
     available = None
     if rules.naturals and len(set(all_cards)) == 13:
-        available = detect_natural(all_cards)
+        available = detect_natural(all_cards, rules)
+    declared = None
+    if available is not None and rules.declare is Declare.AUTO:
+        # CP-17: under declare=auto a hand holding a natural is settled as that natural.
+        declared, available = available, None
     royalties = {
         row: rules.royalty(row, hand.category, royal=hand.is_royal) for row, hand in hands.items()
     }
@@ -658,7 +847,7 @@ def _arranged(
         MappingProxyType(hands),
         bool(reason),
         reason,
-        None,
+        declared,
         available,
         MappingProxyType(royalties),
     )
@@ -677,62 +866,129 @@ def _row_value(rules: ChineseRules, row: Row, hand: HandValue) -> int:
     return rules.row_value(row, hand.category, royal=hand.is_royal)
 
 
-def _settle(a: Seat, b: Seat, ia: int, ib: int, rules: ChineseRules) -> Pairing:
-    """The pairing of seat ``ia`` (``a``) with seat ``ib`` (``b``)."""
+def _classes(seat: Seat) -> tuple[int, int, int]:
+    if seat.hands is None:
+        return (0, 0, 0)
+    return tuple(seat.hands[row].strength for row in (Row.FRONT, Row.MIDDLE, Row.BACK))  # type: ignore[return-value]
+
+
+def _settle(a: Seat, b: Seat, ia: int, ib: int, rules: ChineseRules) -> tuple[Pairing, int]:
+    """The pairing of seat ``ia`` (``a``) with seat ``ib`` (``b``), and who scooped (1: a,
+    -1: b, 0: nobody). The amounts are :func:`settle`'s (the one settlement); the rows,
+    bonuses and notes say how they came."""
     seats = (ia, ib)
-    if a.natural is not None or b.natural is not None:
-        return _settle_naturals(a, b, seats)
+    na = a.natural.rank if a.natural is not None else 0
+    nb = b.natural.rank if b.natural is not None else 0
+    total, before, scoop = settle(
+        _classes(a), _classes(b), pair_terms(rules), a.fouled, b.fouled, na, nb
+    )
+    if na or nb:
+        return _settle_naturals(a, b, seats, total, before, scoop, rules), scoop
     if a.fouled and b.fouled:
         note = f"both {a.name} and {b.name} fouled: nothing paid (CP-10)"
-        return Pairing(seats, SettledBy.BOTH_FOULED, (), 0, 0, (note,))
+        return Pairing(seats, SettledBy.BOTH_FOULED, (), 0, 0, (note,)), 0
     assert a.hands is not None and b.hands is not None
     notes: list[str] = []
+    if rules.foul is Foul.FIXED and (a.fouled or b.fouled):
+        fouled = a if a.fouled else b
+        notes.append(
+            f"{fouled.name} fouled ({fouled.foul_reason}): pays {rules.foul_units} "
+            "(CP-14 foul=fixed:N)"
+        )
+        return Pairing(seats, SettledBy.FOUL, (), 0, total, tuple(notes)), 0
     for seat in (a, b):
         if seat.fouled:
             notes.append(f"{seat.name} fouled ({seat.foul_reason}): loses every row (CP-10)")
     outcomes: list[RowOutcome] = []
-    won = lost = 0
     for row in _ROWS:
         ha, hb = a.hands[row], b.hands[row]
         if b.fouled or (not a.fouled and ha.strength > hb.strength):
-            won += 1
             outcomes.append(RowOutcome(row, Outcome.WIN, _row_value(rules, row, ha), ia))
         elif a.fouled or hb.strength > ha.strength:
-            lost += 1
             outcomes.append(RowOutcome(row, Outcome.LOSS, -_row_value(rules, row, hb), ib))
         else:
             outcomes.append(RowOutcome(row, Outcome.TIE, 0, None))
-    row_units = sum(o.units for o in outcomes)
-    bonus = 0
-    if rules.scoring is Scoring.SCOOP_DOUBLE and 3 in (won, lost):
-        bonus = row_units
-        winner = a.name if won == 3 else b.name
-        notes.append(f"{winner} wins all three rows: the pairing is doubled (CP-9 scoop_double)")
-    elif rules.scoring is Scoring.TWO_FOUR and won != lost:
-        bonus = 1 if won > lost else -1
-        winner = a.name if won > lost else b.name
-        notes.append(f"{winner} wins more rows: +1 (CP-9 two_four)")
+    row_bonus = before - sum(o.units for o in outcomes)
+    if row_bonus:
+        notes.append(f"row bonuses paid whatever the rows' results: {row_bonus:+d} (CP-12)")
+    bonus = total - before
+    if bonus:
+        winner = a.name if (scoop or (1 if bonus > 0 else -1)) > 0 else b.name
+        notes.append(_scoop_note(rules, winner))
     settled_by = SettledBy.FOUL if a.fouled or b.fouled else SettledBy.ROWS
-    return Pairing(seats, settled_by, tuple(outcomes), bonus, row_units + bonus, tuple(notes))
+    pairing = Pairing(
+        seats, settled_by, tuple(outcomes), bonus, total, tuple(notes), row_bonus=row_bonus
+    )
+    return pairing, scoop
 
 
-def _settle_naturals(a: Seat, b: Seat, seats: tuple[int, int]) -> Pairing:
+def _scoop_note(rules: ChineseRules, winner: str) -> str:
+    if rules.scoring is Scoring.SCOOP_DOUBLE:
+        return f"{winner} wins all three rows: the pairing is doubled (CP-9 scoop_double)"
+    if rules.scoring is Scoring.SCOOP_BONUS:
+        return f"{winner} wins all three rows: +{rules.scoop_bonus} (CP-13 scoop_bonus)"
+    return f"{winner} wins more rows: +1 (CP-9 two_four)"
+
+
+def _swept(
+    pairings: tuple[Pairing, ...], scoops: list[int], seats: tuple[Seat, ...]
+) -> tuple[Pairing, ...]:
+    """CP-13's sweep: the pairings of the seat that scooped every other seat, doubled."""
+    count = len(seats)
+    table = [[0] * count for _ in range(count)]
+    for pairing, scoop in zip(pairings, scoops, strict=True):
+        a, b = pairing.seats
+        table[a][b], table[b][a] = scoop, -scoop
+    sweeper = sweep_table(table, table)
+    if sweeper is None:
+        return pairings
+    name = seats[sweeper].name
+    note = f"{name} scoops every other player: the pairing is doubled once more (CP-13 sweep)"
+    return tuple(
+        replace(p, total=2 * p.total, sweep=p.total, notes=(*p.notes, note))
+        if sweeper in p.seats
+        else p
+        for p in pairings
+    )
+
+
+def _settle_naturals(
+    a: Seat, b: Seat, seats: tuple[int, int], total: int, before: int, scoop: int,
+    rules: ChineseRules,
+) -> Pairing:  # fmt: skip
     na, nb = a.natural, b.natural
+    bonus = total - before
+    notes: list[str] = []
     if na is not None and nb is not None:
-        if na.kind == nb.kind:
+        if na.rank == nb.rank:
             note = f"both declare {na.kind.title}: nothing paid (CP-11)"
             return Pairing(seats, SettledBy.NATURAL, (), 0, 0, (note,))
-        high, low, sign = (a, b, 1) if na.kind > nb.kind else (b, a, -1)
+        high, low = (a, b) if na.rank < nb.rank else (b, a)
         assert high.natural is not None and low.natural is not None
-        note = (
+        if rules.natural_ties is NaturalTies.DIFFERENCE:
+            amount = (
+                f"{high.natural.units} - {low.natural.units} units (CP-15 natural_ties=difference)"
+            )
+        else:
+            amount = f"{high.natural.units} units (CP-11)"
+        notes.append(
             f"{high.name}'s {high.natural.kind.title} outranks {low.name}'s "
-            f"{low.natural.kind.title}: {high.natural.units} units (CP-11)"
+            f"{low.natural.kind.title}: {amount}"
         )
-        return Pairing(seats, SettledBy.NATURAL, (), 0, sign * high.natural.units, (note,))
-    holder, other, sign = (a, b, 1) if na is not None else (b, a, -1)
-    natural = holder.natural
-    assert natural is not None
-    note = f"{holder.name} declares {natural.kind.title}: {natural.units} units, rows not compared"
-    if other.fouled:
-        note += f" ({other.name} fouled)"
-    return Pairing(seats, SettledBy.NATURAL, (), 0, sign * natural.units, (note + " (CP-11)",))
+    else:
+        holder, other = (a, b) if na is not None else (b, a)
+        natural = holder.natural
+        assert natural is not None
+        note = (
+            f"{holder.name} declares {natural.kind.title}: {natural.units} units, rows not compared"
+        )
+        if other.fouled:
+            note += f" ({other.name} fouled)"
+        notes.append(note + " (CP-11)")
+    if bonus:
+        notes.append(
+            _scoop_note(rules, a.name if scoop > 0 else b.name).replace(
+                "wins all three rows", "'s natural counts as a scoop"
+            )
+        )
+    return Pairing(seats, SettledBy.NATURAL, (), bonus, total, tuple(notes))

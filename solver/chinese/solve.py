@@ -495,7 +495,7 @@ def _natural(indices: list[int], rules: ChineseRules) -> Natural | None:
     a natural collects at least 3 units from every opponent and can lose only to a higher
     natural (docs/RULES-CHOICES.md).
     """
-    return detect_natural([_BY_INDEX[i] for i in indices]) if rules.naturals else None
+    return detect_natural([_BY_INDEX[i] for i in indices], rules) if rules.naturals else None
 
 
 def solve(
@@ -768,7 +768,7 @@ def _ev_solution(
         shown[0],
         obj.name,
         rules,
-        detect_natural(parsed) if declared else None,
+        detect_natural(parsed, rules) if declared else None,
         tuple(shown[1:]),
         analysis=report,
         tables=tables_info(rules),

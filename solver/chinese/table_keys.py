@@ -87,14 +87,20 @@ def table_key(rules: ChineseRules) -> ChineseRules:
     )
 
 
+LEGACY_ROYALTIES = (Royalties.STANDARD, Royalties.EASTERN, Royalties.NONE)
+"""CP-8's named schedules (a rule file's own table, §2.5, is none of them)."""
+LEGACY_SCORINGS = (Scoring.PER_ROW, Scoring.SCOOP_DOUBLE, Scoring.TWO_FOUR)
+"""CP-9's scorings (without §2.5's ``scoop_bonus:N``)."""
+
+
 def all_rule_sets() -> list[ChineseRules]:
-    """Every rule set of RULES §2's options (432), in a fixed order."""
+    """Every rule set of RULES §2.1-2.2's options (432), in a fixed order."""
     return [
         ChineseRules(
             players=p, order=o, wheel=w, royalties=r, royalty_mode=m, scoring=s, naturals=n
         )
         for p, o, w, r, m, s, n in itertools.product(
-            (2, 3, 4), Order, Wheel, Royalties, RoyaltyMode, Scoring, (True, False)
+            (2, 3, 4), Order, Wheel, LEGACY_ROYALTIES, RoyaltyMode, LEGACY_SCORINGS, (True, False)
         )
     ]
 
@@ -212,5 +218,5 @@ def rows_on_scale(
 
 def differing(rules: ChineseRules) -> dict[str, object]:
     """The options of ``rules`` that differ from the ``standard`` preset (for commands)."""
-    default = ChineseRules().to_dict()
+    default = ChineseRules().to_dict(full=True)
     return {k: v for k, v in rules.to_dict().items() if v != default[k]}

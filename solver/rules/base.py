@@ -64,11 +64,22 @@ class RuleSet:
 
     GAME: ClassVar[str]
     PRESETS: ClassVar[Mapping[str, Mapping[str, object]]]
+    DATA_FIELDS: ClassVar[frozenset[str]] = frozenset()
+    """Fields that hold an option's data (set through that option's own forms, never by name)."""
 
     @classmethod
     def option_names(cls) -> tuple[str, ...]:
         """Names of every option, in declaration order."""
-        return tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        return tuple(
+            f.name
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+            if f.name not in cls.DATA_FIELDS
+        )
+
+    def _read_option(self, name: str, raw: object) -> dict[str, object] | None:
+        """The fields an option written as data sets (a game's own forms, e.g. a table); None
+        for an option read from its type. Raise :class:`RuleError` for a bad value."""
+        return None
 
     @classmethod
     def preset(cls, name: str = "standard", /, **overrides: object) -> Self:
@@ -91,11 +102,24 @@ class RuleSet:
 
     def replace(self, **overrides: object) -> Self:
         """A copy with options changed by name; values may be typed or text (``"strict"``)."""
-        fields = {f.name: f for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        fields = {
+            f.name: f
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            if f.name not in self.DATA_FIELDS
+        }
         hints = _type_hints(type(self))
         changes: dict[str, object] = {}
         problems: list[FieldViolation] = []
         for name, raw in overrides.items():
+            if name in fields:
+                try:
+                    special = self._read_option(name, raw)
+                except RuleError as exc:
+                    problems.extend(exc.violations)
+                    continue
+                if special is not None:
+                    changes.update(special)
+                    continue
             if name not in fields:
                 valid = ", ".join(fields)
                 problems.append(

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from cpsolver.cards import Card, parse_cards
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural, detect_naturals
 from cpsolver.errors import InvalidInputError
+from cpsolver.rules.chinese import ChineseRules
 
 
 def names(cards: str) -> list[str]:
@@ -172,11 +173,14 @@ def test_cp11_five_pairs_without_trips_is_nothing() -> None:
     assert names("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Qc As") == []
 
 
-def test_natural_kinds_ordered_by_rank() -> None:
-    ordered = sorted(NaturalKind, reverse=True)
-    assert [k.rank for k in ordered] == [1, 2, 3, 4]
-    assert [k.label for k in ordered] == ["dragon", "three_flushes", "three_straights", "six_pairs"]
-    assert [k.units for k in ordered] == [13, 3, 3, 3]
+def test_cp11_naturals_ordered_by_rank() -> None:
+    # CP-11's table: dragon 13 (rank 1), three flushes, three straights, six pairs 3 each.
+    listed = ChineseRules().natural_list
+    assert [k.value for k, _ in listed] == [
+        "dragon", "three_flushes", "three_straights", "six_pairs"
+    ]
+    assert [units for _, units in listed] == [13, 3, 3, 3]
+    assert ChineseRules().natural_units == (0, 13, 3, 3, 3)
 
 
 @pytest.mark.parametrize("text", ["As Kd", "2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As Ah"])
@@ -284,7 +288,7 @@ def near_natural_hands(draw: st.DrawFn) -> list[Card]:
 def test_cp11_detection_matches_brute_force(hand: list[Card]) -> None:
     found = detect_naturals(hand)
     assert {n.kind for n in found} == brute_force_kinds(hand)
-    assert [n.kind for n in found] == sorted((n.kind for n in found), reverse=True)
+    assert [n.rank for n in found] == sorted(n.rank for n in found)
     best = detect_natural(hand)
     assert best == (found[0] if found else None)
     for natural in found:

@@ -43,6 +43,17 @@ class NaturalKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     NATURAL_KIND_THREE_FLUSHES: _ClassVar[NaturalKind]
     NATURAL_KIND_THREE_STRAIGHTS: _ClassVar[NaturalKind]
     NATURAL_KIND_SIX_PAIRS: _ClassVar[NaturalKind]
+    NATURAL_KIND_CLEAN_DRAGON: _ClassVar[NaturalKind]
+    NATURAL_KIND_TWELVE_ROYALS: _ClassVar[NaturalKind]
+    NATURAL_KIND_THREE_STRAIGHT_FLUSHES: _ClassVar[NaturalKind]
+    NATURAL_KIND_THREE_QUADS: _ClassVar[NaturalKind]
+    NATURAL_KIND_ALL_HIGH: _ClassVar[NaturalKind]
+    NATURAL_KIND_ALL_LOW: _ClassVar[NaturalKind]
+    NATURAL_KIND_ONE_COLOR: _ClassVar[NaturalKind]
+    NATURAL_KIND_TWELVE_ONE_COLOR: _ClassVar[NaturalKind]
+    NATURAL_KIND_TWO_FULL_HOUSES_TRIPS: _ClassVar[NaturalKind]
+    NATURAL_KIND_FOUR_TRIPS: _ClassVar[NaturalKind]
+    NATURAL_KIND_FIVE_PAIRS_TRIPS: _ClassVar[NaturalKind]
 
 class Place(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -102,6 +113,17 @@ NATURAL_KIND_DRAGON: NaturalKind
 NATURAL_KIND_THREE_FLUSHES: NaturalKind
 NATURAL_KIND_THREE_STRAIGHTS: NaturalKind
 NATURAL_KIND_SIX_PAIRS: NaturalKind
+NATURAL_KIND_CLEAN_DRAGON: NaturalKind
+NATURAL_KIND_TWELVE_ROYALS: NaturalKind
+NATURAL_KIND_THREE_STRAIGHT_FLUSHES: NaturalKind
+NATURAL_KIND_THREE_QUADS: NaturalKind
+NATURAL_KIND_ALL_HIGH: NaturalKind
+NATURAL_KIND_ALL_LOW: NaturalKind
+NATURAL_KIND_ONE_COLOR: NaturalKind
+NATURAL_KIND_TWELVE_ONE_COLOR: NaturalKind
+NATURAL_KIND_TWO_FULL_HOUSES_TRIPS: NaturalKind
+NATURAL_KIND_FOUR_TRIPS: NaturalKind
+NATURAL_KIND_FIVE_PAIRS_TRIPS: NaturalKind
 PLACE_UNSPECIFIED: Place
 PLACE_FRONT: Place
 PLACE_MIDDLE: Place
@@ -125,7 +147,7 @@ OUTCOME_TIE: Outcome
 OUTCOME_LOSS: Outcome
 
 class ChineseRules(_message.Message):
-    __slots__ = ("preset", "players", "order", "wheel", "royalties", "royalty_mode", "scoring", "naturals")
+    __slots__ = ("preset", "players", "order", "wheel", "royalties", "royalty_mode", "scoring", "naturals", "bonus_paid", "sweep", "foul", "natural_ties", "declare", "naturals_scooped", "scoop_bonus", "foul_units", "royalty_table", "natural_table", "rules_toml")
     class Order(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         ORDER_UNSPECIFIED: _ClassVar[ChineseRules.Order]
@@ -148,10 +170,12 @@ class ChineseRules(_message.Message):
         ROYALTIES_STANDARD: _ClassVar[ChineseRules.Royalties]
         ROYALTIES_EASTERN: _ClassVar[ChineseRules.Royalties]
         ROYALTIES_NONE: _ClassVar[ChineseRules.Royalties]
+        ROYALTIES_CUSTOM: _ClassVar[ChineseRules.Royalties]
     ROYALTIES_UNSPECIFIED: ChineseRules.Royalties
     ROYALTIES_STANDARD: ChineseRules.Royalties
     ROYALTIES_EASTERN: ChineseRules.Royalties
     ROYALTIES_NONE: ChineseRules.Royalties
+    ROYALTIES_CUSTOM: ChineseRules.Royalties
     class RoyaltyMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         ROYALTY_MODE_UNSPECIFIED: _ClassVar[ChineseRules.RoyaltyMode]
@@ -166,10 +190,68 @@ class ChineseRules(_message.Message):
         SCORING_PER_ROW: _ClassVar[ChineseRules.Scoring]
         SCORING_SCOOP_DOUBLE: _ClassVar[ChineseRules.Scoring]
         SCORING_TWO_FOUR: _ClassVar[ChineseRules.Scoring]
+        SCORING_SCOOP_BONUS: _ClassVar[ChineseRules.Scoring]
     SCORING_UNSPECIFIED: ChineseRules.Scoring
     SCORING_PER_ROW: ChineseRules.Scoring
     SCORING_SCOOP_DOUBLE: ChineseRules.Scoring
     SCORING_TWO_FOUR: ChineseRules.Scoring
+    SCORING_SCOOP_BONUS: ChineseRules.Scoring
+    class BonusPaid(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        BONUS_PAID_UNSPECIFIED: _ClassVar[ChineseRules.BonusPaid]
+        BONUS_PAID_ON_WIN: _ClassVar[ChineseRules.BonusPaid]
+        BONUS_PAID_ALWAYS: _ClassVar[ChineseRules.BonusPaid]
+    BONUS_PAID_UNSPECIFIED: ChineseRules.BonusPaid
+    BONUS_PAID_ON_WIN: ChineseRules.BonusPaid
+    BONUS_PAID_ALWAYS: ChineseRules.BonusPaid
+    class Sweep(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        SWEEP_UNSPECIFIED: _ClassVar[ChineseRules.Sweep]
+        SWEEP_NONE: _ClassVar[ChineseRules.Sweep]
+        SWEEP_DOUBLE: _ClassVar[ChineseRules.Sweep]
+    SWEEP_UNSPECIFIED: ChineseRules.Sweep
+    SWEEP_NONE: ChineseRules.Sweep
+    SWEEP_DOUBLE: ChineseRules.Sweep
+    class Foul(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        FOUL_UNSPECIFIED: _ClassVar[ChineseRules.Foul]
+        FOUL_SCOOPED: _ClassVar[ChineseRules.Foul]
+        FOUL_FIXED: _ClassVar[ChineseRules.Foul]
+    FOUL_UNSPECIFIED: ChineseRules.Foul
+    FOUL_SCOOPED: ChineseRules.Foul
+    FOUL_FIXED: ChineseRules.Foul
+    class NaturalTies(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        NATURAL_TIES_UNSPECIFIED: _ClassVar[ChineseRules.NaturalTies]
+        NATURAL_TIES_PUSH: _ClassVar[ChineseRules.NaturalTies]
+        NATURAL_TIES_DIFFERENCE: _ClassVar[ChineseRules.NaturalTies]
+    NATURAL_TIES_UNSPECIFIED: ChineseRules.NaturalTies
+    NATURAL_TIES_PUSH: ChineseRules.NaturalTies
+    NATURAL_TIES_DIFFERENCE: ChineseRules.NaturalTies
+    class Declare(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+        __slots__ = ()
+        DECLARE_UNSPECIFIED: _ClassVar[ChineseRules.Declare]
+        DECLARE_CHOICE: _ClassVar[ChineseRules.Declare]
+        DECLARE_AUTO: _ClassVar[ChineseRules.Declare]
+    DECLARE_UNSPECIFIED: ChineseRules.Declare
+    DECLARE_CHOICE: ChineseRules.Declare
+    DECLARE_AUTO: ChineseRules.Declare
+    class RowBonus(_message.Message):
+        __slots__ = ("row", "hand", "units")
+        ROW_FIELD_NUMBER: _ClassVar[int]
+        HAND_FIELD_NUMBER: _ClassVar[int]
+        UNITS_FIELD_NUMBER: _ClassVar[int]
+        row: Row
+        hand: str
+        units: int
+        def __init__(self, row: _Optional[_Union[Row, str]] = ..., hand: _Optional[str] = ..., units: _Optional[int] = ...) -> None: ...
+    class NaturalEntry(_message.Message):
+        __slots__ = ("natural", "units")
+        NATURAL_FIELD_NUMBER: _ClassVar[int]
+        UNITS_FIELD_NUMBER: _ClassVar[int]
+        natural: NaturalKind
+        units: int
+        def __init__(self, natural: _Optional[_Union[NaturalKind, str]] = ..., units: _Optional[int] = ...) -> None: ...
     PRESET_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     ORDER_FIELD_NUMBER: _ClassVar[int]
@@ -178,6 +260,17 @@ class ChineseRules(_message.Message):
     ROYALTY_MODE_FIELD_NUMBER: _ClassVar[int]
     SCORING_FIELD_NUMBER: _ClassVar[int]
     NATURALS_FIELD_NUMBER: _ClassVar[int]
+    BONUS_PAID_FIELD_NUMBER: _ClassVar[int]
+    SWEEP_FIELD_NUMBER: _ClassVar[int]
+    FOUL_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_TIES_FIELD_NUMBER: _ClassVar[int]
+    DECLARE_FIELD_NUMBER: _ClassVar[int]
+    NATURALS_SCOOPED_FIELD_NUMBER: _ClassVar[int]
+    SCOOP_BONUS_FIELD_NUMBER: _ClassVar[int]
+    FOUL_UNITS_FIELD_NUMBER: _ClassVar[int]
+    ROYALTY_TABLE_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_TABLE_FIELD_NUMBER: _ClassVar[int]
+    RULES_TOML_FIELD_NUMBER: _ClassVar[int]
     preset: str
     players: int
     order: ChineseRules.Order
@@ -186,7 +279,18 @@ class ChineseRules(_message.Message):
     royalty_mode: ChineseRules.RoyaltyMode
     scoring: ChineseRules.Scoring
     naturals: bool
-    def __init__(self, preset: _Optional[str] = ..., players: _Optional[int] = ..., order: _Optional[_Union[ChineseRules.Order, str]] = ..., wheel: _Optional[_Union[ChineseRules.Wheel, str]] = ..., royalties: _Optional[_Union[ChineseRules.Royalties, str]] = ..., royalty_mode: _Optional[_Union[ChineseRules.RoyaltyMode, str]] = ..., scoring: _Optional[_Union[ChineseRules.Scoring, str]] = ..., naturals: _Optional[bool] = ...) -> None: ...
+    bonus_paid: ChineseRules.BonusPaid
+    sweep: ChineseRules.Sweep
+    foul: ChineseRules.Foul
+    natural_ties: ChineseRules.NaturalTies
+    declare: ChineseRules.Declare
+    naturals_scooped: bool
+    scoop_bonus: int
+    foul_units: int
+    royalty_table: _containers.RepeatedCompositeFieldContainer[ChineseRules.RowBonus]
+    natural_table: _containers.RepeatedCompositeFieldContainer[ChineseRules.NaturalEntry]
+    rules_toml: str
+    def __init__(self, preset: _Optional[str] = ..., players: _Optional[int] = ..., order: _Optional[_Union[ChineseRules.Order, str]] = ..., wheel: _Optional[_Union[ChineseRules.Wheel, str]] = ..., royalties: _Optional[_Union[ChineseRules.Royalties, str]] = ..., royalty_mode: _Optional[_Union[ChineseRules.RoyaltyMode, str]] = ..., scoring: _Optional[_Union[ChineseRules.Scoring, str]] = ..., naturals: _Optional[bool] = ..., bonus_paid: _Optional[_Union[ChineseRules.BonusPaid, str]] = ..., sweep: _Optional[_Union[ChineseRules.Sweep, str]] = ..., foul: _Optional[_Union[ChineseRules.Foul, str]] = ..., natural_ties: _Optional[_Union[ChineseRules.NaturalTies, str]] = ..., declare: _Optional[_Union[ChineseRules.Declare, str]] = ..., naturals_scooped: _Optional[bool] = ..., scoop_bonus: _Optional[int] = ..., foul_units: _Optional[int] = ..., royalty_table: _Optional[_Iterable[_Union[ChineseRules.RowBonus, _Mapping]]] = ..., natural_table: _Optional[_Iterable[_Union[ChineseRules.NaturalEntry, _Mapping]]] = ..., rules_toml: _Optional[str] = ...) -> None: ...
 
 class Arrangement(_message.Message):
     __slots__ = ("back", "middle", "front")
