@@ -181,7 +181,9 @@ def _complete(line: str) -> list[str]:
 
 
 def test_completion_completes_presets_objectives_and_trumps() -> None:
-    assert _complete("cpsolver solve x --rules ") == ["standard", "two_four", "eastern"]
+    assert _complete("cpsolver solve x --rules ") == [
+        "standard", "two_four", "eastern", "shisanshui", "maubinh"
+    ]
     assert _complete("cpsolver batch --rules e") == ["eastern"]
     assert _complete("cpsolver chlust evaluate x --rules ") == ["standard", "nines", "heads_up"]
     assert _complete("cpsolver leaves play x --rules t") == ["two_players", "three_players"]

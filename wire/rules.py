@@ -110,7 +110,8 @@ def _from_toml(message: Message, kind: type[R], field: str) -> R:
 
 def _data_from_wire(message: Message, names: set[str], overrides: dict[str, Any]) -> None:
     """The data of Chinese poker's options written as data (module doc), into ``overrides``
-    in the forms the rule set reads."""
+    in the forms the rule set reads (which then checks the values; an enum number the wire
+    does not define is an error naming its field here)."""
     if overrides.get("scoring") == "scoop_bonus" or (
         "scoop_bonus" in names and message.HasField("scoop_bonus")
     ):
@@ -119,25 +120,37 @@ def _data_from_wire(message: Message, names: set[str], overrides: dict[str, Any]
         "foul_units" in names and message.HasField("foul_units")
     ):
         overrides["foul"] = f"fixed:{message.foul_units}"
+    problems: list[FieldViolation] = []
     if "royalty_table" in names and (
         len(message.royalty_table) or overrides.get("royalties") == "custom"
     ):
         table: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
-        for entry in message.royalty_table:
-            row = entry.DESCRIPTOR.fields_by_name["row"].enum_type.values_by_number[entry.row]
-            table.setdefault(row.name.removeprefix("ROW_").lower(), {})[entry.hand] = entry.units
+        for i, entry in enumerate(message.royalty_table):
+            row = _enum_name(entry, "row", "ROW_", ("rules", "royalty_table", i, "row"), problems)
+            if row is not None:
+                table.setdefault(row, {})[entry.hand] = entry.units
         overrides["royalties"] = table
     if "natural_table" in names and len(message.natural_table):
-        overrides["naturals"] = [
-            {
-                "natural": entry.DESCRIPTOR.fields_by_name["natural"]
-                .enum_type.values_by_number[entry.natural]
-                .name.removeprefix("NATURAL_KIND_")
-                .lower(),
-                "units": entry.units,
-            }
-            for entry in message.natural_table
-        ]
+        naturals = []
+        for i, entry in enumerate(message.natural_table):
+            path = ("rules", "natural_table", i, "natural")
+            name = _enum_name(entry, "natural", "NATURAL_KIND_", path, problems)
+            naturals.append({"natural": name, "units": entry.units})
+        overrides["naturals"] = naturals
+    if problems:
+        raise InvalidInputError(violations=problems)
+
+
+def _enum_name(
+    entry: Message, field: str, prefix: str, path: tuple[str | int, ...],
+    problems: list[FieldViolation],
+) -> str | None:  # fmt: skip
+    number = getattr(entry, field)
+    value = entry.DESCRIPTOR.fields_by_name[field].enum_type.values_by_number.get(number)
+    if value is None:
+        problems.append(FieldViolation(path, f"unknown value {number}"))
+        return None
+    return str(value.name).removeprefix(prefix).lower()
 
 
 def rules_to_wire(rules: RuleSet, message_type: type[M]) -> M:
