@@ -11,6 +11,7 @@ from cpsolver.rules.chinese import (
     Wheel,
 )
 from cpsolver.rules.chlust import ChlustRules, Purity, TrickTie, Underruff, WildShift
+from cpsolver.rules.ofc import Fantasyland, OfcRules, Stay, Variant
 from cpsolver.rules.three_leaves import (
     ClassOrder,
     DrawAppliesTo,
@@ -27,6 +28,8 @@ __all__ = [
     "ClassOrder",
     "DrawAppliesTo",
     "DrawSource",
+    "Fantasyland",
+    "OfcRules",
     "Order",
     "Purity",
     "Row",
@@ -34,9 +37,11 @@ __all__ = [
     "RoyaltyMode",
     "RuleSet",
     "Scoring",
+    "Stay",
     "ThreeLeavesRules",
     "TrickTie",
     "Underruff",
+    "Variant",
     "Void",
     "Wheel",
     "WildShift",
