@@ -64,9 +64,13 @@ def test_bad_values_list_the_valid_ones(option: str, value: str, valid: str) -> 
 
 def test_unknown_preset() -> None:
     with pytest.raises(
-        RuleError, match="unknown preset 'vegas'; valid presets: standard, two_four, eastern"
+        RuleError,
+        match=r"unknown preset 'vegas'; valid presets: standard, two_four, eastern, shisanshui, "
+        r"maubinh$",
     ):
         ChineseRules.preset("vegas")
+    with pytest.raises(RuleError, match=r"valid presets: .*maubinh, or a rule file's path"):
+        ChineseRules.resolve("vegas")
 
 
 def test_all_problems_reported_at_once() -> None:

@@ -8,7 +8,8 @@ card, each echoing its input) and its error reply outgrows the response cap (iss
 * a repeated field of ``cpsolver.v1.Card``: at most :data:`MAX_CARDS` (a whole deck);
 * any other repeated field: at most ``max_items`` (a backstop looser than each field's own
   limit, such as ``--max-batch``, which the servicer checks with its own message);
-* a string: at most :data:`MAX_TEXT` characters (presets, seat and rule names are short);
+* a string: at most :data:`MAX_TEXT` characters (presets, seat and rule names are short),
+  but a rule file's text (``ChineseRules.rules_toml``): at most :data:`MAX_RULE_FILE`;
 
 The error is a :class:`~cpsolver.wire.status.RequestTooLargeError` naming the field, with the
 bound as its QuotaFailure, and never echoes the input.
@@ -22,10 +23,13 @@ from google.protobuf.message import Message
 from cpsolver.errors import FieldPath
 from cpsolver.wire.status import RequestTooLargeError
 
-__all__ = ["MAX_CARDS", "MAX_TEXT", "check_bounds"]
+__all__ = ["MAX_CARDS", "MAX_RULE_FILE", "MAX_TEXT", "check_bounds"]
 
 MAX_CARDS = 52
 MAX_TEXT = 256
+MAX_RULE_FILE = 16_384
+"""A rule file of every natural, commented, is about 2,000 characters (RULES §2.5)."""
+_LONG_TEXT = {"cpsolver.v1.ChineseRules.rules_toml": MAX_RULE_FILE}
 
 _CARD = "cpsolver.v1.Card"
 
@@ -64,5 +68,7 @@ def check_bounds(message: Message, max_items: int, path: FieldPath = ()) -> None
                         raise _too_large((*where, index), "characters", MAX_TEXT, len(text))
         elif is_message:
             check_bounds(value, max_items, where)
-        elif field.type == FieldDescriptor.TYPE_STRING and len(value) > MAX_TEXT:
-            raise _too_large(where, "characters", MAX_TEXT, len(value))
+        elif field.type == FieldDescriptor.TYPE_STRING:
+            limit = _LONG_TEXT.get(field.full_name, MAX_TEXT)
+            if len(value) > limit:
+                raise _too_large(where, "characters", limit, len(value))

@@ -411,12 +411,19 @@ def _est(e: Estimate) -> str:
 @leaves.command()
 @click.argument("hand", nargs=-1, required=True)
 @click.option(
-    "--trump", "-t", "trump_card", default=None, metavar="CARD",
+    "--trump",
+    "-t",
+    "trump_card",
+    default=None,
+    metavar="CARD",
     help="The turned card that sets trumps, e.g. 9d: a rank and a suit, not only the suit "
     "(the advice counts that card out of the other hands). Required.",
 )
 @click.option(
-    "--trump-card", "old_trump_card", default=None, hidden=True,
+    "--trump-card",
+    "old_trump_card",
+    default=None,
+    hidden=True,
     help="Deprecated spelling of --trump (every other command names it --trump).",
 )
 @_position_option(1)

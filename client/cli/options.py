@@ -74,9 +74,7 @@ def complete_presets(ctx: click.Context, param: click.Parameter, incomplete: str
     return [name for name in _game_rules(ctx).PRESETS if name.startswith(incomplete)]
 
 
-def complete_assignments(
-    ctx: click.Context, param: click.Parameter, incomplete: str
-) -> list[str]:
+def complete_assignments(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion of ``--set``: whole ``OPTION=VALUE`` words for the game's options
     whose name starts with what is typed, and once the ``=`` is typed the option's values
     (bash splits a word at ``=`` before asking, so it gets whole words from the name on)."""
@@ -125,14 +123,21 @@ def rules_options(
                 "--json", "as_json", is_flag=True, help="Print one JSON object."
             )(command)
         command = click.option(
-            "--set", "assignments", multiple=True, metavar="OPTION=VALUE",
+            "--set",
+            "assignments",
+            multiple=True,
+            metavar="OPTION=VALUE",
             help=f"{set_help} OPTION is one of: {names} (a wrong value lists the valid ones; "
             "shell completion offers them).",
             shell_complete=complete_assignments,
         )(command)
+        files = rules is ChineseRules  # RULES §2.5: a rule file names a whole rule set
         return click.option(
-            "--rules", "preset", default="standard", show_default=True, metavar="PRESET",
-            help=f"Rule preset: {presets}; --set changes single options of it.",
+            "--rules", "preset", default="standard", show_default=True,
+            metavar="PRESET|FILE" if files else "PRESET",
+            help=f"Rule preset: {presets}"
+            + ("; or a rule file (TOML, docs/RULE-FILES.md)" if files else "")
+            + "; --set changes single options of it.",
             shell_complete=complete_presets,
         )(command)  # fmt: skip
 

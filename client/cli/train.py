@@ -124,7 +124,7 @@ def train_command(
       cpsolver train --rules standard --set players=2 --deals 40000 --iterations 16
         --min-gain 0.001 --seed 2026 --out solver/data
     """
-    asked = ChineseRules.preset(preset, **parse_assignments(assignments))
+    asked = ChineseRules.resolve(preset, **parse_assignments(assignments))
     rules = table_key(asked)
     start_model = None
     if warm_start is not None:

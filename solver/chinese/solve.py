@@ -15,6 +15,7 @@ cpsolver.errors.InvalidInputError: objective: unknown objective 'luck'; valid ob
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -412,8 +413,15 @@ def _resolve_cached(rules: str | ChineseRules | None, items: tuple[tuple[str, An
     return ChineseRules.resolve(rules, **dict(items))
 
 
-def resolve_rules(rules: str | ChineseRules | None, overrides: Mapping[str, Any]) -> ChineseRules:
-    """``ChineseRules.resolve`` memoised for hashable arguments (presets are resolved often)."""
+def resolve_rules(
+    rules: str | os.PathLike[str] | ChineseRules | None, overrides: Mapping[str, Any]
+) -> ChineseRules:
+    """``ChineseRules.resolve`` memoised for hashable arguments (presets are resolved often;
+    a rule file is read each time, it may have changed)."""
+    if isinstance(rules, os.PathLike) or (
+        isinstance(rules, str) and rules not in ChineseRules.PRESETS
+    ):
+        return ChineseRules.resolve(rules, **overrides)
     try:
         return _resolve_cached(rules, tuple(sorted(overrides.items())))  # type: ignore[no-any-return]
     except TypeError:  # unhashable override value: resolve without the cache
@@ -500,7 +508,7 @@ def _natural(indices: list[int], rules: ChineseRules) -> Natural | None:
 
 def solve(
     cards: CardsLike,
-    rules: ChineseRules | str | None = "standard",
+    rules: ChineseRules | str | os.PathLike[str] | None = "standard",
     objective: str | Objective = DEFAULT_OBJECTIVE,
     *,
     estimator: EstimatorLike | None = None,
@@ -541,7 +549,8 @@ def solve(
     two (a :class:`DeprecationWarning`); naming the estimate or the count twice raises
     :class:`InvalidInputError` naming both.
 
-    ``rules`` is a :class:`ChineseRules` or a preset name, ``overrides`` change options by name
+    ``rules`` is a :class:`ChineseRules`, a preset name or a rule file's path (TOML, RULES
+    §2.5, :mod:`cpsolver.rules.files`), ``overrides`` change options by name
     (``order="strict"``); ``objective`` names a registered objective
     (:func:`cpsolver.chinese.objectives.objective_names`). ``constraints`` (a
     :class:`cpsolver.chinese.constraints.Constraints` or its text, ``"As=front Kd!=back

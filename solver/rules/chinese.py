@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -349,6 +350,27 @@ class ChineseRules(RuleSet):
 
     def __post_init__(self) -> None:
         self._check()
+
+    @classmethod
+    def resolve(
+        cls, rules: ChineseRules | str | os.PathLike[str] | None = None, /, **overrides: object
+    ) -> ChineseRules:
+        """Accept a rule set, a preset's name, a rule file's path (RULES §2.5,
+        :mod:`cpsolver.rules.files`) or None (``standard``), then apply overrides.
+
+        >>> ChineseRules.resolve("maubinh", players=2).players
+        2
+        """
+        if rules is None or (isinstance(rules, str) and rules in cls.PRESETS):
+            return cls.preset(rules or "standard", **overrides)
+        if isinstance(rules, (str, os.PathLike)):
+            from cpsolver.rules.files import load_rules  # the files module reads rule sets
+
+            found = load_rules(os.fspath(rules))
+            return found.replace(**overrides) if overrides else found
+        if not isinstance(rules, cls):
+            raise RuleError("rules", f"expected a {cls.__name__}, a preset name or a rule file")
+        return rules.replace(**overrides) if overrides else rules
 
     def _check(self) -> None:
         custom = self.royalties is Royalties.CUSTOM

@@ -22,14 +22,29 @@ cpsolver.errors.RuleError: rules.players: invalid value 5; valid values: 2 to 4
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import tomllib
+import typing
 from pathlib import Path
 
 from cpsolver.errors import RuleError
 from cpsolver.rules.chinese import ChineseRules
 
-__all__ = ["PRESET_KEY", "load_rules", "read_rule_file", "read_rules_text", "to_toml"]
+__all__ = [
+    "PRESET_KEY",
+    "SCHEMA_FILE",
+    "load_rules",
+    "read_rule_file",
+    "read_rules_text",
+    "rule_file_schema",
+    "to_toml",
+]
+
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "data" / "chinese-rules.schema.json"
+"""The rule files' JSON Schema as the package ships it (:func:`rule_file_schema`, written by
+``python -m cpsolver.rules.files``)."""
 
 PRESET_KEY = "preset"
 
@@ -69,7 +84,7 @@ def load_rules(name: str) -> ChineseRules:
     """
     if name in ChineseRules.PRESETS:
         return ChineseRules.preset(name)
-    if name.endswith(".toml") or "/" in name or Path(name).is_file():
+    if name.endswith(".toml") or "/" in name or os.sep in name or Path(name).is_file():
         return read_rule_file(name)
     valid = ", ".join(ChineseRules.PRESETS)
     raise RuleError(
@@ -116,3 +131,89 @@ def to_toml(rules: ChineseRules) -> str:
             lines += ["", "[[naturals]]", f"natural = {_value(entry['natural'])}"]
             lines.append(f"units = {entry['units']}")
     return "\n".join(lines) + "\n"
+
+
+def rule_file_schema() -> dict[str, object]:
+    """The JSON Schema of a rule file (its TOML read as JSON), from the rule set's own
+    declarations: every option and its values, the hands of each row, the 15 naturals. The
+    library's reading is the authority (cross-field rules, the error messages); the schema
+    serves editors and other tools.
+
+    >>> schema = rule_file_schema()
+    >>> sorted(schema["properties"])[:4]
+    ['bonus_paid', 'declare', 'foul', 'natural_ties']
+    >>> schema["properties"]["naturals"]["oneOf"][1]["items"]["properties"]["natural"]["enum"][0]
+    'clean_dragon'
+    """
+    from cpsolver.rules.base import Choice
+    from cpsolver.rules.chinese import (
+        FRONT_HANDS,
+        MAX_UNITS,
+        BonusHand,
+        NaturalName,
+        Royalties,
+        Scoring,
+    )
+
+    units = {"type": "integer", "minimum": 0, "maximum": MAX_UNITS}
+    properties: dict[str, object] = {
+        PRESET_KEY: {"enum": list(ChineseRules.PRESETS), "description": "The preset to start from."}
+    }
+    hints = typing.get_type_hints(ChineseRules)
+    for field in dataclasses.fields(ChineseRules):
+        name = field.name
+        if name in ChineseRules.DATA_FIELDS:
+            continue
+        kind = hints[name]
+        if name == "scoring":
+            plain = [s.value for s in Scoring if s is not Scoring.SCOOP_BONUS]
+            properties[name] = {
+                "type": "string",
+                "pattern": "^(" + "|".join(plain) + "|scoop_bonus:[0-9]+)$",
+            }
+        elif name == "foul":
+            properties[name] = {"type": "string", "pattern": "^(scooped|fixed:[0-9]+)$"}
+        elif name == "royalties":
+            rows = {
+                row: {
+                    "type": "object",
+                    "properties": {h.value: units for h in hands},
+                    "additionalProperties": False,
+                }
+                for row, hands in (
+                    ("front", FRONT_HANDS), ("middle", tuple(BonusHand)), ("back", tuple(BonusHand))
+                )
+            }  # fmt: skip
+            properties[name] = {
+                "oneOf": [
+                    {"enum": [r.value for r in Royalties if r is not Royalties.CUSTOM]},
+                    {"type": "object", "properties": rows, "additionalProperties": False},
+                ]
+            }
+        elif name == "naturals":
+            entry = {
+                "type": "object",
+                "required": ["natural", "units"],
+                "properties": {"natural": {"enum": [n.value for n in NaturalName]}, "units": units},
+                "additionalProperties": False,
+            }
+            properties[name] = {"oneOf": [{"type": "boolean"}, {"type": "array", "items": entry}]}
+        elif isinstance(kind, type) and issubclass(kind, Choice):
+            properties[name] = {"enum": [c.value for c in kind]}
+        elif kind is bool:
+            properties[name] = {"type": "boolean"}
+        else:
+            low, high = field.metadata["range"]
+            properties[name] = {"type": "integer", "minimum": low, "maximum": high}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://cpsolver.dev/schemas/chinese-rules.schema.json",
+        "title": "cpsolver Chinese poker rule file (RULES §2.5)",
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+    }
+
+
+if __name__ == "__main__":  # python -m cpsolver.rules.files: rewrite the shipped schema
+    SCHEMA_FILE.write_text(json.dumps(rule_file_schema(), indent=2) + "\n", encoding="utf-8")

@@ -1,0 +1,263 @@
+"""Issue 28: rule files (TOML, RULES §2.5) on every surface: the library (``solve``, ``score``
+with a path), ``cpsolver rules check/show/schema``, ``--rules FILE`` on the commands, and the
+gRPC ``ChineseRules`` message (typed fields or ``rules_toml``) with the same validation.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import grpc
+import jsonschema
+import pytest
+from helpers import run_cli, violations, wire
+
+from cpsolver.chinese.scoring import score
+from cpsolver.chinese.solve import solve
+from cpsolver.rules.chinese import ChineseRules
+from cpsolver.rules.files import SCHEMA_FILE, read_rule_file, rule_file_schema, to_toml
+from cpsolver.v1 import chinese_poker_pb2 as pb
+from cpsolver.v1 import chinese_poker_pb2_grpc
+
+# The issue's rule file, in exactly its shape.
+ISSUE_FILE = """\
+preset = "shisanshui"      # start from a preset, then override
+players = 4
+order = "weak"             # weak | strict
+wheel = "lowest"           # lowest | second_highest
+royalty_mode = "replace"   # replace | add
+bonus_paid = "on_win"      # on_win | always
+scoring = "scoop_double"   # per_row | scoop_double | two_four | scoop_bonus:N
+sweep = "double"           # none | double
+foul = "scooped"           # scooped | fixed:N
+natural_ties = "push"      # push | difference
+declare = "choice"         # choice | auto
+naturals_scooped = false
+[royalties]                # replaces the preset's table
+front = { three_of_a_kind = 3 }
+middle = { full_house = 2, four_of_a_kind = 8, straight_flush = 10 }
+back = { four_of_a_kind = 4, straight_flush = 5 }
+[[naturals]]               # highest first; `naturals = false` for none
+natural = "clean_dragon"
+units = 108
+"""
+
+# CP-E7's hands: F fouls. Under maubinh V collects 6 (CP-E14).
+E7 = {
+    "F": {"front": "Ks Kd 2h", "middle": "Qs Qh 5c 4c 3d", "back": "As Ad Ac 9s 9d"},
+    "V": {"front": "Jh Jc 6s", "middle": "Th Tc Td 8h 8c", "back": "7s 7h 7d 7c 3s"},
+}
+HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+
+
+@pytest.fixture
+def issue_file(tmp_path: Path) -> Path:
+    path = tmp_path / "my-table.toml"
+    path.write_text(ISSUE_FILE, encoding="utf-8")
+    return path
+
+
+def test_the_issues_file_reads_as_written(issue_file: Path) -> None:
+    rules = read_rule_file(issue_file)
+    expected = ChineseRules.preset("shisanshui").to_dict(full=True)
+    expected["naturals"] = [{"natural": "clean_dragon", "units": 108}]
+    assert rules.to_dict(full=True) == expected
+    # The clean dragon is the only natural: six pairs is none.
+    assert rules.natural_units == (0, 108)
+
+
+def test_library_takes_a_path_and_a_preset_name(issue_file: Path) -> None:
+    by_path = solve(HAND, str(issue_file), "strength")
+    assert by_path.rules == read_rule_file(issue_file)
+    assert solve(HAND, issue_file, "strength").rules == by_path.rules  # a Path too
+    assert solve(HAND, "maubinh", "strength").rules == ChineseRules.preset("maubinh")
+
+
+def test_score_from_the_command_line_with_a_rule_file(tmp_path: Path) -> None:
+    rule_file = tmp_path / "binh.toml"
+    rule_file.write_text('preset = "maubinh"\n', encoding="utf-8")
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps({"players": E7}), encoding="utf-8")
+    code, out, err = run_cli(["score", str(table), "--rules", str(rule_file), "--json"])
+    assert code == 0, err
+    assert json.loads(out)["totals"] == {"F": -6, "V": 6}
+    code, out, err = run_cli(["score", str(table), "--rules", "maubinh", "--json",
+                              "--set", "foul=fixed:4"])  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["totals"] == {"F": -4, "V": 4}
+
+
+def test_rules_check_accepts_a_good_file(issue_file: Path) -> None:
+    code, out, err = run_cli(["rules", "check", str(issue_file)])
+    assert code == 0, err
+    assert "naturals, royalties, scoring, sweep" in out
+
+
+BAD_FILES = [
+    ('players = 5', "rules.players", "5", "2 to 4"),
+    ('order = "sideways"', "rules.order", "'sideways'", "weak, strict"),
+    ('scoring = "scoop_bonus:x"', "rules.scoring", "'scoop_bonus:x'", "scoop_bonus:N"),
+    ('foul = "fixed:-2"', "rules.foul", "'fixed:-2'", "fixed:N (N 0 to 10000)"),
+    ('sweep = "triple"', "rules.sweep", "'triple'", "none, double"),
+    ('bonus_paid = "never"', "rules.bonus_paid", "'never'", "on_win, always"),
+    ('natural_ties = 3', "rules.natural_ties", "3", "push, difference"),
+    ('declare = "maybe"', "rules.declare", "'maybe'", "choice, auto"),
+    ('naturals_scooped = "perhaps"', "rules.naturals_scooped", "'perhaps'", "on, off"),
+    ('colour = "red"', "rules.colour", "'colour'", "valid options: players"),
+    ('preset = "vegas"', "rules.preset", "'vegas'", "valid presets: standard"),
+    ('royalties = "western"', "rules.royalties", "'western'", "standard, eastern, none"),
+    ('[royalties]\nfront = { straight = 2 }', "rules.royalties.front.straight", "'straight'",
+     "valid hands: high_card, pair, three_of_a_kind"),
+    ('[royalties]\nmiddle = { full_house = -1 }', "rules.royalties.middle.full_house", "-1",
+     "0 to 10000"),
+    ('[royalties]\nside = { pair = 1 }', "rules.royalties.side", "'side'", "front, middle, back"),
+    ('[[naturals]]\nnatural = "dragonn"\nunits = 3', "rules.naturals[0].natural", "'dragonn'",
+     "valid naturals: clean_dragon"),
+    ('[[naturals]]\nnatural = "dragon"\nunits = 1.5', "rules.naturals[0].units", "1.5",
+     "0 to 10000"),
+    ('[[naturals]]\nnatural = "dragon"\nunits = 3\n[[naturals]]\nnatural = "dragon"\nunits = 2',
+     "rules.naturals[1].natural", "dragon", "listed twice"),
+    ('players = ', "rules", "", "not a TOML rule file"),
+]
+
+
+@pytest.mark.parametrize(("text", "key", "value", "allowed"), BAD_FILES)
+def test_every_bad_file_gets_one_line_naming_key_value_and_what_is_allowed(
+    tmp_path: Path, text: str, key: str, value: str, allowed: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    code, out, err = run_cli(["rules", "check", str(path)])
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"error: {key}"), err
+    assert value in lines[0] and allowed in lines[0], err
+    # Every command reading --rules FILE says the same.
+    code, _, err_solve = run_cli(["solve", HAND, "--rules", str(path), "--objective", "strength"])
+    assert code == 2 and err_solve == err
+
+
+def test_a_missing_rule_file_is_named(tmp_path: Path) -> None:
+    code, _, err = run_cli(["rules", "check", str(tmp_path / "none.toml")])
+    assert code == 2 and "none.toml" in err
+
+
+@pytest.mark.parametrize("preset", ["standard", "eastern", "two_four", "shisanshui", "maubinh"])
+def test_rules_show_prints_a_rule_file_that_reads_back(preset: str, tmp_path: Path) -> None:
+    code, out, err = run_cli(["rules", "show", preset])
+    assert code == 0, err
+    path = tmp_path / "shown.toml"
+    path.write_text(out, encoding="utf-8")
+    assert read_rule_file(path) == ChineseRules.preset(preset)
+    code, out, _ = run_cli(["rules", "show", preset, "--json"])
+    assert json.loads(out) == ChineseRules.preset(preset).to_dict(full=True)
+
+
+def test_rules_show_of_a_file_with_overrides(issue_file: Path) -> None:
+    code, out, err = run_cli(["rules", "show", str(issue_file), "--set", "foul=fixed:3"])
+    assert code == 0, err
+    assert 'foul = "fixed:3"' in out.splitlines()
+    assert "[[naturals]]" in out and "units = 108" in out
+
+
+def test_the_shipped_schema_is_the_rule_sets_own_and_checks_files(issue_file: Path) -> None:
+    import tomllib
+
+    shipped = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert shipped == rule_file_schema()
+    code, out, _ = run_cli(["rules", "schema"])
+    assert code == 0 and json.loads(out) == shipped
+    validator = jsonschema.Draft202012Validator(shipped)
+    validator.validate(tomllib.loads(ISSUE_FILE))
+    for preset in ChineseRules.PRESETS:
+        validator.validate(tomllib.loads(to_toml(ChineseRules.preset(preset))))
+    for text, key, _, allowed in BAD_FILES[:-1]:
+        if "listed twice" in allowed or key == "rules.preset":  # the library's checks only
+            continue
+        assert list(validator.iter_errors(tomllib.loads(text))), text
+
+
+# -- the same answers over gRPC ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stub(grpc_channel: grpc.Channel) -> chinese_poker_pb2_grpc.ChinesePokerServiceStub:
+    return chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel)
+
+
+def test_solve_with_a_rule_file_is_equal_in_library_cli_and_grpc(
+    issue_file: Path, stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub, server: str
+) -> None:
+    library = solve(HAND, str(issue_file), "strength")
+    code, out, err = run_cli(
+        ["solve", HAND, "--rules", str(issue_file), "--objective", "strength", "--json"]
+    )
+    assert code == 0, err
+    local = json.loads(out)
+    code, out, err = run_cli(
+        ["solve", HAND, "--rules", str(issue_file), "--objective", "strength", "--json",
+         "--server", server]
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["arrangement"] == local["arrangement"]
+    assert local["arrangement"]["back"] == [str(c) for c in library.back]
+    assert local["rules"] == library.rules.to_dict()
+    request = pb.SolveRequest(
+        cards=wire(HAND),
+        rules=pb.ChineseRules(rules_toml=ISSUE_FILE),
+        objective=pb.OBJECTIVE_STRENGTH,
+    )
+    response = stub.Solve(request)
+    assert [str(c) for c in library.back] == local["arrangement"]["back"]
+    assert len(response.arrangement.back) == 5
+    assert response.value == pytest.approx(library.value)
+
+
+def test_grpc_scores_under_the_typed_vocabulary(
+    stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub,
+) -> None:
+    players = [
+        pb.TablePlayer(seat=seat, arrangement=pb.Arrangement(
+            back=wire(rows["back"]), middle=wire(rows["middle"]), front=wire(rows["front"])))
+        for seat, rows in E7.items()
+    ]  # fmt: skip
+    typed = pb.ChineseRules(foul=pb.ChineseRules.FOUL_FIXED, foul_units=6)
+    reply = stub.ScoreTable(pb.ScoreTableRequest(players=players, rules=typed))
+    assert {t.seat: t.units for t in reply.totals} == {"F": -6, "V": 6}
+    as_file = pb.ChineseRules(rules_toml='preset = "maubinh"\n')
+    reply = stub.ScoreTable(pb.ScoreTableRequest(players=players, rules=as_file))
+    assert {t.seat: t.units for t in reply.totals} == {"F": -6, "V": 6}
+    assert score(E7, "maubinh").net == (-6, 6)
+
+
+@pytest.mark.parametrize(
+    ("rules", "field", "says"),
+    [
+        (pb.ChineseRules(rules_toml='foul = "fixed:x"'), "rules.foul", "fixed:N"),
+        (pb.ChineseRules(rules_toml="players = "), "rules", "not a TOML rule file"),
+        (pb.ChineseRules(rules_toml='preset = "maubinh"', players=2), "rules.players",
+         "not both"),
+        (pb.ChineseRules(scoring=pb.ChineseRules.SCORING_SCOOP_BONUS, scoop_bonus=-3),
+         "rules.scoring", "scoop_bonus:N"),
+        (pb.ChineseRules(natural_table=[pb.ChineseRules.NaturalEntry(natural=99, units=3)]),
+         "rules.natural_table[0].natural", "unknown value 99"),
+        (pb.ChineseRules(royalty_table=[pb.ChineseRules.RowBonus(
+            row=pb.ROW_FRONT, hand="flush", units=2)]),
+         "rules.royalties.front.flush", "valid hands"),
+    ],
+)  # fmt: skip
+def test_bad_rules_over_grpc_are_invalid_argument_naming_the_field(
+    stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub,
+    rules: pb.ChineseRules,
+    field: str,
+    says: str,
+) -> None:
+    request = pb.SolveRequest(cards=wire(HAND), rules=rules, objective=pb.OBJECTIVE_STRENGTH)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(request)
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    found = violations(caught.value)
+    assert field in found, found
+    assert says in found[field]
