@@ -17,6 +17,8 @@
   writes must hold the same JSON values (one or more, as JSON lines), each valid against
   docs/schemas/SCHEMA.schema.json. A ``json`` block is one of these two: a shape sketch with
   ``...`` cannot drift unnoticed.
+- ```` ```toml file=NAME ````: a rule file (docs/RULE-FILES.md), written like any ``file=``
+  block; a page's console commands check it (``cpsolver rules check NAME``).
 - ```` ```sh ````, ```` ```text ````: checked, not run as written (tests/test_docs_commands.py):
   a ``cpsolver`` synopsis's options must be the command's, ``make`` targets the Makefile's,
   ``pip install`` extras pyproject's, ``grpcurl`` lines are run by tests/test_docs_grpcurl.py;
@@ -46,7 +48,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-KINDS = {"python", "console", "sh", "json", "text"}
+KINDS = {"python", "console", "sh", "json", "text", "toml"}
 OWNED_ELSEWHERE = {("docs/DEPLOY.md", "console")}  # tests/test_deploy.py
 BIN = Path(sys.executable).parent  # the venv's bin: the installed `cpsolver` entry point
 FENCE = re.compile(r"^```([^\n]*)\n(.*?)^```[ \t]*$", re.S | re.M)
@@ -88,6 +90,8 @@ def test_every_block_says_what_it_is() -> None:
         _id(b) for b in BLOCKS if b.kind == "json" and not {"file", "output"} & set(b.options)
     ]
     assert sketches == [], "a json block is an input file= or a command's output= (schema=)"
+    loose = [_id(b) for b in BLOCKS if b.kind == "toml" and "file" not in b.options]
+    assert loose == [], "a toml block is a rule file= that the page's commands check"
 
 
 def test_the_runner_finds_the_examples() -> None:

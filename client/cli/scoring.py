@@ -116,8 +116,8 @@ def _print_table(table: TableResult) -> None:
 
 
 def _row_cells(pairing: Pairing, names: tuple[str, ...]) -> list[str]:
-    if pairing.settled_by in (SettledBy.NATURAL, SettledBy.BOTH_FOULED):
-        return ["-"] * 3
+    if pairing.settled_by in (SettledBy.NATURAL, SettledBy.BOTH_FOULED) or not pairing.rows:
+        return ["-"] * 3  # a natural, two fouls, or a fixed foul (CP-14): no rows compared
     cells = []
     for outcome in pairing.rows:
         if outcome.outcome is Outcome.TIE:
