@@ -173,8 +173,9 @@ def test_deal_tables_rpc_refuses_bad_requests(
 
 
 def test_only_serve_train_and_completion_run_locally_only() -> None:
-    """Issue 5: every other command (and subcommand) takes --server; these three refuse it
-    (docs/API.md says why: they start the server, write local files, print a shell script)."""
+    """Issue 5: every other command (and subcommand) takes --server; these refuse it
+    (docs/API.md says why: they start the server, write or read local files, print a shell
+    script)."""
     import click
 
     def local_only(command: click.Command, path: str) -> set[str]:
@@ -186,6 +187,8 @@ def test_only_serve_train_and_completion_run_locally_only() -> None:
             }
         return set() if any(p.name == "server" for p in command.params) else {path}
 
-    assert local_only(main, "") == {"serve", "train", "completion", "compile"}
+    assert local_only(main, "") == {
+        "serve", "train", "completion", "compile", "rules check", "rules show", "rules schema"
+    }
     code, _, err = run("completion", "bash", "--server", "127.0.0.1:1")
     assert code == 2 and "No such option '--server'" in err

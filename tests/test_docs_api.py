@@ -50,6 +50,20 @@ def _kind(command: click.Command) -> str:
     return "remote" if server.default else "both"
 
 
+def _kinds() -> dict[str, str]:
+    """Each runnable command's kind (``_kind``); a group whose commands all run locally only
+    (``rules``: check, show and schema read and print local files) is named once, as the
+    pages name it."""
+    kinds = {name: _kind(command) for name, command in _leaves(_cli()).items()}
+    for name, command in _cli().commands.items():
+        if isinstance(command, click.Group):
+            mine = {k: v for k, v in kinds.items() if k.startswith(name + " ")}
+            if set(mine.values()) == {"local"}:
+                kinds = {k: v for k, v in kinds.items() if k not in mine}
+                kinds[name] = "local"
+    return kinds
+
+
 def _section(text: str, start: str, end: str) -> str:
     begin = text.index(start)
     return text[begin : text.index(end, begin)]
@@ -100,8 +114,7 @@ def test_api_md_says_which_commands_run_locally_remotely_or_both() -> None:
     remote_part = remote_part.split("For the others", 1)[0]
     local = {name for name in _names(local_part) if name in _cli().commands}
     remote = {name for name in _names(remote_part) if name in _cli().commands}
-    commands = _leaves(_cli())
-    kinds = {name: _kind(command) for name, command in commands.items()}
+    kinds = _kinds()
     assert local == {name for name, kind in kinds.items() if kind == "local"}
     assert remote == {name for name, kind in kinds.items() if kind == "remote"}
     # The in-process-or-remote list names the plain commands and each group's subcommands.
@@ -117,7 +130,7 @@ def test_readme_says_which_commands_run_locally_remotely_or_both() -> None:
     sentence = _section(flat, "every command but ", "with the same output")
     local_part, rest = sentence.split("(local only)", 1)
     remote_part, both_part = rest.split("(a server's only)", 1)
-    kinds = {name: _kind(command) for name, command in _leaves(_cli()).items()}
+    kinds = _kinds()
     assert _names(local_part) == {name for name, kind in kinds.items() if kind == "local"}
     assert _names(remote_part) == {name for name, kind in kinds.items() if kind == "remote"}
     plain = {name for name, kind in kinds.items() if kind == "both" and " " not in name}

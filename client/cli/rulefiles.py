@@ -22,14 +22,16 @@ __all__ = ["rules"]
 
 @main.group("rules")
 def rules() -> None:
-    """Chinese poker rule files: check one, show a rule set as one, print their schema."""
+    """Check, show and describe Chinese poker rule files."""
 
 
 @rules.command("check")
 @click.argument("file", type=click.Path(dir_okay=False))
 def check(file: str) -> None:
-    """Check a rule file (TOML): exit 0 and say what it differs in from its preset, or exit 2
-    with one line naming the bad key, its value and what is allowed.
+    """Check a rule file (TOML).
+
+    Exit 0 and say what it differs in from the standard rules, or exit 2 with one line naming
+    the bad key, its value and what is allowed.
 
     \b
     Example: cpsolver rules check my-table.toml
@@ -52,7 +54,9 @@ def _standard() -> dict[str, object]:
 )  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def show(source: str, assignments: tuple[str, ...], as_json: bool) -> None:
-    """Print a preset or a rule file, resolved, as a rule file with every option spelled out.
+    """Print a rule set as a rule file.
+
+    The preset or rule file, resolved (--set first), every option spelled out.
 
     \b
     Example: cpsolver rules show maubinh --set foul=fixed:4
@@ -66,5 +70,8 @@ def show(source: str, assignments: tuple[str, ...], as_json: bool) -> None:
 
 @rules.command("schema")
 def schema() -> None:
-    """Print the JSON Schema of rule files (shipped as cpsolver/data/chinese-rules.schema.json)."""
+    """Print the rule files' JSON Schema.
+
+    The package ships it as cpsolver/data/chinese-rules.schema.json.
+    """
     click.echo(json.dumps(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")), indent=2))

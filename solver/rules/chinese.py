@@ -16,8 +16,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import os
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -364,13 +366,62 @@ class ChineseRules(RuleSet):
         if rules is None or (isinstance(rules, str) and rules in cls.PRESETS):
             return cls.preset(rules or "standard", **overrides)
         if isinstance(rules, (str, os.PathLike)):
-            from cpsolver.rules.files import load_rules  # the files module reads rule sets
-
-            found = load_rules(os.fspath(rules))
+            found = cls.load(os.fspath(rules))
             return found.replace(**overrides) if overrides else found
         if not isinstance(rules, cls):
             raise RuleError("rules", f"expected a {cls.__name__}, a preset name or a rule file")
         return rules.replace(**overrides) if overrides else rules
+
+    @classmethod
+    def from_toml(cls, text: str, field: str = "rules") -> ChineseRules:
+        """The rule set a rule file's text describes (RULES §2.5, docs/RULE-FILES.md): a
+        ``preset`` to start from (``standard`` when absent), then options by name.
+
+        >>> ChineseRules.from_toml('preset = "maubinh"\\nfoul = "fixed:4"').foul_units
+        4
+        """
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise RuleError(field, f"not a TOML rule file: {exc}") from exc
+        preset = data.pop("preset", "standard")
+        if not isinstance(preset, str):
+            raise RuleError(
+                f"{field}.preset", f"invalid value {preset!r}; expected a preset's name"
+            )
+        return cls.preset(preset, **data)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> ChineseRules:
+        """The rule set of the rule file at ``path``; an unreadable file is a
+        :class:`RuleError` naming it."""
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RuleError("rules", f"cannot read the rule file {str(path)!r}: {exc}") from exc
+        return cls.from_toml(text)
+
+    @classmethod
+    def load(cls, name: str) -> ChineseRules:
+        """A preset's name, or else the path of a rule file (a name with ``.toml`` or a path
+        separator, or an existing file): what ``--rules`` and ``solve(rules=...)`` take.
+
+        >>> ChineseRules.load("shisanshui").sweep.value
+        'double'
+        >>> ChineseRules.load("shisansui")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        cpsolver.errors.RuleError: rules.preset: unknown preset 'shisansui'; valid presets: ...
+        """
+        if name in cls.PRESETS:
+            return cls.preset(name)
+        if name.endswith(".toml") or "/" in name or os.sep in name or Path(name).is_file():
+            return cls.from_file(name)
+        valid = ", ".join(cls.PRESETS)
+        raise RuleError(
+            "rules.preset",
+            f"unknown preset {name!r}; valid presets: {valid}, or a rule file's path",
+        )
 
     def _check(self) -> None:
         custom = self.royalties is Royalties.CUSTOM

@@ -1,6 +1,7 @@
 """Rule files: a Chinese poker rule set written in TOML (RULES §2.5, docs/RULE-FILES.md).
 
-A rule file names a preset to start from (``preset = "shisanshui"``; ``standard`` when absent)
+A rule file (read by :meth:`ChineseRules.from_toml`, the rule set's own) names a preset to
+start from (``preset = "shisanshui"``; ``standard`` when absent)
 and overrides options by their names, in the forms :meth:`ChineseRules.replace` reads:
 ``scoring = "scoop_bonus:2"``, ``foul = "fixed:6"``, a ``[royalties]`` table ``{row = {hand =
 units}}`` (it replaces the whole table) or ``royalties = "eastern"``, ``[[naturals]]`` entries
@@ -24,12 +25,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import tomllib
 import typing
 from pathlib import Path
 
-from cpsolver.errors import RuleError
 from cpsolver.rules.chinese import ChineseRules
 
 __all__ = [
@@ -50,46 +48,22 @@ PRESET_KEY = "preset"
 
 
 def read_rules_text(text: str, field: str = "rules") -> ChineseRules:
-    """The rule set a rule file's text describes (module doc)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RuleError(field, f"not a TOML rule file: {exc}") from exc
-    preset = data.pop(PRESET_KEY, "standard")
-    if not isinstance(preset, str):
-        raise RuleError(f"{field}.preset", f"invalid value {preset!r}; expected a preset's name")
-    return ChineseRules.preset(preset, **data)
+    """The rule set a rule file's text describes (:meth:`ChineseRules.from_toml`)."""
+    return ChineseRules.from_toml(text, field)
 
 
 def read_rule_file(path: str | Path) -> ChineseRules:
-    """The rule set of the rule file at ``path``; an unreadable file is a :class:`RuleError`
-    naming it."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError("rules", f"cannot read the rule file {str(path)!r}: {exc}") from exc
-    return read_rules_text(text)
+    """The rule set of the rule file at ``path`` (:meth:`ChineseRules.from_file`)."""
+    return ChineseRules.from_file(path)
 
 
 def load_rules(name: str) -> ChineseRules:
-    """``--rules`` and ``solve(rules=...)``: a preset's name, or else the path of a rule file
-    (a name with ``.toml``, ``/`` or an existing file).
+    """A preset's name or a rule file's path (:meth:`ChineseRules.load`).
 
     >>> load_rules("shisanshui").sweep.value
     'double'
-    >>> load_rules("shisansui")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    cpsolver.errors.RuleError: rules.preset: unknown preset 'shisansui'; valid presets: ...
     """
-    if name in ChineseRules.PRESETS:
-        return ChineseRules.preset(name)
-    if name.endswith(".toml") or "/" in name or os.sep in name or Path(name).is_file():
-        return read_rule_file(name)
-    valid = ", ".join(ChineseRules.PRESETS)
-    raise RuleError(
-        "rules.preset", f"unknown preset {name!r}; valid presets: {valid}, or a rule file's path"
-    )
+    return ChineseRules.load(name)
 
 
 def _value(value: object) -> str:
