@@ -10,6 +10,7 @@ The public API lives here; everything else is reachable through the submodules.
 from cpsolver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_cards
 from cpsolver.chinese import Solution, evaluate, solve, solve_many
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
+from cpsolver.chinese.rate import Rating, rate
 from cpsolver.chinese.scoring import TableResult, score
 from cpsolver.errors import (
     CardError,
@@ -40,6 +41,7 @@ __all__ = [
     "Natural",
     "NaturalKind",
     "Rank",
+    "Rating",
     "Row",
     "RuleError",
     "Solution",
@@ -49,6 +51,7 @@ __all__ = [
     "evaluate",
     "format_cards",
     "parse_cards",
+    "rate",
     "score",
     "solve",
     "solve_many",

@@ -81,6 +81,7 @@ __all__ = [
     "check_arrangement",
     "foul_check",
     "pair_terms",
+    "read_seat",
     "read_seats",
     "row_value_table",
     "score",
@@ -696,6 +697,33 @@ def check_arrangement(
     """
     ruleset = ChineseRules.resolve(rules, **overrides)
     seat, places = _arranged("", back, middle, front, ruleset, base=())
+    seen: dict[Card, str] = {}
+    for card, (where, words) in zip(seat.cards, places, strict=True):
+        if card in seen:
+            raise CardError(
+                where,
+                f"duplicate card '{card}' (also {seen[card]})",
+                token=str(card),
+                position=_index(where),
+            )
+        seen[card] = words
+    return seat
+
+
+def read_seat(spec: object, rules: ChineseRules, *, base: FieldPath = (), name: str = "") -> Seat:
+    """One player's input read and checked as :func:`score` reads a player (rows as a
+    mapping ``{back, middle, front}``, a sequence of three rows or an object with those
+    attributes; a declared natural as ``{"cards", "natural"}`` or a :class:`Natural`), with
+    error paths under ``base`` (``back[1]``, ``cards[0]``; from 0) and a card given twice
+    refused. :func:`cpsolver.chinese.rate.rate` reads the arrangement it rates with it.
+
+    >>> read_seat({"cards": "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac", "natural": True},
+    ...           ChineseRules()).natural.name
+    'dragon'
+    >>> read_seat(("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d 3s"), ChineseRules()).fouled
+    False
+    """
+    seat, places = _read_seat(name, base, spec, rules)
     seen: dict[Card, str] = {}
     for card, (where, words) in zip(seat.cards, places, strict=True):
         if card in seen:

@@ -95,8 +95,11 @@ __all__ = [
     "SPLIT_FRONT",
     "WEIGHTS",
     "BatchResult",
+    "RateBatch",
     "RemovalBatch",
     "SearchResult",
+    "rate_removal_batch",
+    "removal_split_values",
     "search",
     "search_batch",
     "search_classes",
@@ -1058,6 +1061,230 @@ class RemovalBatch:
 
 
 # ----------------------------------------------------------------------------------------------
+# Rating a given split: its value beside the best (cpsolver.chinese.rate, .review).
+
+
+@njit(cache=True, nogil=True)
+def _split_values_removal(
+    hand: IntArray,
+    cls5: IntArray,
+    cls3: IntArray,
+    rows: FloatArray,
+    values: FloatArray,
+    code5: IntArray,
+    code3: IntArray,
+    masks: IntArray,
+    distinct: IntArray,
+    flush: IntArray,
+    binom: FloatArray,
+    pos: IntArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    out: IntArray,
+    out_value: FloatArray,
+    prob: FloatArray,
+    below: FloatArray,
+    paid: FloatArray,
+) -> int:  # pragma: no cover - compiled
+    """Every valid split's value under the model reweighted for ``hand``, with the arithmetic
+    (terms and order) of :func:`_search_removal`'s scans, so a split's value here is the bit
+    its scan computes: ``out[n] = (split, back, middle, front classes)``, ``out_value[n]``."""
+    removal_cumulative(
+        hand, rows, values, code5, code3, masks, distinct, flush, binom, prob, below, paid
+    )
+    nfields = 1 if mode == 0 else 5
+    g3 = np.empty((nfields, cls3.shape[0]))
+    gm = np.empty((nfields, cls5.shape[0]))
+    gb = np.empty((nfields, cls5.shape[0]))
+    gather_fields(0, cls3, pos, prob, below, paid, values, nfields, g3)
+    gather_fields(1, cls5, pos, prob, below, paid, values, nfields, gm)
+    gather_fields(2, cls5, pos, prob, below, paid, values, nfields, gb)
+    n = 0
+    for s in range(split_f.shape[0]):
+        jf = split_f[s]
+        ia = split_a[s]
+        ib = split_b[s]
+        cf = cls3[jf]
+        if cls5[ia] >= cls5[ib]:
+            hi, lo, ihi, ilo = cls5[ia], cls5[ib], ia, ib
+        else:
+            hi, lo, ihi, ilo = cls5[ib], cls5[ia], ib, ia
+        if lo < cf or (strict and hi == lo):
+            continue
+        if mode == 0:  # _search's sum: (front + middle) + back
+            v = g3[0, jf] + gm[0, ilo] + gb[0, ihi]
+        else:
+            v = _pair_value(mode, jf, ilo, ihi, g3, gm, gb)
+        out[n, 0] = s
+        out[n, 1] = hi
+        out[n, 2] = lo
+        out[n, 3] = cf
+        out_value[n] = v
+        n += 1
+    return n
+
+
+def removal_split_values(
+    hand: IntArray,
+    cls5: IntArray,
+    cls3: IntArray,
+    removal: RemovalModel,
+    *,
+    mode: int,
+    strict: bool,
+) -> tuple[IntArray, FloatArray, tuple[FloatArray, FloatArray, FloatArray]]:
+    """Every valid split of ``hand`` (13 sorted card indices) with its per-opponent value
+    under the model reweighted for the hand (card removal), equal to the bit to what
+    :func:`search_removal_classes` computes for it: ``(splits, values, (prob, below, paid))``,
+    ``splits[n] = (split, back, middle, front classes)`` in enumeration order, and the
+    reweighted compact arrays (for per-row odds)."""
+    out = np.empty((NUM_SPLITS, 4), dtype=np.int64)
+    out_value = np.empty(NUM_SPLITS, dtype=np.float64)
+    prob, below, paid, _ = removal.scratch()
+    kernel_args: tuple[Any, ...] = (
+        np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(), mode,
+        strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, out, out_value, prob, below, paid,
+    )  # fmt: skip
+    n = _split_values_removal(*kernel_args)
+    return out[:n], out_value[:n], (prob, below, paid)
+
+
+@njit(cache=True, nogil=True)
+def _rate_range(
+    hands: IntArray,
+    given: IntArray,
+    lo: int,
+    hi: int,
+    nonflush5: npt.NDArray[np.int16],
+    flush5: npt.NDArray[np.int16],
+    front3: npt.NDArray[np.int16],
+    weights: IntArray,
+    comb5: IntArray,
+    comb3: IntArray,
+    rows: FloatArray,
+    values: FloatArray,
+    code5: IntArray,
+    code3: IntArray,
+    masks: IntArray,
+    distinct: IntArray,
+    flush: IntArray,
+    binom: FloatArray,
+    pos: IntArray,
+    mode: int,
+    strict: bool,
+    split_f: SplitArray,
+    split_a: SplitArray,
+    split_b: SplitArray,
+    out_value: FloatArray,
+    out_cls: IntArray,
+    out_given: FloatArray,
+    out_lost_rows: FloatArray,
+) -> None:  # pragma: no cover - compiled
+    """Hands ``lo..hi``: the best split's value and classes (:func:`_search_removal`, top 1),
+    the value of the given rows' classes ``given[h] = (back, middle, front)`` with the
+    arithmetic of the scan (``-inf`` when ``given[h, 0] < 0``: no rows to value), and the
+    expected row values an opponent who plays rows collects from all three rows
+    (``out_lost_rows``: what a fouled hand pays them, CP-10)."""
+    cls5 = np.empty(comb5.shape[0], dtype=np.int64)
+    cls3 = np.empty(comb3.shape[0], dtype=np.int64)
+    one_split = np.empty(1, dtype=np.int64)
+    one_value = np.empty(1, dtype=np.float64)
+    prob = np.empty(rows.shape)
+    below = np.empty(rows.shape)
+    paid = np.empty(rows.shape)
+    add = np.empty((3, pos.shape[0]))
+    nfields = 1 if mode == 0 else 5
+    g3 = np.empty((nfields, 1))
+    gm = np.empty((nfields, 1))
+    gb = np.empty((nfields, 1))
+    one = np.empty(1, dtype=np.int64)
+    for h in range(lo, hi):
+        subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
+        _search_removal(
+            hands[h], cls5, cls3, rows, values, code5, code3, masks, distinct, flush, binom,
+            pos, mode, strict, split_f, split_a, split_b, 1, one_split, one_value, prob,
+            below, paid, add,
+        )  # fmt: skip
+        s = one_split[0]
+        ca = cls5[split_a[s]]
+        cb = cls5[split_b[s]]
+        out_value[h] = one_value[0]
+        out_cls[h, 0] = max(ca, cb)
+        out_cls[h, 1] = min(ca, cb)
+        out_cls[h, 2] = cls3[split_f[s]]
+        lost = 0.0
+        for r in range(3):  # paid[r, 0] + prob * value of the lowest class: the whole row
+            lost += paid[r, 0] + prob[r, 0] * values[r, 0]
+        out_lost_rows[h] = lost
+        if given[h, 0] < 0:
+            out_given[h] = -np.inf
+            continue
+        one[0] = given[h, 2]
+        gather_fields(0, one, pos, prob, below, paid, values, nfields, g3)
+        one[0] = given[h, 1]
+        gather_fields(1, one, pos, prob, below, paid, values, nfields, gm)
+        one[0] = given[h, 0]
+        gather_fields(2, one, pos, prob, below, paid, values, nfields, gb)
+        if mode == 0:  # the scans' sum: (front + middle) + back
+            out_given[h] = g3[0, 0] + gm[0, 0] + gb[0, 0]
+        else:
+            out_given[h] = _pair_value(mode, 0, 0, 0, g3, gm, gb)
+
+
+@dataclass(frozen=True, eq=False)
+class RateBatch:
+    """:func:`rate_removal_batch`'s answer, one entry per hand: ``best`` (the best split's
+    per-opponent value), ``classes`` (its back, middle, front classes), ``given`` (the given
+    rows' per-opponent value, ``-inf`` where none was given) and ``lost_rows`` (the expected
+    row values an opponent who plays rows collects from three lost rows)."""
+
+    best: FloatArray
+    classes: IntArray
+    given: FloatArray
+    lost_rows: FloatArray
+
+
+def rate_removal_batch(
+    hands: npt.NDArray[np.integer[Any]],
+    given: npt.NDArray[np.integer[Any]],
+    removal: RemovalModel,
+    poker: PokerTables,
+    *,
+    mode: int,
+    strict: bool,
+    threads: int = 1,
+) -> RateBatch:
+    """For each hand (n x 13 card indices) under the model reweighted for its own cards: the
+    best split's value (the one :func:`search_removal_batch` finds, to the bit), the value of
+    the rows ``given[h] = (back, middle, front)`` strength classes (a row of -1: none) and
+    what a foul pays. ``threads`` > 1 runs chunks on that many threads (the kernel releases
+    the GIL; no numba threading layer, so a process may fork after it)."""
+    ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
+    wanted = np.ascontiguousarray(np.asarray(given, dtype=np.int64).reshape(-1, 3))
+    n = ordered.shape[0]
+    out = RateBatch(np.empty(n), np.empty((n, 3), dtype=np.int64), np.empty(n), np.empty(n))
+    rest: tuple[Any, ...] = (
+        *_class_args(poker), *removal.kernel_args(), mode, strict, SPLIT_FRONT, SPLIT_A,
+        SPLIT_B, out.best, out.classes, out.given, out.lost_rows,
+    )  # fmt: skip
+    chunks = max(1, min(threads, n))
+    if chunks == 1:
+        if n:
+            _rate_range(ordered, wanted, 0, n, *rest)
+        return out
+    from concurrent.futures import ThreadPoolExecutor
+
+    bounds = [(k * n // chunks, (k + 1) * n // chunks) for k in range(chunks)]
+    with ThreadPoolExecutor(chunks) as pool:
+        for done in [pool.submit(_rate_range, ordered, wanted, a, b, *rest) for a, b in bounds]:
+            done.result()
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
 # Warm-up.
 
 
@@ -1099,6 +1326,11 @@ def warm_up(*, parallel: bool = True) -> float:
     for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP):
         search_removal_classes(idx, cls5, cls3, removal, mode=mode, strict=False, top_k=2)
         search_removal_batch(idx.reshape(1, 13), removal, tables.poker, mode=mode, strict=False)
+        removal_split_values(idx, cls5, cls3, removal, mode=mode, strict=False)
+        none_given = np.full((1, 3), -1, dtype=np.int64)
+        rate_removal_batch(
+            idx.reshape(1, 13), none_given, removal, tables.poker, mode=mode, strict=False
+        )
     if parallel:
         # Load the batch kernel for the exact argument types search_batch passes, without
         # running it.

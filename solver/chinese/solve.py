@@ -93,6 +93,7 @@ __all__ = [
     "Solution",
     "budget_mode",
     "check_solve_limits",
+    "ev_solution",
     "solve",
     "solve_many",
 ]
@@ -782,6 +783,23 @@ def _ev_solution(
         analysis=report,
         tables=tables_info(rules),
     )
+
+
+def ev_solution(
+    cards: Sequence[Card],
+    rules: ChineseRules,
+    candidates: list[Candidate],
+    alternatives: int,
+    policy: NaturalPolicy = NaturalPolicy.AUTO,
+    estimator: Estimator = DEFAULT_ESTIMATOR,
+) -> Solution:
+    """The ``ev`` Solution an unconstrained solve of ``cards`` builds from its scored
+    ``candidates`` (best first; :func:`cpsolver.chinese.rate.rate` adds the player's choice
+    to them), with ``alternatives`` next best."""
+    ordered = sorted(cards, key=lambda c: c.index)
+    obj = get_objective("ev")
+    assert isinstance(obj, EvObjective)
+    return _ev_solution(ordered, rules, obj, candidates, alternatives, policy, estimator)
 
 
 def _ev_arrangement(c: Candidate, rules: ChineseRules) -> Arrangement:
