@@ -24,6 +24,7 @@ from cpsolver.chinese import Solution
 from cpsolver.chinese.constraints import Constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.estimator import Estimator
+from cpsolver.chinese.rate import Rating
 from cpsolver.chinese.scoring import Seat, TableResult
 from cpsolver.chlust import BidAction, BiddingState, PlayAdvice
 from cpsolver.chlust import Deal as ChlustDeal
@@ -59,6 +60,7 @@ __all__ = [
     "ListLegalLeafPlays",
     "PlayDeal",
     "PlayLeavesDeal",
+    "RateArrangement",
     "ResolveLeavesDeal",
     "ScoreTable",
     "Showdown",
@@ -193,6 +195,17 @@ class ValidateArrangement(Call[Seat]):
     middle: CardsLike
     front: CardsLike
     rules: ChineseRules
+
+
+@dataclass(frozen=True)
+class RateArrangement(Call[Rating]):
+    """``cpsolver.rate`` (remote: ``RateArrangement``)."""
+
+    played: object
+    rules: ChineseRules
+    estimator: Estimator
+    arrangements: int
+    seed: int
 
 
 # -- Chlust (ChlustService) -----------------------------------------------------------------

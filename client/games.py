@@ -23,6 +23,7 @@ from cpsolver.chinese import Solution
 from cpsolver.chinese.constraints import Constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.estimator import EstimatorLike, resolve_count, resolve_estimator
+from cpsolver.chinese.rate import Rating
 from cpsolver.chinese.scoring import Seat, TableResult
 from cpsolver.chlust import BidAction, BiddingState, PlayAdvice, ShowdownOdds
 from cpsolver.chlust import Deal as ChlustDeal
@@ -36,7 +37,7 @@ from cpsolver.chlust.deal import Showdown
 from cpsolver.client import calls
 from cpsolver.client.calls import Backend
 from cpsolver.client.compat import seed_first
-from cpsolver.errors import CpsolverError
+from cpsolver.errors import CpsolverError, Violations
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
@@ -195,6 +196,40 @@ class ChinesePoker(Section):
         (``cpsolver.chinese.scoring.check_arrangement``; remote: ``ValidateArrangement``)."""
         resolved = ChineseRules.resolve(rules, **overrides)
         return self.backend.call(calls.ValidateArrangement(back, middle, front, resolved), timeout)
+
+    def rate(
+        self,
+        played: object,
+        rules: ChineseRules | str | None = "standard",
+        *,
+        estimator: EstimatorLike | None = None,
+        arrangements: int | None = None,
+        seed: int = 0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> Rating:
+        """Rate a player's choice beside the best, as :func:`cpsolver.rate` (rows ``(back,
+        middle, front)`` or a mapping of them, a Solution, or a declared natural ``{"cards",
+        "natural": true}``; ``estimator``, ``arrangements`` and ``seed`` as in :meth:`solve`;
+        remote: ``RateArrangement``).
+
+        >>> from cpsolver.client import connect
+        >>> r = connect(None).chinese.rate(("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d 3s"))
+        >>> r.ev_lost, r.rank
+        (0.0, 1)
+        """
+        resolved = ChineseRules.resolve(rules, **overrides)
+        found = Violations()
+        with found.check():
+            asked = resolve_estimator(estimator)
+        with found.check():
+            count = resolve_count(arrangements)
+        with found.check():
+            check_seed(seed)
+        found.raise_any()
+        return self.backend.call(
+            calls.RateArrangement(played, resolved, asked, count, seed), timeout
+        )
 
 
 class Chlust(Section):

@@ -19,6 +19,7 @@ from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import deals
 from cpsolver.chinese.hands import evaluate
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
+from cpsolver.chinese.rate import Rating, rate
 from cpsolver.chinese.scoring import Seat, TableResult, check_arrangement, score
 from cpsolver.chlust import (
     Bidding,
@@ -159,6 +160,13 @@ class LocalBackend:
     @answers(calls.ValidateArrangement)
     def _validate(r: calls.ValidateArrangement, timeout: float | None) -> Seat:
         return check_arrangement(r.back, r.middle, r.front, r.rules)
+
+    @staticmethod
+    @answers(calls.RateArrangement)
+    def _rate(r: calls.RateArrangement, timeout: float | None) -> Rating:
+        return rate(
+            r.played, r.rules, estimator=r.estimator, arrangements=r.arrangements, seed=r.seed
+        )
 
     # -- Chlust -----------------------------------------------------------------------------
 

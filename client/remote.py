@@ -42,10 +42,12 @@ from cpsolver.chinese.constraints import as_constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import check_deal_request
 from cpsolver.chinese.estimator import Estimator
+from cpsolver.chinese.rate import Rating
 from cpsolver.chinese.scoring import (
     Seat,
     TableResult,
     check_arrangement,
+    read_seat,
     read_seats,
     seat_entries,
 )
@@ -93,6 +95,8 @@ from cpsolver.wire.chinese_poker import (
     deal_from_wire,
     hand_from_wire,
     player_paths_from_wire,
+    rate_paths_from_wire,
+    rating_from_wire,
     seat_to_wire,
     solution_from_wire,
     table_from_wire,
@@ -508,6 +512,32 @@ class RemoteBackend:
         )
         response = self._call(self._chinese.ValidateArrangement, request, timeout)
         return arrangement_check_from_wire(response, local.rows, r.rules)
+
+    @answers(calls.RateArrangement)
+    def _rate(self, r: calls.RateArrangement, timeout: float | None) -> Rating:
+        """``RateArrangement``, as :func:`cpsolver.rate`: the choice is read here with the
+        library (:func:`~cpsolver.chinese.scoring.read_seat`: the same input forms and errors
+        as in-process); the server rates it."""
+        seat = read_seat(r.played, r.rules)
+        request = pb.RateArrangementRequest(
+            rules=rules_to_wire(r.rules, pb.ChineseRules),
+            estimator=str(r.estimator),
+            arrangements=r.arrangements,
+            seed=r.seed,
+        )
+        if seat.natural is not None:
+            request.natural.cards.extend(cards_to_wire(seat.cards))
+        else:
+            assert seat.rows is not None
+            request.arrangement.CopyFrom(
+                pb.Arrangement(
+                    back=cards_to_wire(seat.rows[Row.BACK]),
+                    middle=cards_to_wire(seat.rows[Row.MIDDLE]),
+                    front=cards_to_wire(seat.rows[Row.FRONT]),
+                )
+            )
+        response = self._call(self._chinese.RateArrangement, request, timeout, rate_paths_from_wire)
+        return rating_from_wire(response, r.rules)
 
     # -- Chlust (ChlustService) ------------------------------------------------------------
 

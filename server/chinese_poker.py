@@ -16,6 +16,7 @@ from cpsolver.chinese import solve
 from cpsolver.chinese.deal import check_deal_request, deals
 from cpsolver.chinese.estimator import resolve_count, resolve_estimator
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE
+from cpsolver.chinese.rate import rate
 from cpsolver.chinese.scoring import check_arrangement, score
 from cpsolver.errors import CpsolverError, InvalidInputError, Violations
 from cpsolver.evaluator.poker import evaluate
@@ -34,6 +35,8 @@ from cpsolver.wire.chinese_poker import (
     hand_to_wire,
     player_paths_to_wire,
     players_from_wire,
+    rate_paths_to_wire,
+    rating_to_wire,
     solution_to_wire,
     table_to_wire,
 )
@@ -149,6 +152,33 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         except InvalidInputError as exc:
             raise exc.prefixed("arrangement") from exc
         return arrangement_check_to_wire(seat)
+
+    def RateArrangement(
+        self, request: pb.RateArrangementRequest, context: grpc.ServicerContext
+    ) -> pb.RateArrangementResponse:
+        rules = rules_from_wire(request.rules, ChineseRules)
+        played: object
+        if request.WhichOneof("play") == "natural":
+            played = {"cards": cards_from_wire(request.natural.cards, "natural.cards"),
+                      "natural": True}  # fmt: skip
+        elif request.WhichOneof("play") == "arrangement":
+            wire = request.arrangement
+            played = {
+                name: cards_from_wire(getattr(wire, name), f"arrangement.{name}")
+                for name in ("back", "middle", "front")
+            }
+        else:
+            raise InvalidInputError("arrangement", "required: the rows played, or a natural")
+        with paths_moved(rate_paths_to_wire):
+            rating = rate(
+                played,
+                rules,
+                estimator=request.estimator or None,
+                arrangements=request.arrangements or None,
+                seed=request.seed,
+                deadline=_seconds_left(context),
+            )
+        return rating_to_wire(rating)
 
     def ScoreTable(
         self, request: pb.ScoreTableRequest, context: grpc.ServicerContext

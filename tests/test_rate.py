@@ -173,6 +173,9 @@ def test_bad_input_names_the_field() -> None:
     with pytest.raises(InvalidInputError) as error:
         rate(("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d 3s"), estimator="luck", seed=-1)
     assert {v.field for v in error.value.violations} == {"estimator", "seed"}
+    with pytest.raises(InvalidInputError) as error:  # every violation at once
+        rate(("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d"), estimator="luck")
+    assert [v.field for v in error.value.violations] == ["estimator", "front"]
 
 
 def test_rating_is_immutable_and_serialisable() -> None:

@@ -20,6 +20,7 @@ from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.ev import Candidate, RowOdds
 from cpsolver.chinese.ev_model import TablesInfo
 from cpsolver.chinese.naturals import Natural, NaturalName, detect_natural
+from cpsolver.chinese.rate import Rating, RowRating
 from cpsolver.chinese.scoring import Outcome, Pairing, RowOutcome, Seat, SettledBy, TableResult
 from cpsolver.chinese.solve import Arrangement, EvReport, NaturalSettlement, Solution
 from cpsolver.errors import Field, FieldPath, InvalidInputError, field_path
@@ -43,6 +44,10 @@ __all__ = [
     "player_paths_from_wire",
     "player_paths_to_wire",
     "players_from_wire",
+    "rate_paths_from_wire",
+    "rate_paths_to_wire",
+    "rating_from_wire",
+    "rating_to_wire",
     "rows_to_wire",
     "seat_to_wire",
     "solution_from_wire",
@@ -523,6 +528,122 @@ def _interval_from_wire(message: Message, name: str) -> tuple[float, float] | No
 
 def _card_index(card: Card) -> int:
     return card.index
+
+
+# -- rating a player's choice (RateArrangement) ----------------------------------------
+
+
+def _rated_row_to_wire(rated: RowRating) -> chinese_poker_pb2.RatedRow:
+    return chinese_poker_pb2.RatedRow(
+        row=chinese_poker_pb2.Row.Value(f"ROW_{rated.row.name}"),
+        hand=hand_to_wire(rated.hand),
+        royalty=rated.royalty,
+        odds=chinese_poker_pb2.RowOdds(
+            win=rated.win, tie=rated.tie, loss=rated.loss, units=rated.value
+        ),
+        expected_units=rated.units,
+    )
+
+
+def _rated_row_from_wire(message: chinese_poker_pb2.RatedRow) -> RowRating:
+    row = Row[chinese_poker_pb2.Row.Name(message.row).removeprefix("ROW_")]
+    hand = hand_from_wire(message.hand)
+    o = message.odds
+    return RowRating(
+        row, hand.cards, hand, o.win, o.tie, o.loss, o.units, message.royalty,
+        message.expected_units,
+    )  # fmt: skip
+
+
+_ROW_NAMES = frozenset({"back", "middle", "front"})
+
+
+def rate_paths_to_wire(path: FieldPath) -> FieldPath:
+    """A path of :func:`cpsolver.rate`'s errors named on RateArrangementRequest: the rows
+    under ``arrangement``, a declared natural's ``cards`` under ``natural``.
+
+    >>> rate_paths_to_wire(("back", 1)), rate_paths_to_wire(("cards", 0))
+    (('arrangement', 'back', 1), ('natural', 'cards', 0))
+    """
+    if path and path[0] in _ROW_NAMES:
+        return ("arrangement", *path)
+    if path and path[0] == "cards":
+        return ("natural", *path)
+    return path
+
+
+def rate_paths_from_wire(path: FieldPath) -> FieldPath:
+    """:func:`rate_paths_to_wire` undone (the typed client names the library's arguments).
+
+    >>> rate_paths_from_wire(("arrangement", "back", 1)), rate_paths_from_wire(("natural",))
+    (('back', 1), ('natural',))
+    """
+    if len(path) > 1 and path[0] in ("arrangement", "natural"):
+        return path[1:]
+    return path
+
+
+def rating_to_wire(rating: Rating) -> chinese_poker_pb2.RateArrangementResponse:
+    """The RateArrangementResponse of a :class:`Rating`."""
+    response = chinese_poker_pb2.RateArrangementResponse(
+        rows=[_rated_row_to_wire(r) for r in rating.rows],
+        fouled=rating.fouled,
+        foul_reason=rating.foul_reason,
+        value=rating.ev,
+        best=solution_to_wire(rating.best),
+        best_rows=[_rated_row_to_wire(r) for r in rating.best_rows],
+        ev_lost=rating.ev_lost,
+        rank=rating.rank or 0,
+        choices=rating.choices,
+        mistakes=list(rating.mistakes),
+        estimator=str(rating.estimator),
+    )
+    if rating.natural is not None:
+        response.natural.CopyFrom(_natural_to_wire(rating.natural))
+    if rating.ev_ci95 is not None:
+        response.value_interval.CopyFrom(_interval(rating.ev_ci95))
+    if rating.ev_lost_ci95 is not None:
+        response.ev_lost_interval.CopyFrom(_interval(rating.ev_lost_ci95))
+    if rating.available_natural is not None:
+        declared = rating.natural is not None
+        response.available_natural.CopyFrom(
+            _natural_to_wire(rating.available_natural, declared=declared)
+        )
+    return response
+
+
+def rating_from_wire(
+    response: chinese_poker_pb2.RateArrangementResponse, rules: ChineseRules
+) -> Rating:
+    """The library's :class:`Rating` of a RateArrangementResponse to a request made with
+    ``rules``."""
+    rows = tuple(_rated_row_from_wire(r) for r in response.rows)
+    natural = natural_from_wire(response.natural) if response.HasField("natural") else None
+    cards = natural.cards if natural is not None else tuple(c for r in rows for c in r.cards)
+    available = (
+        natural_from_wire(response.available_natural)
+        if response.HasField("available_natural")
+        else None
+    )
+    return Rating(
+        tuple(sorted(cards, key=_card_index)),
+        rules,
+        Estimator.parse(response.estimator or "model"),
+        rows,
+        natural,
+        response.fouled,
+        response.foul_reason,
+        response.value,
+        _interval_from_wire(response, "value_interval"),
+        solution_from_wire(response.best, rules),
+        tuple(_rated_row_from_wire(r) for r in response.best_rows),
+        response.ev_lost,
+        _interval_from_wire(response, "ev_lost_interval"),
+        response.rank or None,
+        response.choices,
+        tuple(response.mistakes),
+        available,
+    )
 
 
 # -- table scoring (ScoreTable) ----------------------------------------------------------

@@ -294,7 +294,8 @@ def rate(
     >>> r.rank > 1, r.ev_lost > 0, r.best_ev > r.ev
     (True, True, True)
     """
-    problems = Violations()
+    problems = Violations()  # every violation at once, as in solve
+    resolved = None
     with problems.check():
         resolved = resolve_rules(rules, overrides)
     with problems.check():
@@ -303,8 +304,10 @@ def rate(
         count = resolve_count(arrangements)
     with problems.check():
         check_seed(seed)
+    with problems.check():
+        seat = read_seat(played, resolved or ChineseRules())
     problems.raise_any()
-    seat = read_seat(played, resolved)
+    assert resolved is not None
     left = deadline if deadline is not None else budget_left()
     chosen = asked.chosen(left)
     cards = tuple(sorted(seat.cards, key=lambda c: c.index))
@@ -376,7 +379,7 @@ def rate(
         ev, ci = _foul_ev(cards, resolved, model, chosen, prob, paid)
         assert seat.rows is not None and seat.hands is not None
         rows = tuple(
-            RowRating(row, seat.rows[row], seat.hands[row], 0.0, 0.0, 1.0, 0.0, 0,
+            RowRating(row, seat.hands[row].cards, seat.hands[row], 0.0, 0.0, 1.0, 0.0, 0,
                       -_whole_row(int(row), prob, paid, compact_values))
             for row in _ROWS
         )  # fmt: skip

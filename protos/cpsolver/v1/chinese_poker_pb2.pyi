@@ -677,3 +677,67 @@ class DealTablesResponse(_message.Message):
     TABLES_FIELD_NUMBER: _ClassVar[int]
     tables: _containers.RepeatedCompositeFieldContainer[DealtTable]
     def __init__(self, tables: _Optional[_Iterable[_Union[DealtTable, _Mapping]]] = ...) -> None: ...
+
+class RateArrangementRequest(_message.Message):
+    __slots__ = ("arrangement", "natural", "rules", "estimator", "arrangements", "seed")
+    ARRANGEMENT_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATOR_FIELD_NUMBER: _ClassVar[int]
+    ARRANGEMENTS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    arrangement: Arrangement
+    natural: TablePlayer.NaturalDeclaration
+    rules: ChineseRules
+    estimator: str
+    arrangements: int
+    seed: int
+    def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., natural: _Optional[_Union[TablePlayer.NaturalDeclaration, _Mapping]] = ..., rules: _Optional[_Union[ChineseRules, _Mapping]] = ..., estimator: _Optional[str] = ..., arrangements: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+
+class RatedRow(_message.Message):
+    __slots__ = ("row", "hand", "royalty", "odds", "expected_units")
+    ROW_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    ROYALTY_FIELD_NUMBER: _ClassVar[int]
+    ODDS_FIELD_NUMBER: _ClassVar[int]
+    EXPECTED_UNITS_FIELD_NUMBER: _ClassVar[int]
+    row: Row
+    hand: Hand
+    royalty: int
+    odds: RowOdds
+    expected_units: float
+    def __init__(self, row: _Optional[_Union[Row, str]] = ..., hand: _Optional[_Union[Hand, _Mapping]] = ..., royalty: _Optional[int] = ..., odds: _Optional[_Union[RowOdds, _Mapping]] = ..., expected_units: _Optional[float] = ...) -> None: ...
+
+class RateArrangementResponse(_message.Message):
+    __slots__ = ("rows", "natural", "fouled", "foul_reason", "value", "value_interval", "best", "best_rows", "ev_lost", "ev_lost_interval", "rank", "choices", "mistakes", "available_natural", "estimator")
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    NATURAL_FIELD_NUMBER: _ClassVar[int]
+    FOULED_FIELD_NUMBER: _ClassVar[int]
+    FOUL_REASON_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    VALUE_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    BEST_ROWS_FIELD_NUMBER: _ClassVar[int]
+    EV_LOST_FIELD_NUMBER: _ClassVar[int]
+    EV_LOST_INTERVAL_FIELD_NUMBER: _ClassVar[int]
+    RANK_FIELD_NUMBER: _ClassVar[int]
+    CHOICES_FIELD_NUMBER: _ClassVar[int]
+    MISTAKES_FIELD_NUMBER: _ClassVar[int]
+    AVAILABLE_NATURAL_FIELD_NUMBER: _ClassVar[int]
+    ESTIMATOR_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedCompositeFieldContainer[RatedRow]
+    natural: Natural
+    fouled: bool
+    foul_reason: str
+    value: float
+    value_interval: Interval
+    best: SolveResponse
+    best_rows: _containers.RepeatedCompositeFieldContainer[RatedRow]
+    ev_lost: float
+    ev_lost_interval: Interval
+    rank: int
+    choices: int
+    mistakes: _containers.RepeatedScalarFieldContainer[str]
+    available_natural: Natural
+    estimator: str
+    def __init__(self, rows: _Optional[_Iterable[_Union[RatedRow, _Mapping]]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., fouled: _Optional[bool] = ..., foul_reason: _Optional[str] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., best: _Optional[_Union[SolveResponse, _Mapping]] = ..., best_rows: _Optional[_Iterable[_Union[RatedRow, _Mapping]]] = ..., ev_lost: _Optional[float] = ..., ev_lost_interval: _Optional[_Union[Interval, _Mapping]] = ..., rank: _Optional[int] = ..., choices: _Optional[int] = ..., mistakes: _Optional[_Iterable[str]] = ..., available_natural: _Optional[_Union[Natural, _Mapping]] = ..., estimator: _Optional[str] = ...) -> None: ...

@@ -65,6 +65,11 @@ class ChinesePokerServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesResponse.FromString,
                 _registered_method=True)
+        self.RateArrangement = channel.unary_unary(
+                '/cpsolver.v1.ChinesePokerService/RateArrangement',
+                request_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.RateArrangementRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.RateArrangementResponse.FromString,
+                _registered_method=True)
 
 
 class ChinesePokerServiceServicer:
@@ -115,6 +120,15 @@ class ChinesePokerServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RateArrangement(self, request, context):
+        """Rates a player's own arrangement (rows, or a declared natural) beside the best one: its
+        expected units, the EV lost, its rank among the valid choices, row by row odds and units
+        (cpsolver.rate). A fouled arrangement is an answer, rated as the foul it is (CP-10).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_ChinesePokerServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -147,6 +161,11 @@ def add_ChinesePokerServiceServicer_to_server(servicer, server):
                     servicer.DealTables,
                     request_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesResponse.SerializeToString,
+            ),
+            'RateArrangement': grpc.unary_unary_rpc_method_handler(
+                    servicer.RateArrangement,
+                    request_deserializer=cpsolver_dot_v1_dot_chinese__poker__pb2.RateArrangementRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_chinese__poker__pb2.RateArrangementResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -312,6 +331,33 @@ class ChinesePokerService:
             '/cpsolver.v1.ChinesePokerService/DealTables',
             cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesRequest.SerializeToString,
             cpsolver_dot_v1_dot_chinese__poker__pb2.DealTablesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RateArrangement(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.ChinesePokerService/RateArrangement',
+            cpsolver_dot_v1_dot_chinese__poker__pb2.RateArrangementRequest.SerializeToString,
+            cpsolver_dot_v1_dot_chinese__poker__pb2.RateArrangementResponse.FromString,
             options,
             channel_credentials,
             insecure,
