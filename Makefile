@@ -52,7 +52,7 @@ protos: $(STAMP)
 
 # Benchmark modules run by `make bench`, in order (each prints its figures; docs/BENCHMARKS.md
 # records them with the command). Add yours to the list.
-BENCHMARKS ?= bench.solve bench.rule_sets bench.engines bench.grpc_load bench.startup bench.cold_start
+BENCHMARKS ?= bench.solve bench.rule_sets bench.engines bench.grpc_load bench.startup bench.cold_start bench.review
 
 bench: $(STAMP)
 	@set -e; for module in $(BENCHMARKS); do echo "== $$module"; $(PY) -m $$module; done

@@ -11,6 +11,7 @@ from cpsolver.cards import DECKS, Card, Deck, Rank, Suit, format_cards, parse_ca
 from cpsolver.chinese import Solution, evaluate, solve, solve_many
 from cpsolver.chinese.naturals import Natural, NaturalKind, detect_natural
 from cpsolver.chinese.rate import Rating, rate
+from cpsolver.chinese.review import Review, review
 from cpsolver.chinese.scoring import TableResult, score
 from cpsolver.errors import (
     CardError,
@@ -42,6 +43,7 @@ __all__ = [
     "NaturalKind",
     "Rank",
     "Rating",
+    "Review",
     "Row",
     "RuleError",
     "Solution",
@@ -52,6 +54,7 @@ __all__ = [
     "format_cards",
     "parse_cards",
     "rate",
+    "review",
     "score",
     "solve",
     "solve_many",

@@ -11,6 +11,7 @@ from cpsolver.chinese.constrained import ENGINES
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy
 from cpsolver.chinese.estimator import Estimator
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
+from cpsolver.chinese.render import solution_html
 from cpsolver.client.cli.asking import asked, estimate_options
 from cpsolver.client.cli.main import (
     complete_objectives,
@@ -19,7 +20,13 @@ from cpsolver.client.cli.main import (
     remote_options,
     rules_options,
 )
-from cpsolver.client.cli.render import cards_text, console, solution_tables
+from cpsolver.client.cli.render import (
+    cards_text,
+    console,
+    html_option,
+    solution_tables,
+    write_html,
+)
 from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
 
@@ -110,6 +117,7 @@ def evaluate(
 )
 @estimate_options(SOLVE_ESTIMATOR)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@html_option
 @remote_options
 def solve(
     cards: tuple[str, ...],
@@ -123,6 +131,7 @@ def solve(
     engine: str,
     seed: int,
     as_json: bool,
+    html: str | None,
     solver: Solver,
     **asking: Any,
 ) -> None:
@@ -151,6 +160,8 @@ def solve(
         **extra,
         **overrides,
     )
+    if html is not None:
+        write_html(html, f"cpsolver solve {' '.join(cards)}", solution_html(solution))
     if as_json:
         emit_json(solution.to_dict())
         return

@@ -18,10 +18,11 @@ from rich.table import Table
 from rich.text import Text
 
 from cpsolver.chinese.rate import MISTAKE_KINDS, Rating, RowRating
+from cpsolver.chinese.render import rating_html
 from cpsolver.client.cli.asking import asked, estimate_options
 from cpsolver.client.cli.chinese import SOLVE_ESTIMATOR
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
-from cpsolver.client.cli.render import cards_text, console, number
+from cpsolver.client.cli.render import cards_text, console, html_option, number, write_html
 from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
 
@@ -36,6 +37,7 @@ __all__ = ["rate", "rating_parts"]
 )  # fmt: skip
 @rules_options("Override one rule option (repeatable), e.g. --set scoring=two_four.")
 @estimate_options(SOLVE_ESTIMATOR)
+@html_option
 @remote_options
 def rate(
     cards: tuple[str, ...],
@@ -44,6 +46,7 @@ def rate(
     assignments: tuple[str, ...],
     as_json: bool,
     seed: int,
+    html: str | None,
     solver: Solver,
     **asking: Any,
 ) -> None:
@@ -70,6 +73,8 @@ def rate(
     rating = solver.chinese.rate(
         played, preset, estimator=estimator, arrangements=count, seed=seed, **overrides
     )
+    if html is not None:
+        write_html(html, f"cpsolver rate {' / '.join(cards)}", rating_html(rating))
     if as_json:
         emit_json(rating.to_dict())
         return

@@ -11,8 +11,10 @@ set's ``[players=4 ...]`` or a seat named ``[b]`` prints as given.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
+import click
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -22,9 +24,41 @@ from cpsolver.chinese import Solution
 from cpsolver.chinese.solve import Arrangement
 from cpsolver.rules import Row
 
-__all__ = ["cards_text", "console", "number", "signed", "solution_tables"]
+__all__ = [
+    "cards_text",
+    "console",
+    "html_option",
+    "number",
+    "signed",
+    "solution_tables",
+    "write_html",
+]
 
 ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def html_option(command: F) -> F:
+    """``--html FILE``: also write the answer as a self-contained HTML page
+    (:mod:`cpsolver.chinese.render`); the command receives it as ``html``."""
+    return click.option(
+        "--html", "html", default=None, metavar="FILE",
+        help="Also write the answer as a self-contained HTML page (cards, rows, EV table).",
+    )(command)  # fmt: skip
+
+
+def write_html(path: str, title: str, fragment: str) -> None:
+    """Write :func:`cpsolver.chinese.render.page` of ``fragment`` to ``path`` (UTF-8)."""
+    from cpsolver.chinese.render import page
+    from cpsolver.errors import InvalidInputError
+
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(page(title, fragment))
+    except OSError as exc:
+        raise InvalidInputError("html", f"cannot write {path!r}: {exc.strerror}") from None
+
+
 _RED = frozenset({Suit.HEARTS, Suit.DIAMONDS})
 
 

@@ -213,6 +213,19 @@ class Rating:
             "solution": self.best.to_dict(),
         }
 
+    def __str__(self) -> str:
+        """The choice, its EV beside the best's, the loss, rank and mistakes
+        (:func:`cpsolver.chinese.render.rating_text`)."""
+        from cpsolver.chinese.render import rating_text
+
+        return rating_text(self)
+
+    def _repr_html_(self) -> str:
+        """The rating drawn as HTML in a notebook (:mod:`cpsolver.chinese.render`)."""
+        from cpsolver.chinese.render import rating_html
+
+        return rating_html(self)
+
 
 def foul_rows_ev(lost_rows: float, rules: ChineseRules) -> float:
     """Per-opponent row EV of a fouled hand against one who plays rows and collects

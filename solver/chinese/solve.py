@@ -301,6 +301,19 @@ class Solution:
             out.update(self.analysis.to_dict(self))
         return out
 
+    def __str__(self) -> str:
+        """The rows, a declared natural and the value, a few lines
+        (:func:`cpsolver.chinese.render.solution_text`)."""
+        from cpsolver.chinese.render import solution_text
+
+        return solution_text(self)
+
+    def _repr_html_(self) -> str:
+        """The solution drawn as HTML in a notebook (:mod:`cpsolver.chinese.render`)."""
+        from cpsolver.chinese.render import solution_html
+
+        return solution_html(self)
+
 
 @dataclass(frozen=True, slots=True)
 class NaturalSettlement:
