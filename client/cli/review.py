@@ -139,10 +139,12 @@ def review_command(
     solver: Solver,
     **asking: Any,
 ) -> None:
-    """Rate every hand of a history (JSON lines or CSV: rows a player set, optional player,
-    rules and id; docs/schemas/hand-history.schema.json) and sum it up by player: EV lost per
-    hand, share played best, worst hands, mistakes by kind. A progress bar shows on a
-    terminal; bad lines are listed and make the exit code 2.
+    """Rate every hand of a history and sum it up by player.
+
+    FILE holds JSON lines or CSV: the rows a player set, optional player, rules and id
+    (docs/schemas/hand-history.schema.json). Per player: EV lost per hand, share played
+    best, worst hands, mistakes by kind. A progress bar shows on a terminal; bad lines are
+    listed and make the exit code 2.
 
     \b
     Example: cpsolver review history.jsonl --json

@@ -21,15 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from html import escape
-from typing import TYPE_CHECKING
+from typing import Any, TypeAlias
 
 from cpsolver.cards import Card, Suit
 from cpsolver.rules import Row
 
-if TYPE_CHECKING:
-    from cpsolver.chinese.rate import Rating, RowRating
-    from cpsolver.chinese.review import Review
-    from cpsolver.chinese.solve import Solution
+# The values shown are typed Any here: solve, rate and review import this module (lazily, for
+# their __str__ and _repr_html_), so it imports none of them.
+Solution: TypeAlias = Any
+Rating: TypeAlias = Any
+RowRating: TypeAlias = Any
+Review: TypeAlias = Any
 
 __all__ = [
     "STYLE",
@@ -238,11 +240,7 @@ def rating_html(rating: Rating) -> str:
         )
     )
     if rating.mistakes:
-        from cpsolver.chinese.rate import MISTAKE_KINDS
-
-        items = "".join(
-            f"<li><b>{escape(k)}</b>: {escape(MISTAKE_KINDS[k])}</li>" for k in rating.mistakes
-        )
+        items = "".join(f"<li><b>{escape(k)}</b></li>" for k in rating.mistakes)
         parts.append(f"<p>Mistakes:</p><ul>{items}</ul>")
     else:
         parts.append('<p class="good">Played best.</p>')
