@@ -35,7 +35,9 @@ from cpsolver.errors import CpsolverError
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.ofc import FantasylandSet, OfcDeal
+from cpsolver.ofc import TableResult as OfcTable
+from cpsolver.rules import ChineseRules, ChlustRules, OfcRules, ThreeLeavesRules
 from cpsolver.three_leaves import Choices, HandAdvice, KhlyustClaim, LegalPlay
 from cpsolver.three_leaves import Deal as LeavesDeal
 from cpsolver.three_leaves import DealResult as LeavesDealResult
@@ -50,6 +52,7 @@ __all__ = [
     "Call",
     "DealHands",
     "DealLeaves",
+    "DealOpenFace",
     "DealTables",
     "EvaluateHand",
     "EvaluateKhlyust",
@@ -62,7 +65,9 @@ __all__ = [
     "PlayLeavesDeal",
     "RateArrangement",
     "ResolveLeavesDeal",
+    "ScoreOpenFace",
     "ScoreTable",
+    "SetFantasyland",
     "Showdown",
     "ShowdownOdds",
     "Solve",
@@ -176,6 +181,32 @@ class ScoreTable(Call[TableResult]):
 
     players: Sequence[object] | Mapping[str, object]
     rules: ChineseRules
+
+
+@dataclass(frozen=True)
+class ScoreOpenFace(Call[OfcTable]):
+    """``cpsolver.ofc.score`` (remote: ``OpenFaceService.ScoreOpenFace``)."""
+
+    players: Sequence[object] | Mapping[str, object]
+    rules: OfcRules
+
+
+@dataclass(frozen=True)
+class SetFantasyland(Call[FantasylandSet]):
+    """``cpsolver.ofc.fantasyland`` (remote: ``OpenFaceService.SetFantasyland``)."""
+
+    cards: CardsLike
+    rules: OfcRules
+    objective: str
+    fantasyland_value: float
+
+
+@dataclass(frozen=True)
+class DealOpenFace(Call[OfcDeal]):
+    """``cpsolver.ofc.deal`` (remote: ``OpenFaceService.DealOpenFace``)."""
+
+    seed: int
+    rules: OfcRules
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,9 @@ from cpsolver.errors import CpsolverError, Violations
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.ofc import FantasylandSet, OfcDeal
+from cpsolver.ofc import TableResult as OfcTable
+from cpsolver.rules import ChineseRules, ChlustRules, OfcRules, ThreeLeavesRules
 from cpsolver.seeds import check_seed
 from cpsolver.three_leaves import (
     Choices,
@@ -56,7 +58,7 @@ from cpsolver.three_leaves import DealResult as LeavesDealResult
 from cpsolver.three_leaves.advice import DEFAULT_SAMPLES as DEFAULT_LEAVES_SAMPLES
 from cpsolver.tricks import Trick
 
-__all__ = ["ChinesePoker", "Chlust", "Section", "ThreeLeaves"]
+__all__ = ["ChinesePoker", "Chlust", "OpenFace", "Section", "ThreeLeaves"]
 
 
 class Section:
@@ -490,3 +492,50 @@ class ThreeLeaves(Section):
             hand, trump_card, resolved, position, samples, seed, carried_pot, odds, tricks, exchange
         )
         return self.backend.call(request, timeout)
+
+
+class OpenFace(Section):
+    """Open-face Chinese poker (RULES.md §5; ``cpsolver.ofc`` types; remote:
+    ``OpenFaceService``)."""
+
+    def score(
+        self,
+        players: Sequence[object] | Mapping[str, object],
+        rules: OfcRules | str | None = None,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> OfcTable:
+        """Settle a table of finished boards (OFC-4, ``cpsolver.ofc.score``)."""
+        resolved = OfcRules.resolve(rules, **overrides)
+        return self.backend.call(calls.ScoreOpenFace(players, resolved), timeout)
+
+    def fantasyland(
+        self,
+        cards: CardsLike,
+        rules: OfcRules | str | None = None,
+        *,
+        objective: str = "royalties",
+        fantasyland_value: float = 0.0,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> FantasylandSet:
+        """The best set of a fantasyland hand (OFC-5, ``cpsolver.ofc.fantasyland``)."""
+        resolved = OfcRules.resolve(rules, **overrides)
+        return self.backend.call(
+            calls.SetFantasyland(cards, resolved, objective, fantasyland_value), timeout
+        )
+
+    def deal(
+        self,
+        seed: int,
+        rules: OfcRules | str | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> OfcDeal:
+        """The deal numbered ``seed`` (OFC-1, ``cpsolver.ofc.deal``): the same seed and rules
+        give the same deal either way."""
+        resolved = OfcRules.resolve(rules, **overrides)
+        return self.backend.call(calls.DealOpenFace(seed, resolved), timeout)

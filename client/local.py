@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cpsolver import ofc
 from cpsolver.cards import Card, CardsLike, parse_cards, parse_suit
 from cpsolver.chinese import Solution, solve, solve_many
 from cpsolver.chinese.deal import Deal as ChineseDeal
@@ -302,3 +303,22 @@ class LocalBackend:
             tricks=r.tricks,
             exchange=r.exchange,
         )
+
+    # -- open-face Chinese poker -------------------------------------------------------------
+
+    @staticmethod
+    @answers(calls.ScoreOpenFace)
+    def _score_open_face(r: calls.ScoreOpenFace, timeout: float | None) -> ofc.TableResult:
+        return ofc.score(r.players, r.rules)
+
+    @staticmethod
+    @answers(calls.SetFantasyland)
+    def _set_fantasyland(r: calls.SetFantasyland, timeout: float | None) -> ofc.FantasylandSet:
+        return ofc.fantasyland(
+            r.cards, rules=r.rules, objective=r.objective, fantasyland_value=r.fantasyland_value
+        )
+
+    @staticmethod
+    @answers(calls.DealOpenFace)
+    def _deal_open_face(r: calls.DealOpenFace, timeout: float | None) -> ofc.OfcDeal:
+        return ofc.deal(r.seed, r.rules)

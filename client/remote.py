@@ -67,7 +67,10 @@ from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError, 
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
+from cpsolver.ofc import FantasylandSet, OfcDeal
+from cpsolver.ofc import TableResult as OfcTable
 from cpsolver.rules import ChineseRules, Row
+from cpsolver.seeds import check_seed
 from cpsolver.three_leaves import (
     Choices,
     HandAdvice,
@@ -915,6 +918,77 @@ class RemoteBackend:
         )
         response = self._call(self._leaves().AdviseLeaves, request, timeout)
         return hand_advice_from_wire(response, turned.suit, r.position, exchange=r.exchange)
+
+    # -- open-face Chinese poker (OpenFaceService) ----------------------------------------
+
+    @answers(calls.ScoreOpenFace)
+    def _score_open_face(self, r: calls.ScoreOpenFace, timeout: float | None) -> OfcTable:
+        """``ScoreOpenFace`` (OFC-4), as :func:`cpsolver.ofc.score`: the boards are read here
+        with the library (the same errors), the server settles them."""
+        from cpsolver.ofc.board import read_boards, seat_entries
+        from cpsolver.v1 import open_face_pb2
+        from cpsolver.wire.open_face import board_to_wire, table_from_wire
+
+        names, boards = read_boards(r.players, most=r.rules.max_players, complete=True)
+        keys = [path[1] for _, path, _ in seat_entries(r.players, most=r.rules.max_players)]
+        request = open_face_pb2.ScoreOpenFaceRequest(
+            rules=rules_to_wire(r.rules, open_face_pb2.OpenFaceRules),
+            players=[
+                open_face_pb2.OpenFaceSeat(seat=name, board=board_to_wire(board))
+                for name, board in zip(names, boards, strict=True)
+            ],
+        )
+
+        def paths(path: FieldPath) -> FieldPath:
+            # players[i].board.back[j] -> players.NAME.back[j] (or players[i].back[j])
+            if (
+                len(path) >= 3
+                and path[0] == "players"
+                and isinstance(path[1], int)
+                and path[2] == "board"
+                and path[1] < len(keys)
+            ):
+                return ("players", keys[path[1]], *path[3:])
+            return path
+
+        response = self._call(self._open_face().ScoreOpenFace, request, timeout, paths)
+        return table_from_wire(response, r.rules, names, boards)
+
+    @answers(calls.SetFantasyland)
+    def _set_fantasyland(self, r: calls.SetFantasyland, timeout: float | None) -> FantasylandSet:
+        """``SetFantasyland`` (OFC-5), as :func:`cpsolver.ofc.fantasyland`."""
+        from cpsolver.ofc.fantasyland import check_fantasyland_request
+        from cpsolver.v1 import open_face_pb2
+        from cpsolver.wire.open_face import fantasyland_from_wire
+
+        cards, value = check_fantasyland_request(r.cards, r.rules, r.objective, r.fantasyland_value)
+        request = open_face_pb2.SetFantasylandRequest(
+            rules=rules_to_wire(r.rules, open_face_pb2.OpenFaceRules),
+            cards=cards_to_wire(cards),
+            objective=r.objective,
+            fantasyland_value=value,
+        )
+        response = self._call(self._open_face().SetFantasyland, request, timeout)
+        return fantasyland_from_wire(response)
+
+    @answers(calls.DealOpenFace)
+    def _deal_open_face(self, r: calls.DealOpenFace, timeout: float | None) -> OfcDeal:
+        """``DealOpenFace`` (OFC-1), as :func:`cpsolver.ofc.deal` (the same seed and rules give
+        the same deal in-process and on the server)."""
+        from cpsolver.v1 import open_face_pb2
+        from cpsolver.wire.open_face import deal_from_wire
+
+        check_seed(r.seed)
+        request = open_face_pb2.DealOpenFaceRequest(
+            rules=rules_to_wire(r.rules, open_face_pb2.OpenFaceRules), seed=r.seed
+        )
+        response = self._call(self._open_face().DealOpenFace, request, timeout)
+        return deal_from_wire(response, r.rules)
+
+    def _open_face(self) -> Any:
+        from cpsolver.v1 import open_face_pb2_grpc
+
+        return open_face_pb2_grpc.OpenFaceServiceStub(self._channel)  # type: ignore[no-untyped-call]
 
     def _leaves(self) -> Any:
         from cpsolver.v1 import three_leaves_pb2_grpc

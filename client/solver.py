@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from cpsolver.client.calls import Backend
-from cpsolver.client.games import ChinesePoker, Chlust, ThreeLeaves
+from cpsolver.client.games import ChinesePoker, Chlust, OpenFace, ThreeLeaves
 
 __all__ = ["Solver"]
 
@@ -59,14 +59,15 @@ class _Renamed:
 class Solver(ChinesePoker):
     """Chinese poker's methods (``solve``, ``solve_batch``, ``evaluate``, ``score``, ``deal``,
     ``validate``; also as ``solver.chinese``, as the library's root ``cpsolver.solve`` is
-    Chinese poker's) and one section per trick game, ``solver.chlust`` and ``solver.leaves``,
-    all over ``backend``. A context manager: leaving it closes the backend."""
+    Chinese poker's) and one section per other game, ``solver.chlust``, ``solver.leaves`` and
+    ``solver.ofc``, all over ``backend``. A context manager: leaving it closes the backend."""
 
     def __init__(self, backend: Backend) -> None:
         super().__init__(backend)
         self.chinese = ChinesePoker(backend)
         self.chlust = Chlust(backend)
         self.leaves = ThreeLeaves(backend)
+        self.ofc = OpenFace(backend)
 
     def close(self) -> None:
         """Release the backend's resources (a remote backend's channels)."""

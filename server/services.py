@@ -53,6 +53,7 @@ SERVICE_MODULES: tuple[str, ...] = (
     "cpsolver.server.chinese_poker",
     "cpsolver.server.chlust",
     "cpsolver.server.three_leaves",
+    "cpsolver.server.open_face",
 )
 
 

@@ -146,7 +146,13 @@ def _proto_names() -> set[str]:
     from grpc_health.v1 import health_pb2
     from grpc_reflection.v1alpha import reflection_pb2
 
-    from cpsolver.v1 import cards_pb2, chinese_poker_pb2, chlust_pb2, three_leaves_pb2
+    from cpsolver.v1 import (
+        cards_pb2,
+        chinese_poker_pb2,
+        chlust_pb2,
+        open_face_pb2,
+        three_leaves_pb2,
+    )
 
     names: set[str] = set()
 
@@ -156,8 +162,8 @@ def _proto_names() -> set[str]:
             message(nested)
         names.update(e.name for e in d.enum_types)
 
-    for module in (cards_pb2, chinese_poker_pb2, chlust_pb2, three_leaves_pb2, health_pb2,
-                   reflection_pb2):  # fmt: skip
+    for module in (cards_pb2, chinese_poker_pb2, chlust_pb2, three_leaves_pb2, open_face_pb2,
+                   health_pb2, reflection_pb2):  # fmt: skip
         file = module.DESCRIPTOR
         for d in file.message_types_by_name.values():
             message(d)

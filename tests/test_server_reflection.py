@@ -79,6 +79,7 @@ def test_both_reflection_versions_list_every_service(channel: grpc.Channel, path
         "cpsolver.v1.ChinesePokerService",
         "cpsolver.v1.ChlustService",
         "cpsolver.v1.ThreeLeavesService",
+        "cpsolver.v1.OpenFaceService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "grpc.reflection.v1alpha.ServerReflection",

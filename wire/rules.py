@@ -85,7 +85,7 @@ def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
     if problems:
         raise InvalidInputError(violations=problems)
     _data_from_wire(message, names, overrides)
-    preset = getattr(message, "preset", "") or "standard"
+    preset = getattr(message, "preset", "") or kind.DEFAULT_PRESET
     return kind.preset(preset, **overrides)
 
 

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
-from cpsolver.rules import ChineseRules, ChlustRules, ThreeLeavesRules
+from cpsolver.rules import ChineseRules, ChlustRules, OfcRules, ThreeLeavesRules
 from cpsolver.rules.base import RuleSet
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -45,6 +45,8 @@ def _game_rules(ctx: click.Context) -> type[RuleSet]:
         return ChlustRules
     if "leaves" in names:
         return ThreeLeavesRules
+    if "ofc" in names:
+        return OfcRules
     return ChineseRules
 
 
@@ -133,7 +135,7 @@ def rules_options(
         )(command)
         files = rules is ChineseRules  # RULES §2.5: a rule file names a whole rule set
         return click.option(
-            "--rules", "preset", default="standard", show_default=True,
+            "--rules", "preset", default=rules.DEFAULT_PRESET, show_default=True,
             metavar="PRESET|FILE" if files else "PRESET",
             help=f"Rule preset: {presets}"
             + ("; or a rule file (TOML, docs/RULE-FILES.md)" if files else "")

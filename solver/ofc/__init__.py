@@ -11,15 +11,21 @@ OFC rules (royalties, fantasyland) are the rule set's, :class:`cpsolver.rules.of
 """
 
 from cpsolver.ofc.board import Board, read_board
+from cpsolver.ofc.deal import OfcDeal, deal
+from cpsolver.ofc.fantasyland import FantasylandSet, fantasyland
 from cpsolver.ofc.scoring import BoardResult, TableResult, evaluate_board, score, settle_pair
 from cpsolver.rules.ofc import OfcRules
 
 __all__ = [
     "Board",
     "BoardResult",
+    "FantasylandSet",
+    "OfcDeal",
     "OfcRules",
     "TableResult",
+    "deal",
     "evaluate_board",
+    "fantasyland",
     "read_board",
     "score",
     "settle_pair",

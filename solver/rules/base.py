@@ -64,6 +64,8 @@ class RuleSet:
 
     GAME: ClassVar[str]
     PRESETS: ClassVar[Mapping[str, Mapping[str, object]]]
+    DEFAULT_PRESET: ClassVar[str] = "standard"
+    """The preset a caller gets by naming none (OFC's is ``pineapple``)."""
     DATA_FIELDS: ClassVar[frozenset[str]] = frozenset()
     """Fields that hold an option's data (set through that option's own forms, never by name)."""
 
@@ -82,8 +84,10 @@ class RuleSet:
         return None
 
     @classmethod
-    def preset(cls, name: str = "standard", /, **overrides: object) -> Self:
-        """The named preset with ``overrides`` applied; unknown names list the valid ones."""
+    def preset(cls, name: str | None = None, /, **overrides: object) -> Self:
+        """The named preset (None: :attr:`DEFAULT_PRESET`) with ``overrides`` applied; unknown
+        names list the valid ones."""
+        name = name or cls.DEFAULT_PRESET
         if name not in cls.PRESETS:
             valid = ", ".join(cls.PRESETS)
             raise RuleError("rules.preset", f"unknown preset {name!r}; valid presets: {valid}")
@@ -93,9 +97,10 @@ class RuleSet:
 
     @classmethod
     def resolve(cls, rules: Self | str | None = None, /, **overrides: object) -> Self:
-        """Accept a rule set, a preset name or None (``standard``), then apply overrides."""
+        """Accept a rule set, a preset name or None (:attr:`DEFAULT_PRESET`), then apply
+        overrides."""
         if rules is None or isinstance(rules, str):
-            return cls.preset(rules or "standard", **overrides)
+            return cls.preset(rules or cls.DEFAULT_PRESET, **overrides)
         if not isinstance(rules, cls):
             raise RuleError("rules", f"expected a {cls.__name__} or a preset name")
         return rules.replace(**overrides) if overrides else rules

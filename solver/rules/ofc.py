@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from types import MappingProxyType
-from typing import ClassVar, Self
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -163,16 +163,6 @@ class OfcRules(RuleSet):
     players: int = int_option(3, 2, 4, "OFC-1: players at the table (pineapple 2-3)")
     fantasyland: Fantasyland = Fantasyland.STANDARD
     stay: Stay = Stay.DEFAULT
-
-    @classmethod
-    def preset(cls, name: str = "pineapple", /, **overrides: object) -> Self:
-        """The named preset (``pineapple`` [default] or ``classic``) with ``overrides``."""
-        return super(OfcRules, cls).preset(name, **overrides)
-
-    @classmethod
-    def resolve(cls, rules: Self | str | None = None, /, **overrides: object) -> Self:
-        """A rule set, a preset name or None (``pineapple``), then ``overrides``."""
-        return super(OfcRules, cls).resolve(rules or cls.DEFAULT_PRESET, **overrides)
 
     def _check(self) -> None:
         if self.players > self.max_players:

@@ -1,0 +1,175 @@
+"""Open-face Chinese poker commands: ``cpsolver ofc score|fantasyland|deal`` (RULES §5).
+
+``score`` reads a table of finished boards (a file, ``-`` for stdin)::
+
+    {"rules": "pineapple", "players": {"A": {"back": [...], "middle": [...], "front": [...]},
+     "B": {..., "fantasyland": true}}}
+
+``rules`` (a preset name) is optional; ``--rules`` given on the command line wins over it.
+Every command runs in-process (the library's :mod:`cpsolver.ofc`), or against a server's
+``OpenFaceService`` with ``--server HOST:PORT`` (or ``CPSOLVER_SERVER``), with the same output.
+Bad input exits with code 2 and one line on stderr naming the field (``players.A.back[2]``,
+indexes from 0).
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from cpsolver.cards import format_cards
+from cpsolver.client.cli.jsonin import read_json
+from cpsolver.client.cli.main import SummaryGroup, emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.render import console as make_console
+from cpsolver.client.solver import Solver
+from cpsolver.errors import InvalidInputError
+from cpsolver.ofc.board import ROWS
+from cpsolver.ofc.fantasyland import OBJECTIVES
+from cpsolver.rules import OfcRules, parse_assignments
+from cpsolver.seeds import MAX_SEED
+
+__all__ = ["ofc"]
+
+_rules_options = rules_options(
+    "Override one rule option (repeatable), e.g. --set fantasyland=progressive.",
+    rules=OfcRules,
+)
+
+
+@main.group(cls=SummaryGroup)
+def ofc() -> None:
+    """Open-face Chinese poker (Pineapple, classic): score tables, set fantasyland hands."""
+
+
+@ofc.command("score")
+@click.argument("file", metavar="FILE|-")
+@_rules_options
+@remote_options
+@click.pass_context
+def score_command(
+    ctx: click.Context,
+    file: str,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+    solver: Solver,
+) -> None:
+    """Settle a table of 2-3 (classic 2-4) finished boards read from FILE (or stdin with -).
+
+    FILE holds {"rules": "pineapple", "players": {"A": {"back": [...], "middle": [...],
+    "front": [...]}, ...}}; a board set in fantasyland this hand adds "fantasyland": true.
+    """
+    overrides: dict[str, Any] = parse_assignments(assignments)
+    document = read_json(file)
+    if not isinstance(document, dict):
+        raise InvalidInputError("input", 'expected a JSON object {"players": {...}}')
+    unknown = sorted(set(document) - {"players", "rules"})
+    if unknown:
+        raise InvalidInputError(unknown[0], "unknown key; valid keys: players, rules")
+    if "players" not in document:
+        raise InvalidInputError("players", "missing: the input needs a players object")
+    if ctx.get_parameter_source("preset") is ParameterSource.DEFAULT and "rules" in document:
+        preset = document["rules"]
+        if not isinstance(preset, str):
+            raise InvalidInputError("rules", f"expected a preset name, got {preset!r}")
+    table = solver.ofc.score(document["players"], preset, **overrides)
+    if as_json:
+        emit_json(table.to_dict())
+        return
+    console = make_console()
+    for name, board, net in zip(table.seats, table.boards, table.net, strict=True):
+        if board.fouled:
+            status = f"fouled: {board.foul_reason}"
+        elif board.fantasyland:
+            status = f"fantasyland next hand, {board.fantasyland} cards"
+        else:
+            status = "valid"
+        console.print(f"{name}: {net:+d} units, royalties {board.royalty_total}; {status}")
+        for row in ROWS:
+            cards = format_cards(board.board.row(row), pretty=True)
+            console.print(
+                f"  {row.label:<7} {cards:<15} {board.hands[row].name} ({board.royalties[row]})"
+            )
+
+
+@ofc.command("fantasyland")
+@click.argument("cards")
+@click.option(
+    "--objective", type=click.Choice(OBJECTIVES), default="royalties", show_default=True,
+    help="royalties: the royalties plus V when the set stays in fantasyland.",
+)  # fmt: skip
+@click.option(
+    "--fantasyland-value", "value", type=float, default=0.0, show_default=True, metavar="V",
+    help="What staying in fantasyland is worth, in units (>= 0).",
+)  # fmt: skip
+@_rules_options
+@remote_options
+def fantasyland_command(
+    cards: str,
+    objective: str,
+    value: float,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+    solver: Solver,
+) -> None:
+    """Set a fantasyland hand: the best 13 of 14 (progressive 14-17) cards, exactly.
+
+    \b
+    Example: cpsolver ofc fantasyland "As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d" \\
+        --fantasyland-value 10
+    """
+    overrides: dict[str, Any] = parse_assignments(assignments)
+    if not math.isfinite(value):
+        raise InvalidInputError("fantasyland_value", f"expected a number >= 0, got {value}")
+    found = solver.ofc.fantasyland(
+        cards,
+        preset,
+        objective=objective,
+        fantasyland_value=value,
+        **overrides,
+    )
+    if as_json:
+        emit_json(found.to_dict())
+        return
+    console = make_console()
+    for label, row in (("back", found.back), ("middle", found.middle), ("front", found.front)):
+        console.print(f"{label:<9} {format_cards(row, pretty=True)}")
+    console.print(f"{'discard':<9} {format_cards(found.discarded, pretty=True)}")
+    stays = "stays in fantasyland" if found.stays else "leaves fantasyland"
+    console.print(
+        f"royalties {found.royalties}, {stays}; value {found.value:g} "
+        f"(V = {found.fantasyland_value:g})"
+    )
+
+
+@ofc.command("deal")
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=None,
+    help="Seed of the shuffle (same seed, same deal) [default: a random one, shown].",
+)  # fmt: skip
+@_rules_options
+@remote_options
+def deal_command(
+    seed: int | None, preset: str, assignments: tuple[str, ...], as_json: bool, solver: Solver
+) -> None:
+    """Deal a seeded open-face hand: every seat's cards street by street (OFC-1)."""
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+        if as_json:
+            click.echo(f"deal: seed {seed}", err=True)
+    overrides: dict[str, Any] = parse_assignments(assignments)
+    dealt = solver.ofc.deal(seed, preset, **overrides)
+    if as_json:
+        emit_json(dealt.to_dict())
+        return
+    console = make_console()
+    console.print(
+        f"seed {dealt.seed}: streets of {' + '.join(map(str, dealt.rules.streets))} cards"
+    )
+    for seat, streets in zip(dealt.seats, dealt.streets, strict=True):
+        console.print(f"{seat}  " + " | ".join(format_cards(s, pretty=True) for s in streets))

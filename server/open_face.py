@@ -1,0 +1,66 @@
+"""``cpsolver.v1.OpenFaceService``: adapters from the wire to ``cpsolver.ofc``.
+
+No game logic: every method converts the request with :mod:`cpsolver.wire.open_face`, calls
+the library and converts the result back; library exceptions propagate to the error
+interceptor (INVALID_ARGUMENT with the request's field paths).
+"""
+
+from __future__ import annotations
+
+import grpc
+
+from cpsolver.ofc import deal, fantasyland, score
+from cpsolver.server.services import Service, ServiceLimits
+from cpsolver.v1 import open_face_pb2 as pb
+from cpsolver.v1 import open_face_pb2_grpc as pb_grpc
+from cpsolver.wire.cards import cards_from_wire
+from cpsolver.wire.open_face import (
+    deal_to_wire,
+    fantasyland_to_wire,
+    rules_of,
+    table_from_request,
+    table_paths,
+    table_to_wire,
+)
+
+__all__ = ["SERVICE", "OpenFaceServicer"]
+
+
+class OpenFaceServicer(pb_grpc.OpenFaceServiceServicer):
+    """Open-face Chinese poker over gRPC (RULES.md §5)."""
+
+    def __init__(self, limits: ServiceLimits) -> None:
+        self._limits = limits
+
+    def ScoreOpenFace(
+        self, request: pb.ScoreOpenFaceRequest, context: grpc.ServicerContext
+    ) -> pb.ScoreOpenFaceResponse:
+        rules = rules_of(request)
+        table = table_from_request(request)
+        with table_paths(list(table)):
+            return table_to_wire(score(table, rules))
+
+    def SetFantasyland(
+        self, request: pb.SetFantasylandRequest, context: grpc.ServicerContext
+    ) -> pb.SetFantasylandResponse:
+        rules = rules_of(request)
+        cards = cards_from_wire(request.cards, "cards")
+        found = fantasyland(
+            cards,
+            rules=rules,
+            objective=request.objective or "royalties",
+            fantasyland_value=request.fantasyland_value,
+        )
+        return fantasyland_to_wire(found)
+
+    def DealOpenFace(
+        self, request: pb.DealOpenFaceRequest, context: grpc.ServicerContext
+    ) -> pb.DealOpenFaceResponse:
+        return deal_to_wire(deal(request.seed, rules_of(request)))
+
+
+SERVICE = Service(
+    name=pb.DESCRIPTOR.services_by_name["OpenFaceService"].full_name,
+    add_to_server=pb_grpc.add_OpenFaceServiceServicer_to_server,
+    make_servicer=OpenFaceServicer,
+)

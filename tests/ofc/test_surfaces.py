@@ -1,0 +1,247 @@
+"""OFC surfaces answer alike (issue 31): the library, the CLI (``cpsolver ofc ...``, run
+in-process through click) and ``OpenFaceService`` on a real server process (``cpsolver serve``,
+the shared ``grpc_server`` fixture), for scoring, fantasyland sets and deals; bad input is one
+error naming the field on each (exit code 2, INVALID_ARGUMENT with field violations)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import grpc
+import pytest
+from helpers import run_cli, violations, wire
+
+from cpsolver import ofc
+from cpsolver.ofc.deal import deal
+from cpsolver.v1 import cards_pb2, open_face_pb2, open_face_pb2_grpc
+
+E1 = {"back": "2s 2h 2d 2c Ks", "middle": "As Ah Ad Kh Kd", "front": "Qs Qh 3c"}
+E2 = {"back": "9s 8s 7s 6s 5s", "middle": "Th Td Tc 3h 3d", "front": "Jc Jd 4s"}
+FOULED = {"back": "9c 8c 7d 6d 4h", "middle": "Js 9d 8d 5h 3s", "front": "7h 5d 4d"}
+FL_HAND = "As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d"
+
+
+@pytest.fixture(scope="module")
+def stub(grpc_channel: grpc.Channel) -> open_face_pb2_grpc.OpenFaceServiceStub:
+    return open_face_pb2_grpc.OpenFaceServiceStub(grpc_channel)
+
+
+def _board(rows: dict[str, str], fantasyland: bool = False) -> open_face_pb2.OpenFaceBoard:
+    return open_face_pb2.OpenFaceBoard(
+        back=wire(rows["back"]),
+        middle=wire(rows["middle"]),
+        front=wire(rows["front"]),
+        fantasyland=fantasyland,
+    )
+
+
+def _to_lists(rows: dict[str, str]) -> dict[str, list[str]]:
+    return {k: v.split() for k, v in rows.items()}
+
+
+def test_score_alike_on_every_surface(
+    tmp_path: Path, stub: open_face_pb2_grpc.OpenFaceServiceStub
+) -> None:
+    players = {"A": E1, "B": E2, "C": FOULED}
+    library = ofc.score(players)
+    # OFC-E2 and E3 by hand: A-B -3 for B... A: -3 from B, +35 from C; B: +3, +6+33 from C
+    assert library.net == (32, 42, -74)
+
+    file = tmp_path / "table.json"
+    file.write_text(
+        json.dumps({"rules": "pineapple", "players": {k: _to_lists(v) for k, v in players.items()}})
+    )
+    code, out, err = run_cli(["ofc", "score", str(file), "--json"])
+    assert code == 0, err
+    document = json.loads(out)
+    assert document == library.to_dict()
+    assert document["totals"] == {"A": 32, "B": 42, "C": -74}
+    assert [document["players"][s]["fantasyland"] for s in "ABC"] == [14, 0, 0]
+    assert [document["players"][s]["royalties"] for s in "ABC"] == [29, 33, 0]
+
+    reply = stub.ScoreOpenFace(
+        open_face_pb2.ScoreOpenFaceRequest(
+            players=[
+                open_face_pb2.OpenFaceSeat(seat=name, board=_board(rows))
+                for name, rows in players.items()
+            ]
+        )
+    )
+    assert [(p.seat, p.net, p.royalties, p.fouled, p.fantasyland) for p in reply.players] == [
+        ("A", 32, 29, False, 14),
+        ("B", 42, 33, False, 0),
+        ("C", -74, 0, True, 0),
+    ]
+    assert [p.total for p in reply.pairings] == [p.total for p in library.pairings]
+    # OFC-E2: E1 loses the back to the straight flush, wins the middle and the front
+    assert (reply.pairings[0].back, reply.pairings[0].middle, reply.pairings[0].front) == (-1, 1, 1)
+
+
+def test_score_reads_rules_and_fantasyland_flags(tmp_path: Path) -> None:
+    """A board set in fantasyland stays by the stay clause only: E1 (quads behind) stays; with
+    --rules given on the command line it wins over the file's."""
+    file = tmp_path / "table.json"
+    stay = {**_to_lists(E1), "fantasyland": True}
+    file.write_text(json.dumps({"rules": "classic", "players": {"A": stay, "B": _to_lists(E2)}}))
+    code, out, err = run_cli(["ofc", "score", str(file), "--json"])
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["rules"]["variant"] == "classic"
+    assert document["players"]["A"]["fantasyland"] == 14
+    code, out, _ = run_cli(["ofc", "score", str(file), "--json", "--rules", "pineapple"])
+    assert json.loads(out)["rules"]["variant"] == "pineapple"
+    code, out, _ = run_cli(["ofc", "score", str(file)])
+    assert code == 0 and "A: -3 units, royalties 29; fantasyland next hand, 14 cards" in out
+
+
+def test_fantasyland_alike_on_every_surface(stub: open_face_pb2_grpc.OpenFaceServiceStub) -> None:
+    library = ofc.fantasyland(FL_HAND, fantasyland_value=10)
+    code, out, err = run_cli(["ofc", "fantasyland", FL_HAND, "--fantasyland-value", "10", "--json"])
+    assert code == 0, err
+    assert json.loads(out) == library.to_dict()
+    assert set(json.loads(out)) >= {
+        "back", "middle", "front", "discarded", "royalties", "stays", "value"
+    }  # fmt: skip
+    reply = stub.SetFantasyland(
+        open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), fantasyland_value=10)
+    )
+    assert reply.back == wire(" ".join(map(str, library.back)))
+    assert reply.middle == wire(" ".join(map(str, library.middle)))
+    assert reply.front == wire(" ".join(map(str, library.front)))
+    assert reply.discarded == wire(" ".join(map(str, library.discarded)))
+    assert (reply.royalties, reply.stays, reply.value) == (
+        library.royalties,
+        library.stays,
+        library.value,
+    )
+    code, out, _ = run_cli(["ofc", "fantasyland", FL_HAND, "--fantasyland-value", "10"])
+    assert code == 0 and f"royalties {library.royalties}" in out
+
+
+def test_progressive_seventeen_cards_on_every_surface(
+    stub: open_face_pb2_grpc.OpenFaceServiceStub,
+) -> None:
+    hand = "As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d 3d 4d 5d"
+    library = ofc.fantasyland(hand, fantasyland="progressive", fantasyland_value=20)
+    code, out, err = run_cli(
+        ["ofc", "fantasyland", hand, "--set", "fantasyland=progressive",
+         "--fantasyland-value", "20", "--json"]
+    )  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out) == library.to_dict()
+    rules = open_face_pb2.OpenFaceRules(
+        fantasyland=open_face_pb2.OpenFaceRules.FANTASYLAND_PROGRESSIVE
+    )
+    reply = stub.SetFantasyland(
+        open_face_pb2.SetFantasylandRequest(rules=rules, cards=wire(hand), fantasyland_value=20)
+    )
+    assert reply.value == library.value and len(reply.discarded) == 4
+
+
+def test_deal_alike_on_every_surface(stub: open_face_pb2_grpc.OpenFaceServiceStub) -> None:
+    library = deal(11)
+    code, out, err = run_cli(["ofc", "deal", "--seed", "11", "--json"])
+    assert code == 0, err
+    document = json.loads(out)
+    assert document == library.to_dict()
+    # 3 seats, 5 + 4 x 3 cards each, 51 different cards
+    cards = [c for seat in document["seats"].values() for street in seat for c in street]
+    assert [len(s) for s in document["seats"]["N"]] == [5, 3, 3, 3, 3]
+    assert len(cards) == len(set(cards)) == 51
+    reply = stub.DealOpenFace(open_face_pb2.DealOpenFaceRequest(seed=11))
+    assert [s.seat for s in reply.seats] == ["N", "E", "S"]
+    assert [[str(c) for c in _cards(st.cards)] for st in reply.seats[0].streets] == document[
+        "seats"
+    ]["N"]
+    code, out, _ = run_cli(["ofc", "deal", "--seed", "11", "--rules", "classic"])
+    assert code == 0 and out.startswith("seed 11: streets of 5 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 1")
+    assert [line.count(" | ") for line in out.splitlines()[1:]] == [8, 8, 8]
+
+
+def _cards(cards: list[cards_pb2.Card]) -> list[str]:
+    from cpsolver.wire.cards import card_from_wire
+
+    return [str(card_from_wire(c)) for c in cards]
+
+
+def test_bad_input_names_the_field_on_every_surface(
+    tmp_path: Path, stub: open_face_pb2_grpc.OpenFaceServiceStub
+) -> None:
+    twice = {**E2, "front": "Qs Jd 4s"}  # Qs is in A's front
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps({"players": {"A": _to_lists(E1), "B": _to_lists(twice)}}))
+    code, out, err = run_cli(["ofc", "score", str(file)])
+    assert code == 2 and out == ""
+    assert "players.B.front[0]: duplicate card 'Qs' (also players.A.front[0])" in err
+
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.ScoreOpenFace(
+            open_face_pb2.ScoreOpenFaceRequest(
+                players=[
+                    open_face_pb2.OpenFaceSeat(seat="A", board=_board(E1)),
+                    open_face_pb2.OpenFaceSeat(seat="B", board=_board(twice)),
+                ]
+            )
+        )
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "duplicate card 'Qs'" in violations(raised.value)["players[1].board.front[0]"]
+
+    over = {**E2, "front": "Jc Jd 4s 5c"}
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.ScoreOpenFace(
+            open_face_pb2.ScoreOpenFaceRequest(
+                players=[
+                    open_face_pb2.OpenFaceSeat(seat="A", board=_board(E1)),
+                    open_face_pb2.OpenFaceSeat(seat="B", board=_board(over)),
+                ]
+            )
+        )
+    assert violations(raised.value) == {"players[1].board.front": "expected 3 cards, got 4"}
+
+    code, _, err = run_cli(["ofc", "fantasyland", FL_HAND + " 3d"])
+    assert code == 2 and "cards: expected 14 cards, got 15" in err
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.SetFantasyland(
+            open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), fantasyland_value=-2)
+        )
+    assert violations(raised.value) == {"fantasyland_value": "expected a number >= 0, got -2.0"}
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.DealOpenFace(
+            open_face_pb2.DealOpenFaceRequest(
+                rules=open_face_pb2.OpenFaceRules(preset="pineapple", players=4)
+            )
+        )
+    assert "rules.players" in violations(raised.value)
+
+
+def test_cli_with_server_prints_what_it_prints_in_process(tmp_path: Path, server: str) -> None:
+    """``--server`` sends every ofc command to OpenFaceService through the typed client: the
+    output is the in-process output, errors too (the same field, exit code 2)."""
+    file = tmp_path / "table.json"
+    file.write_text(json.dumps({"players": {"A": _to_lists(E1), "B": _to_lists(E2)}}))
+    commands = [
+        ["ofc", "score", str(file), "--json"],
+        ["ofc", "score", str(file)],
+        ["ofc", "fantasyland", FL_HAND, "--fantasyland-value", "10", "--json"],
+        ["ofc", "deal", "--seed", "5", "--json"],
+        ["ofc", "deal", "--seed", "5", "--rules", "classic", "--set", "players=4"],
+        ["ofc", "fantasyland", "As Ks"],
+    ]
+    for args in commands:
+        local = run_cli(args)
+        remote = run_cli([*args, "--server", server])
+        assert remote == local, args
+    assert run_cli(commands[-1])[0] == 2
+
+
+def test_typed_client_errors_name_the_callers_fields(remote: object) -> None:
+    """A card placed twice is found by the library on the client; a table the server refuses
+    names the caller's seat, not the wire's path."""
+    from cpsolver.errors import CardError
+
+    with pytest.raises(CardError) as err:
+        remote.ofc.score({"A": E1, "B": {**E2, "front": "Qs Jd 4s"}})  # type: ignore[attr-defined]
+    assert err.value.field == "players.B.front[0]"
+    table = remote.ofc.score({"A": E1, "B": E2})  # type: ignore[attr-defined]
+    assert table == ofc.score({"A": E1, "B": E2})
