@@ -144,7 +144,7 @@ def test_grpcurl_example_answers_what_the_page_says(grpc_server: Any, example: E
         if call.target == "list":
             table = TEXT[TEXT.index("### Services") : TEXT.index("Cards are typed")]
             listed = re.findall(r"^\| `([\w.]+)` \|", table, re.M)
-            assert len(listed) == 6 and set(listed) <= set(answer["services"])
+            assert len(listed) == 7 and set(listed) <= set(answer["services"])
 
 
 def test_a_body_that_is_not_the_request_message_fails_the_parse() -> None:
