@@ -35,7 +35,8 @@ from cpsolver.errors import CpsolverError
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.ofc import FantasylandSet, OfcDeal
+from cpsolver.ofc import Advice as OfcAdvice
+from cpsolver.ofc import FantasylandSet, OfcDeal, Position
 from cpsolver.ofc import TableResult as OfcTable
 from cpsolver.rules import ChineseRules, ChlustRules, OfcRules, ThreeLeavesRules
 from cpsolver.three_leaves import Choices, HandAdvice, KhlyustClaim, LegalPlay
@@ -45,6 +46,7 @@ from cpsolver.tricks import Trick
 
 __all__ = [
     "AdviseLeaves",
+    "AdviseOpenFace",
     "AdvisePlay",
     "Backend",
     "BatchSolve",
@@ -199,6 +201,19 @@ class SetFantasyland(Call[FantasylandSet]):
     rules: OfcRules
     objective: str
     fantasyland_value: float
+
+
+@dataclass(frozen=True)
+class AdviseOpenFace(Call[OfcAdvice]):
+    """``cpsolver.ofc.advise`` (remote: ``OpenFaceService.AdviseOpenFace``); the position
+    read with the rules already."""
+
+    position: Position
+    budget_ms: float | None
+    samples: int | None
+    seed: int
+    fantasyland_value: float | None
+    fills: int
 
 
 @dataclass(frozen=True)

@@ -41,8 +41,10 @@ from cpsolver.errors import CpsolverError, Violations
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
-from cpsolver.ofc import FantasylandSet, OfcDeal
+from cpsolver.ofc import Advice as OfcAdvice
+from cpsolver.ofc import FantasylandSet, OfcDeal, Position, read_position
 from cpsolver.ofc import TableResult as OfcTable
+from cpsolver.ofc.advice import DEFAULT_FILLS, check_advice_options
 from cpsolver.rules import ChineseRules, ChlustRules, OfcRules, ThreeLeavesRules
 from cpsolver.seeds import check_seed
 from cpsolver.three_leaves import (
@@ -525,6 +527,32 @@ class OpenFace(Section):
         return self.backend.call(
             calls.SetFantasyland(cards, resolved, objective, fantasyland_value), timeout
         )
+
+    def advise(
+        self,
+        position: Mapping[str, object] | Position,
+        rules: OfcRules | str | None = None,
+        *,
+        budget_ms: float | None = None,
+        samples: int | None = None,
+        seed: int = 0,
+        fantasyland_value: float | None = None,
+        fills: int = DEFAULT_FILLS,
+        timeout: float | None = None,
+        **overrides: Any,
+    ) -> OfcAdvice:
+        """Every legal placement of a street's hand ranked by expected units
+        (``cpsolver.ofc.advise``); the position is read here, with the library's errors."""
+        found = Violations()
+        read: Position | None = None
+        with found.check():
+            read = read_position(position, rules, **overrides)
+        with found.check():
+            check_advice_options(budget_ms, samples, seed, fantasyland_value, fills)
+        found.raise_any()
+        assert read is not None
+        call = calls.AdviseOpenFace(read, budget_ms, samples, seed, fantasyland_value, fills)
+        return self.backend.call(call, timeout)
 
     def deal(
         self,

@@ -319,6 +319,18 @@ class LocalBackend:
         )
 
     @staticmethod
+    @answers(calls.AdviseOpenFace)
+    def _advise_open_face(r: calls.AdviseOpenFace, timeout: float | None) -> ofc.Advice:
+        return ofc.advise(
+            r.position,
+            budget_ms=r.budget_ms,
+            samples=r.samples,
+            seed=r.seed,
+            fantasyland_value=r.fantasyland_value,
+            fills=r.fills,
+        )
+
+    @staticmethod
     @answers(calls.DealOpenFace)
     def _deal_open_face(r: calls.DealOpenFace, timeout: float | None) -> ofc.OfcDeal:
         return ofc.deal(r.seed, r.rules)

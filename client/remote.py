@@ -67,6 +67,7 @@ from cpsolver.errors import CpsolverError, Field, FieldPath, InvalidInputError, 
 from cpsolver.evaluator.chlust import SetValue
 from cpsolver.evaluator.khlyust import KhlyustValue
 from cpsolver.evaluator.poker import HandValue
+from cpsolver.ofc import Advice as OfcAdvice
 from cpsolver.ofc import FantasylandSet, OfcDeal
 from cpsolver.ofc import TableResult as OfcTable
 from cpsolver.rules import ChineseRules, Row
@@ -970,6 +971,25 @@ class RemoteBackend:
         )
         response = self._call(self._open_face().SetFantasyland, request, timeout)
         return fantasyland_from_wire(response)
+
+    @answers(calls.AdviseOpenFace)
+    def _advise_open_face(self, r: calls.AdviseOpenFace, timeout: float | None) -> OfcAdvice:
+        """``AdviseOpenFace`` (issue 31), as :func:`cpsolver.ofc.advise`: the options are
+        checked here with the library (the same errors), the server advises."""
+        from cpsolver.ofc.advice import check_advice_options
+        from cpsolver.wire.open_face import advice_from_wire, advise_request
+
+        check_advice_options(r.budget_ms, r.samples, r.seed, r.fantasyland_value, r.fills)
+        request = advise_request(
+            r.position,
+            budget_ms=r.budget_ms,
+            samples=r.samples,
+            seed=r.seed,
+            fantasyland_value=r.fantasyland_value,
+            fills=r.fills,
+        )
+        response = self._call(self._open_face().AdviseOpenFace, request, timeout)
+        return advice_from_wire(response, r.position)
 
     @answers(calls.DealOpenFace)
     def _deal_open_face(self, r: calls.DealOpenFace, timeout: float | None) -> OfcDeal:

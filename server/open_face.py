@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import grpc
 
-from cpsolver.ofc import deal, fantasyland, score
+from cpsolver.ofc import advise, deal, fantasyland, score
+from cpsolver.ofc.advice import DEFAULT_FILLS
 from cpsolver.server.services import Service, ServiceLimits
 from cpsolver.v1 import open_face_pb2 as pb
 from cpsolver.v1 import open_face_pb2_grpc as pb_grpc
 from cpsolver.wire.cards import cards_from_wire
 from cpsolver.wire.open_face import (
+    advice_to_wire,
     deal_to_wire,
     fantasyland_to_wire,
+    position_from_request,
     rules_of,
     table_from_request,
     table_paths,
@@ -57,6 +60,23 @@ class OpenFaceServicer(pb_grpc.OpenFaceServiceServicer):
         self, request: pb.DealOpenFaceRequest, context: grpc.ServicerContext
     ) -> pb.DealOpenFaceResponse:
         return deal_to_wire(deal(request.seed, rules_of(request)))
+
+    def AdviseOpenFace(
+        self, request: pb.AdviseOpenFaceRequest, context: grpc.ServicerContext
+    ) -> pb.AdviseOpenFaceResponse:
+        rules = rules_of(request)
+        advice = advise(
+            position_from_request(request),
+            rules,
+            budget_ms=request.budget_ms if request.HasField("budget_ms") else None,
+            samples=request.samples if request.HasField("samples") else None,
+            seed=request.seed,
+            fantasyland_value=(
+                request.fantasyland_value if request.HasField("fantasyland_value") else None
+            ),
+            fills=request.fills if request.HasField("fills") else DEFAULT_FILLS,
+        )
+        return advice_to_wire(advice)
 
 
 SERVICE = Service(

@@ -178,7 +178,7 @@ def test_three_leaves_section_raises_the_library_errors(solver: Solver) -> None:
 def test_every_call_has_a_handler_in_both_backends(remote: RemoteSolver) -> None:
     """A call added to :mod:`cpsolver.client.calls` without a handler fails here."""
     every = set(calls.Call.__subclasses__())
-    assert len(every) == 25  # 22 + the three of OpenFaceService
+    assert len(every) == 26  # 22 + the four of OpenFaceService
     for backend in (LocalBackend(), remote.backend):
         assert set(backend._handlers) == every, type(backend).__name__
 

@@ -11,11 +11,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import MappingProxyType
 
-from cpsolver.errors import FieldPath, InvalidInputError
+from cpsolver.cards import Card
+from cpsolver.errors import FieldPath, InvalidInputError, Violations
 from cpsolver.evaluator.poker import evaluate
+from cpsolver.ofc.advice import Advice, RankedPlacement
 from cpsolver.ofc.board import ROWS, Board
 from cpsolver.ofc.deal import OfcDeal
 from cpsolver.ofc.fantasyland import FantasylandSet
+from cpsolver.ofc.position import Placement, Position
 from cpsolver.ofc.scoring import BoardResult, PairSettlement, SeatPair, TableResult
 from cpsolver.rules.chinese import Row
 from cpsolver.rules.ofc import OfcRules
@@ -25,11 +28,15 @@ from cpsolver.wire.rules import rules_from_wire, rules_to_wire
 from cpsolver.wire.status import paths_moved
 
 __all__ = [
+    "advice_from_wire",
+    "advice_to_wire",
+    "advise_request",
     "board_to_wire",
     "deal_from_wire",
     "deal_to_wire",
     "fantasyland_from_wire",
     "fantasyland_to_wire",
+    "position_from_request",
     "rules_of",
     "table_from_request",
     "table_from_wire",
@@ -134,6 +141,67 @@ def fantasyland_to_wire(found: FantasylandSet) -> pb.SetFantasylandResponse:
     )
 
 
+def position_from_request(request: pb.AdviseOpenFaceRequest) -> dict[str, object]:
+    """The position of an AdviseOpenFace request as :func:`cpsolver.ofc.read_position`
+    reads it (the request's field names are the library's, so are the error paths); every
+    unreadable card is reported at once."""
+    found = Violations()
+    board: dict[str, object] = {"fantasyland": request.board.fantasyland}
+    hand: tuple[object, ...] = ()
+    dead: tuple[object, ...] = ()
+    with found.check():
+        hand = cards_from_wire(request.hand, "hand")
+    for row in ROWS:
+        with found.check():
+            board[row.label] = cards_from_wire(
+                getattr(request.board, row.label), ("board", row.label)
+            )
+    opponents = []
+    for i, other in enumerate(request.opponents):
+        seat: dict[str, object] = {"fantasyland": other.fantasyland}
+        for row in ROWS:
+            with found.check():
+                seat[row.label] = cards_from_wire(
+                    getattr(other, row.label), ("opponents", i, row.label)
+                )
+        opponents.append(seat)
+    with found.check():
+        dead = cards_from_wire(request.dead, "dead")
+    found.raise_any()
+    return {
+        "street": request.street,
+        "hand": hand,
+        "board": board,
+        "opponents": opponents,
+        "dead": dead,
+    }
+
+
+def advice_to_wire(advice: Advice) -> pb.AdviseOpenFaceResponse:
+    """The AdviseOpenFace response of an advice."""
+    return pb.AdviseOpenFaceResponse(
+        ranked=[
+            pb.OpenFacePlacementAdvice(
+                back=cards_to_wire(r.placement.back),
+                middle=cards_to_wire(r.placement.middle),
+                front=cards_to_wire(r.placement.front),
+                discard=cards_to_wire(r.placement.discard),
+                value=r.value,
+                stderr=r.stderr,
+                foul=r.foul,
+                fantasyland=r.fantasyland,
+                samples=r.samples,
+            )
+            for r in advice.ranked
+        ],
+        exact=advice.exact,
+        fantasyland_value=advice.fantasyland_value,
+        policy=advice.policy,
+        seed=advice.seed,
+        elapsed_ms=advice.elapsed_ms,
+    )
+
+
 def deal_to_wire(dealt: OfcDeal) -> pb.DealOpenFaceResponse:
     """The DealOpenFace response of a deal."""
     return pb.DealOpenFaceResponse(
@@ -220,3 +288,60 @@ def deal_from_wire(response: pb.DealOpenFaceResponse, rules: OfcRules) -> OfcDea
         for seat in response.seats
     )
     return OfcDeal(response.seed, rules, streets)
+
+
+def advise_request(
+    position: Position,
+    *,
+    budget_ms: float | None,
+    samples: int | None,
+    seed: int,
+    fantasyland_value: float | None,
+    fills: int,
+) -> pb.AdviseOpenFaceRequest:
+    """The AdviseOpenFace request of a position read by the library."""
+    request = pb.AdviseOpenFaceRequest(
+        rules=rules_to_wire(position.rules, pb.OpenFaceRules),
+        street=position.street,
+        hand=cards_to_wire(position.hand),
+        board=board_to_wire(position.board),
+        opponents=[board_to_wire(b) for b in position.opponents],
+        dead=cards_to_wire(position.dead),
+        seed=seed,
+        fills=fills,
+    )
+    if budget_ms is not None:
+        request.budget_ms = budget_ms
+    if samples is not None:
+        request.samples = samples
+    if fantasyland_value is not None:
+        request.fantasyland_value = fantasyland_value
+    return request
+
+
+def advice_from_wire(response: pb.AdviseOpenFaceResponse, position: Position) -> Advice:
+    """The library's Advice of an AdviseOpenFace response for the position sent."""
+
+    def cards(field: object) -> tuple[Card, ...]:
+        return tuple(card_from_wire(c) for c in field)  # type: ignore[attr-defined]
+
+    ranked = tuple(
+        RankedPlacement(
+            Placement(cards(r.back), cards(r.middle), cards(r.front), cards(r.discard)),
+            r.value,
+            r.stderr,
+            r.foul,
+            r.fantasyland,
+            r.samples,
+        )
+        for r in response.ranked
+    )
+    return Advice(
+        position,
+        ranked,
+        response.exact,
+        response.fantasyland_value,
+        response.policy,
+        response.seed,
+        response.elapsed_ms,
+    )

@@ -1,4 +1,4 @@
-"""Open-face Chinese poker commands: ``cpsolver ofc score|fantasyland|deal`` (RULES §5).
+"""Open-face Chinese poker commands: ``cpsolver ofc score|fantasyland|advise|deal`` (RULES §5).
 
 ``score`` reads a table of finished boards (a file, ``-`` for stdin)::
 
@@ -27,6 +27,7 @@ from cpsolver.client.cli.main import SummaryGroup, emit_json, main, remote_optio
 from cpsolver.client.cli.render import console as make_console
 from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
+from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE
 from cpsolver.ofc.board import ROWS
 from cpsolver.ofc.fantasyland import OBJECTIVES
 from cpsolver.rules import OfcRules, parse_assignments
@@ -42,7 +43,7 @@ _rules_options = rules_options(
 
 @main.group(cls=SummaryGroup)
 def ofc() -> None:
-    """Open-face Chinese poker (Pineapple, classic): score tables, set fantasyland hands."""
+    """Open-face Chinese poker (Pineapple, classic): score, fantasyland sets, street advice."""
 
 
 @ofc.command("score")
@@ -145,6 +146,91 @@ def fantasyland_command(
         f"royalties {found.royalties}, {stays}; value {found.value:g} "
         f"(V = {found.fantasyland_value:g})"
     )
+
+
+@ofc.command("advise")
+@click.argument("file", metavar="STATE.json|-")
+@click.option(
+    "--budget-ms", type=float, default=None, metavar="N",
+    help="Time budget in ms [default: 1000 on street 1, 200 later; none with --samples].",
+)  # fmt: skip
+@click.option(
+    "--samples", type=int, default=None, metavar="N",
+    help="Deals simulated per placement at most [default: 5000].",
+)  # fmt: skip
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+    help="Seed of the simulated deals.",
+)  # fmt: skip
+@click.option(
+    "--fantasyland-value", "value", type=float, default=None, metavar="V",
+    help=f"What entering fantasyland is worth, in units [default: {DEFAULT_FANTASYLAND_VALUE:g}].",
+)  # fmt: skip
+@click.option(
+    "--top", type=click.IntRange(1), default=10, show_default=True,
+    help="Placements shown (without --json).",
+)  # fmt: skip
+@_rules_options
+@remote_options
+@click.pass_context
+def advise_command(
+    ctx: click.Context,
+    file: str,
+    budget_ms: float | None,
+    samples: int | None,
+    seed: int,
+    value: float | None,
+    top: int,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+    solver: Solver,
+) -> None:
+    """Rank every legal placement of a street's hand by expected units (STATE.json or -).
+
+    STATE.json holds {"rules": "pineapple", "street": 1-5, "hand": [...], "board": {...},
+    "opponents": [{...}], "dead": [...]}: exact when nothing is left to deal, else simulated.
+    """
+    overrides: dict[str, Any] = parse_assignments(assignments)
+    document = read_json(file)
+    if not isinstance(document, dict):
+        raise InvalidInputError("input", 'expected a JSON object {"street": ..., "hand": ...}')
+    position = dict(document)
+    rules: str | None = None
+    if ctx.get_parameter_source("preset") is not ParameterSource.DEFAULT or "rules" not in position:
+        position.pop("rules", None)
+        rules = preset
+    advice = solver.ofc.advise(
+        position,
+        rules,
+        budget_ms=budget_ms,
+        samples=samples,
+        seed=seed,
+        fantasyland_value=value,
+        **overrides,
+    )
+    if as_json:
+        emit_json(advice.to_dict())
+        return
+    console = make_console()
+    how = "exact" if advice.exact else f"simulated, policy {advice.policy}, seed {advice.seed}"
+    console.print(
+        f"street {advice.position.street}: {len(advice.ranked)} placements ({how}; "
+        f"fantasyland worth {advice.fantasyland_value:g})"
+    )
+    for i, r in enumerate(advice.ranked[:top], 1):
+        place = ", ".join(
+            f"{row.label} {format_cards(r.placement.row(row), pretty=True)}"
+            for row in ROWS
+            if r.placement.row(row)
+        )
+        if r.placement.discard:
+            place += f"; discard {format_cards(r.placement.discard, pretty=True)}"
+        spread = "" if advice.exact else f" ± {r.stderr:.2f}"
+        console.print(
+            f"{i:>3}. {r.value:+.2f}{spread}  foul {r.foul:.0%}  fantasyland "
+            f"{r.fantasyland:.0%}  {place}"
+        )
 
 
 @ofc.command("deal")

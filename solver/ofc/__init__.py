@@ -10,23 +10,32 @@ OFC rules (royalties, fantasyland) are the rule set's, :class:`cpsolver.rules.of
 (35, -35)
 """
 
+from cpsolver.ofc.advice import Advice, RankedPlacement, advise
 from cpsolver.ofc.board import Board, read_board
 from cpsolver.ofc.deal import OfcDeal, deal
 from cpsolver.ofc.fantasyland import FantasylandSet, fantasyland
+from cpsolver.ofc.position import Placement, Position, legal_placements, read_position
 from cpsolver.ofc.scoring import BoardResult, TableResult, evaluate_board, score, settle_pair
 from cpsolver.rules.ofc import OfcRules
 
 __all__ = [
+    "Advice",
     "Board",
     "BoardResult",
     "FantasylandSet",
     "OfcDeal",
     "OfcRules",
+    "Placement",
+    "Position",
+    "RankedPlacement",
     "TableResult",
+    "advise",
     "deal",
     "evaluate_board",
     "fantasyland",
+    "legal_placements",
     "read_board",
+    "read_position",
     "score",
     "settle_pair",
 ]

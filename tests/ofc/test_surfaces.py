@@ -220,7 +220,11 @@ def test_cli_with_server_prints_what_it_prints_in_process(tmp_path: Path, server
     output is the in-process output, errors too (the same field, exit code 2)."""
     file = tmp_path / "table.json"
     file.write_text(json.dumps({"players": {"A": _to_lists(E1), "B": _to_lists(E2)}}))
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(STREET_THREE))
     commands = [
+        ["ofc", "advise", str(state), "--samples", "32", "--seed", "9"],
+        ["ofc", "advise", str(state), "--samples", "32", "--json"],
         ["ofc", "score", str(file), "--json"],
         ["ofc", "score", str(file)],
         ["ofc", "fantasyland", FL_HAND, "--fantasyland-value", "10", "--json"],
@@ -245,3 +249,125 @@ def test_typed_client_errors_name_the_callers_fields(remote: object) -> None:
     assert err.value.field == "players.B.front[0]"
     table = remote.ofc.score({"A": E1, "B": E2})  # type: ignore[attr-defined]
     assert table == ofc.score({"A": E1, "B": E2})
+
+
+# -- street advice ---------------------------------------------------------------------------
+
+LAST_STREET = {
+    "street": 5,
+    "hand": ["Qd", "2c", "7h"],
+    "board": {"back": ["As", "Ad", "Ac", "9s", "9d"], "middle": ["Ks", "Kd", "4c", "4d"],
+              "front": ["Qs", "3h"]},
+    "opponents": [{"back": ["Ts", "9h", "8c", "7d", "6s"], "middle": ["Jh", "Jd", "5c", "5d", "2s"],
+                   "front": ["Th", "Td", "3c"]}],
+}  # fmt: skip
+STREET_THREE = {
+    "street": 3,
+    "hand": ["Qs", "Qd", "2c"],
+    "board": {"back": ["As", "Ad", "9c"], "middle": ["Jc", "5h"], "front": ["3d", "8s"]},
+    "opponents": [{"back": ["2s", "3s", "4s"], "middle": ["Jd", "Jh"], "front": ["8d", "8h"]},
+                  {"back": ["Kc", "Kd"], "middle": ["7c", "7h", "6d"], "front": ["Tc", "Ts"]}],
+    "dead": ["4c"],
+}  # fmt: skip
+
+
+def _advise_request(
+    position: dict[str, object], **options: object
+) -> open_face_pb2.AdviseOpenFaceRequest:
+    board = position["board"]
+    return open_face_pb2.AdviseOpenFaceRequest(
+        street=position["street"],  # type: ignore[arg-type]
+        hand=wire(" ".join(position["hand"])),  # type: ignore[arg-type]
+        board=_board({r: " ".join(board.get(r, [])) for r in ("back", "middle", "front")}),  # type: ignore[union-attr]
+        opponents=[
+            _board({r: " ".join(o.get(r, [])) for r in ("back", "middle", "front")})
+            for o in position["opponents"]  # type: ignore[union-attr]
+        ],
+        dead=wire(" ".join(position.get("dead", []))),  # type: ignore[arg-type]
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def test_advise_alike_on_every_surface(
+    tmp_path: Path, stub: open_face_pb2_grpc.OpenFaceServiceStub, remote: object
+) -> None:
+    """The last street (exact: 2 x K-K-4-4 beats J-J-5-5, Q-Q in front enters fantasyland:
+    1 + 1 + 1 + 3 + (13 - 7) + V = 22 with V = 10) and a simulated street 3 (seeded, so the
+    same on every surface), through the library, the CLI, the RPC and the typed client."""
+    for position, options in ((LAST_STREET, {}), (STREET_THREE, {"samples": 48, "seed": 3})):
+        library = ofc.advise(position, fantasyland_value=10, **options)
+        file = tmp_path / "state.json"
+        file.write_text(json.dumps({"rules": "pineapple", **position}))
+        args = ["ofc", "advise", str(file), "--fantasyland-value", "10", "--json"]
+        if options:
+            args += ["--samples", "48", "--seed", "3"]
+        code, out, err = run_cli(args)
+        assert code == 0, err
+        document = json.loads(out)
+        assert document == library.to_dict()
+        assert set(document) >= {"place", "discard", "value", "fantasyland_value", "alternatives"}
+        reply = stub.AdviseOpenFace(_advise_request(position, fantasyland_value=10, **options))
+        assert [r.value for r in reply.ranked] == [r.value for r in library.ranked]
+        assert [_cards(r.discard) for r in reply.ranked] == [
+            [str(c) for c in r.placement.discard] for r in library.ranked
+        ]
+        assert reply.exact == library.exact and reply.fantasyland_value == 10
+        typed = remote.ofc.advise(position, fantasyland_value=10, **options)  # type: ignore[attr-defined]
+        assert typed == library
+    last = ofc.advise(LAST_STREET, fantasyland_value=10)
+    assert last.exact and last.best.value == 22.0
+    assert str(last.best.placement) == "middle 2c, front Qd, discard 7h"
+
+
+def test_advise_bad_input_names_the_field_on_every_surface(
+    tmp_path: Path, stub: open_face_pb2_grpc.OpenFaceServiceStub, remote: object
+) -> None:
+    wrong_street = {**STREET_THREE, "street": 4}
+    file = tmp_path / "state.json"
+    file.write_text(json.dumps(wrong_street))
+    code, out, err = run_cli(["ofc", "advise", str(file)])
+    assert code == 2 and out == ""
+    assert "street: street 4 comes after 9 cards placed (OFC-1), the board holds 7" in err
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.AdviseOpenFace(_advise_request(wrong_street))
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(raised.value) == {
+        "street": "street 4 comes after 9 cards placed (OFC-1), the board holds 7"
+    }
+    twice = {**STREET_THREE, "hand": ["Qs", "Qd", "Kc"]}  # Kc is on opponents[1].back
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.AdviseOpenFace(_advise_request(twice, samples=0, fills=99))
+    found = violations(raised.value)
+    assert "duplicate card 'Kc'" in found["opponents[1].back[0]"]
+    assert set(found) == {"opponents[1].back[0]", "samples", "fills"}
+    from cpsolver.errors import InvalidInputError
+
+    with pytest.raises(InvalidInputError) as err_typed:
+        remote.ofc.advise(twice, samples=0)  # type: ignore[attr-defined]
+    assert [v.field for v in err_typed.value.violations] == ["opponents[1].back[0]", "samples"]
+    file.write_text(
+        json.dumps(
+            {
+                **STREET_THREE,
+                "board": {"back": ["As"], "middle": [], "front": ["3d", "8s", "9d", "Td"]},
+            }
+        )
+    )
+    code, _, err = run_cli(["ofc", "advise", str(file)])
+    assert code == 2 and "board.front: a front holds at most 3 cards (OFC-1), got 4" in err
+
+
+def test_advise_honours_the_deadline(stub: open_face_pb2_grpc.OpenFaceServiceStub) -> None:
+    """A million samples without a budget stop short of the call's deadline with the answer
+    so far; a budget of 150 ms is kept too; a deadline too short for one round is
+    DEADLINE_EXCEEDED, never INTERNAL."""
+    street_one = {"street": 1, "hand": ["As", "Kd", "7c", "7h", "2s"], "board": {},
+                  "opponents": [{}, {}]}  # fmt: skip
+    reply = stub.AdviseOpenFace(_advise_request(street_one, samples=1_000_000), timeout=4.0)
+    assert len(reply.ranked) == 232 and not reply.exact
+    assert reply.elapsed_ms < 4000 and max(r.samples for r in reply.ranked) < 1_000_000
+    reply = stub.AdviseOpenFace(_advise_request(street_one, budget_ms=150), timeout=30)
+    assert len(reply.ranked) == 232 and reply.elapsed_ms < 3000
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.AdviseOpenFace(_advise_request(street_one, samples=1_000_000), timeout=0.001)
+    assert raised.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED

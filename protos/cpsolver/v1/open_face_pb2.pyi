@@ -191,3 +191,67 @@ class DealOpenFaceResponse(_message.Message):
     seed: int
     seats: _containers.RepeatedCompositeFieldContainer[OpenFaceSeatDeal]
     def __init__(self, seed: _Optional[int] = ..., seats: _Optional[_Iterable[_Union[OpenFaceSeatDeal, _Mapping]]] = ...) -> None: ...
+
+class AdviseOpenFaceRequest(_message.Message):
+    __slots__ = ("rules", "street", "hand", "board", "opponents", "dead", "budget_ms", "samples", "seed", "fantasyland_value", "fills")
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    STREET_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    BOARD_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    DEAD_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_MS_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    FANTASYLAND_VALUE_FIELD_NUMBER: _ClassVar[int]
+    FILLS_FIELD_NUMBER: _ClassVar[int]
+    rules: OpenFaceRules
+    street: int
+    hand: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    board: OpenFaceBoard
+    opponents: _containers.RepeatedCompositeFieldContainer[OpenFaceBoard]
+    dead: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    budget_ms: float
+    samples: int
+    seed: int
+    fantasyland_value: float
+    fills: int
+    def __init__(self, rules: _Optional[_Union[OpenFaceRules, _Mapping]] = ..., street: _Optional[int] = ..., hand: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., board: _Optional[_Union[OpenFaceBoard, _Mapping]] = ..., opponents: _Optional[_Iterable[_Union[OpenFaceBoard, _Mapping]]] = ..., dead: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., budget_ms: _Optional[float] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., fantasyland_value: _Optional[float] = ..., fills: _Optional[int] = ...) -> None: ...
+
+class OpenFacePlacementAdvice(_message.Message):
+    __slots__ = ("back", "middle", "front", "discard", "value", "stderr", "foul", "fantasyland", "samples")
+    BACK_FIELD_NUMBER: _ClassVar[int]
+    MIDDLE_FIELD_NUMBER: _ClassVar[int]
+    FRONT_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    FOUL_FIELD_NUMBER: _ClassVar[int]
+    FANTASYLAND_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    back: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    middle: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    front: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    discard: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
+    value: float
+    stderr: float
+    foul: float
+    fantasyland: float
+    samples: int
+    def __init__(self, back: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., middle: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., front: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., discard: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., value: _Optional[float] = ..., stderr: _Optional[float] = ..., foul: _Optional[float] = ..., fantasyland: _Optional[float] = ..., samples: _Optional[int] = ...) -> None: ...
+
+class AdviseOpenFaceResponse(_message.Message):
+    __slots__ = ("ranked", "exact", "fantasyland_value", "policy", "seed", "elapsed_ms")
+    RANKED_FIELD_NUMBER: _ClassVar[int]
+    EXACT_FIELD_NUMBER: _ClassVar[int]
+    FANTASYLAND_VALUE_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    ELAPSED_MS_FIELD_NUMBER: _ClassVar[int]
+    ranked: _containers.RepeatedCompositeFieldContainer[OpenFacePlacementAdvice]
+    exact: bool
+    fantasyland_value: float
+    policy: str
+    seed: int
+    elapsed_ms: float
+    def __init__(self, ranked: _Optional[_Iterable[_Union[OpenFacePlacementAdvice, _Mapping]]] = ..., exact: _Optional[bool] = ..., fantasyland_value: _Optional[float] = ..., policy: _Optional[str] = ..., seed: _Optional[int] = ..., elapsed_ms: _Optional[float] = ...) -> None: ...

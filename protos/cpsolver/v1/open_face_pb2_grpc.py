@@ -50,6 +50,11 @@ class OpenFaceServiceStub:
                 request_serializer=cpsolver_dot_v1_dot_open__face__pb2.DealOpenFaceRequest.SerializeToString,
                 response_deserializer=cpsolver_dot_v1_dot_open__face__pb2.DealOpenFaceResponse.FromString,
                 _registered_method=True)
+        self.AdviseOpenFace = channel.unary_unary(
+                '/cpsolver.v1.OpenFaceService/AdviseOpenFace',
+                request_serializer=cpsolver_dot_v1_dot_open__face__pb2.AdviseOpenFaceRequest.SerializeToString,
+                response_deserializer=cpsolver_dot_v1_dot_open__face__pb2.AdviseOpenFaceResponse.FromString,
+                _registered_method=True)
 
 
 class OpenFaceServiceServicer:
@@ -81,6 +86,16 @@ class OpenFaceServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AdviseOpenFace(self, request, context):
+        """Street advice: every legal placement of a hand ranked by expected units against the
+        table (OFC-4, plus the fantasyland value when the board enters, OFC-5): exact when
+        nothing is left to deal, else simulated (seeded) within the time budget and the call's
+        deadline.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_OpenFaceServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -98,6 +113,11 @@ def add_OpenFaceServiceServicer_to_server(servicer, server):
                     servicer.DealOpenFace,
                     request_deserializer=cpsolver_dot_v1_dot_open__face__pb2.DealOpenFaceRequest.FromString,
                     response_serializer=cpsolver_dot_v1_dot_open__face__pb2.DealOpenFaceResponse.SerializeToString,
+            ),
+            'AdviseOpenFace': grpc.unary_unary_rpc_method_handler(
+                    servicer.AdviseOpenFace,
+                    request_deserializer=cpsolver_dot_v1_dot_open__face__pb2.AdviseOpenFaceRequest.FromString,
+                    response_serializer=cpsolver_dot_v1_dot_open__face__pb2.AdviseOpenFaceResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -182,6 +202,33 @@ class OpenFaceService:
             '/cpsolver.v1.OpenFaceService/DealOpenFace',
             cpsolver_dot_v1_dot_open__face__pb2.DealOpenFaceRequest.SerializeToString,
             cpsolver_dot_v1_dot_open__face__pb2.DealOpenFaceResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AdviseOpenFace(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/cpsolver.v1.OpenFaceService/AdviseOpenFace',
+            cpsolver_dot_v1_dot_open__face__pb2.AdviseOpenFaceRequest.SerializeToString,
+            cpsolver_dot_v1_dot_open__face__pb2.AdviseOpenFaceResponse.FromString,
             options,
             channel_credentials,
             insecure,
