@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cpsolver.budget import budget_left, check_budget
+from cpsolver.cards import Card
 from cpsolver.errors import InvalidInputError, Violations
 from cpsolver.ofc.board import Board
 from cpsolver.ofc.position import (
@@ -52,7 +53,13 @@ from cpsolver.ofc.position import (
     read_position,
     remaining_streets,
 )
-from cpsolver.ofc.simulate import FOUL_UNITS, placement_codes, play_rollouts, sim_tables
+from cpsolver.ofc.simulate import (
+    FOUL_UNITS,
+    placement_codes,
+    play_rollouts,
+    policy_seeded,
+    sim_tables,
+)
 from cpsolver.rules.ofc import OfcRules
 from cpsolver.seeds import check_seed
 
@@ -66,6 +73,7 @@ __all__ = [
     "RankedPlacement",
     "advise",
     "check_advice_options",
+    "policy_placement",
     "warm_up",
 ]
 
@@ -220,6 +228,45 @@ def advise(
         seed,
         (time.perf_counter() - started) * 1e3,
     )
+
+
+def policy_placement(
+    position: Position,
+    *,
+    seed: int = 0,
+    fills: int = DEFAULT_FILLS,
+    fantasyland_value: float = DEFAULT_FANTASYLAND_VALUE,
+) -> Placement:
+    """The placement the fill policy (:mod:`cpsolver.ofc.simulate`) plays in ``position``:
+    what every simulated seat plays, in microseconds, not the advice (no input checks: a
+    position read by :func:`~cpsolver.ofc.position.read_position` or built by a game loop).
+
+    >>> from cpsolver.ofc.position import read_position
+    >>> pos = read_position({"street": 5, "hand": "Qd 2c 7h",
+    ...     "board": {"back": "As Ad Ac 9s 9d", "middle": "Ks Kd 4c 4d", "front": "Qs 3h"},
+    ...     "opponents": [{}]})
+    >>> str(policy_placement(pos))  # K-K-4-4-7 beats more hands than K-K-4-4-2
+    'middle 7h, front Qd, discard 2c'
+    """
+    slots, counts = _slots(position.board)
+    hand = sorted(position.hand, key=lambda c: c.index)
+    pool = np.array([c.index for c in position.unseen()], dtype=np.int64)
+    codes, start, end = placement_codes()
+    t = sim_tables(position.rules)
+    rows = np.empty(5, dtype=np.int64)
+    n = len(hand)
+    opponents = max(1, len(position.opponents))
+    policy_seeded(
+        seed & 0x7FFFFFFF, np.array(slots, dtype=np.int64), np.array(counts, dtype=np.int64),
+        np.array([c.index for c in hand], dtype=np.int64), pool, fills, codes, int(start[n]),
+        int(end[n]), t.nonflush5, t.flush5, t.front3, t.weights, t.royalty, t.enters,
+        t.row_value, opponents, float(opponents * (FOUL_UNITS + 2)), fantasyland_value, rows,
+    )  # fmt: skip
+    placed: list[list[Card]] = [[], [], []]
+    discard: list[Card] = []
+    for card, row in zip(hand, rows[:n], strict=True):
+        (placed[row] if row >= 0 else discard).append(card)
+    return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), tuple(discard))
 
 
 def warm_up() -> None:

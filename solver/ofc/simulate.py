@@ -38,6 +38,7 @@ __all__ = [
     "placement_codes",
     "play_rollouts",
     "policy_choose",
+    "policy_seeded",
     "row_values",
     "sim_tables",
 ]
@@ -450,6 +451,39 @@ def _unseen(sim: IntArray, hand: IntArray, pool: IntArray) -> int:  # pragma: no
             pool[n_pool] = card
             n_pool += 1
     return n_pool
+
+
+@njit(cache=True, nogil=True)
+def policy_seeded(
+    seed: int,
+    board: IntArray,
+    counts: IntArray,
+    hand: IntArray,
+    pool: IntArray,
+    fills: int,
+    codes: IntArray,
+    first: int,
+    last: int,
+    nonflush5: I16,
+    flush5: I16,
+    front3: I16,
+    weights: IntArray,
+    royalty: IntArray,
+    enters: IntArray,
+    row_value: FloatArray,
+    opponents: int,
+    foul_cost: float,
+    fl_value: float,
+    rows_out: IntArray,
+) -> None:  # pragma: no cover - compiled
+    """:func:`policy_choose` once, numba's generator seeded with ``seed`` first."""
+    np.random.seed(seed)
+    scratch = np.empty(87, dtype=np.int64)
+    seq_space = np.empty(13 * max(fills, 1), dtype=np.int64)
+    scores = np.empty(243, dtype=np.float64)
+    policy_choose(board, counts, hand, pool, pool.shape[0], fills, codes, first, last,
+                  nonflush5, flush5, front3, weights, royalty, enters, row_value, opponents,
+                  foul_cost, fl_value, scratch, seq_space, scores, rows_out)  # fmt: skip
 
 
 # -- whole hands --------------------------------------------------------------------------
