@@ -1,4 +1,5 @@
-"""Open-face Chinese poker commands: ``cpsolver ofc score|fantasyland|advise|deal`` (RULES §5).
+"""Open-face Chinese poker commands: ``cpsolver ofc score|fantasyland|advise|play|deal``
+(RULES §5).
 
 ``score`` reads a table of finished boards (a file, ``-`` for stdin)::
 
@@ -21,14 +22,14 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from cpsolver.cards import format_cards
+from cpsolver.cards import Card, format_cards
 from cpsolver.client.cli.jsonin import read_json
 from cpsolver.client.cli.main import SummaryGroup, emit_json, main, remote_options, rules_options
 from cpsolver.client.cli.render import console as make_console
 from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
 from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE
-from cpsolver.ofc.board import ROWS
+from cpsolver.ofc.board import ROWS, Board
 from cpsolver.ofc.fantasyland import OBJECTIVES
 from cpsolver.rules import OfcRules, parse_assignments
 from cpsolver.seeds import MAX_SEED
@@ -231,6 +232,94 @@ def advise_command(
             f"{i:>3}. {r.value:+.2f}{spread}  foul {r.foul:.0%}  fantasyland "
             f"{r.fantasyland:.0%}  {place}"
         )
+
+
+@ofc.command("play")
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=None,
+    help="Seed of the deal (same seed, same cards) [default: a random one, shown].",
+)  # fmt: skip
+@click.option(
+    "--budget-ms", type=float, default=None, metavar="N",
+    help="Each decision's time budget in ms [default: advise's, by street].",
+)  # fmt: skip
+@click.option(
+    "--samples", type=int, default=None, metavar="N",
+    help="Deals simulated per placement at most in each decision (with no --budget-ms: "
+    "no time limit, the same play every run).",
+)  # fmt: skip
+@_rules_options
+@remote_options
+def play_command(
+    seed: int | None,
+    budget_ms: float | None,
+    samples: int | None,
+    preset: str,
+    assignments: tuple[str, ...],
+    as_json: bool,
+    solver: Solver,
+) -> None:
+    """Play a whole seeded hand, every seat placing by street advice, street by street."""
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+        if as_json:
+            click.echo(f"play: seed {seed}", err=True)
+    overrides: dict[str, Any] = parse_assignments(assignments)
+    dealt = solver.ofc.deal(seed, preset, **overrides)
+    rules = dealt.rules
+    seats = dealt.seats
+    boards = [Board() for _ in seats]
+    dead: list[list[Card]] = [[] for _ in seats]
+    streets: list[list[dict[str, Any]]] = []
+    console = None if as_json else make_console()
+    if console is not None:
+        console.print(f"seed {seed}: {rules.variant.value}, {len(seats)} players")
+    for street in range(len(rules.streets)):
+        moves = []
+        for p, seat in enumerate(seats):
+            others = [boards[q].to_dict() for q in range(len(seats)) if q != p]
+            hand = dealt.streets[p][street]
+            advice = solver.ofc.advise(
+                {
+                    "street": street + 1,
+                    "hand": [str(c) for c in hand],
+                    "board": boards[p].to_dict(),
+                    "opponents": others,
+                    "dead": [str(c) for c in dead[p]],
+                },
+                rules,
+                budget_ms=budget_ms,
+                samples=samples,
+                seed=seed,
+            )
+            best = advice.best
+            boards[p] = best.placement.on(boards[p])
+            dead[p].extend(best.placement.discard)
+            moves.append({"seat": seat, "hand": [str(c) for c in hand], **best.to_dict()})
+            if console is not None:
+                place = ", ".join(
+                    f"{row.label} {format_cards(best.placement.row(row), pretty=True)}"
+                    for row in ROWS
+                    if best.placement.row(row)
+                )
+                if best.placement.discard:
+                    place += f"; discard {format_cards(best.placement.discard, pretty=True)}"
+                console.print(
+                    f"street {street + 1} {seat}: {format_cards(hand, pretty=True)} -> {place} "
+                    f"({best.value:+.2f})"
+                )
+        streets.append(moves)
+    table = solver.ofc.score(dict(zip(seats, boards, strict=True)), rules)
+    if as_json:
+        emit_json({"seed": seed, "rules": rules.to_dict(), "streets": streets, **table.to_dict()})
+        return
+    assert console is not None
+    for name, board, net in zip(table.seats, table.boards, table.net, strict=True):
+        rows = " / ".join(format_cards(board.board.row(row), pretty=True) for row in ROWS)
+        status = "fouled" if board.fouled else f"royalties {board.royalty_total}"
+        if board.fantasyland:
+            status += f", fantasyland next hand ({board.fantasyland} cards)"
+        console.print(f"{name}: {net:+d} units  {rows}  ({status})")
 
 
 @ofc.command("deal")

@@ -224,6 +224,7 @@ def test_cli_with_server_prints_what_it_prints_in_process(tmp_path: Path, server
     state.write_text(json.dumps(STREET_THREE))
     commands = [
         ["ofc", "advise", str(state), "--samples", "32", "--seed", "9"],
+        ["ofc", "play", "--seed", "3", "--samples", "16"],
         ["ofc", "advise", str(state), "--samples", "32", "--json"],
         ["ofc", "score", str(file), "--json"],
         ["ofc", "score", str(file)],
@@ -371,3 +372,30 @@ def test_advise_honours_the_deadline(stub: open_face_pb2_grpc.OpenFaceServiceStu
     with pytest.raises(grpc.RpcError) as raised:
         stub.AdviseOpenFace(_advise_request(street_one, samples=1_000_000), timeout=0.001)
     assert raised.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def test_play_plays_a_whole_hand_street_by_street() -> None:
+    """Every seat places its own dealt cards, 5 then 2 of 3 a street, and the table is
+    settled as cpsolver.ofc.score settles the final boards."""
+    code, out, err = run_cli(["ofc", "play", "--seed", "4", "--samples", "16", "--json"])
+    assert code == 0, err
+    document = json.loads(out)
+    dealt = deal(4)
+    assert [[m["seat"] for m in street] for street in document["streets"]] == [["N", "E", "S"]] * 5
+    for street, moves in enumerate(document["streets"]):
+        for p, move in enumerate(moves):
+            assert move["hand"] == [str(c) for c in dealt.streets[p][street]]
+            placed = [c for row in move["place"].values() for c in row]
+            assert sorted(placed + move["discard"]) == sorted(move["hand"])
+            assert len(placed) == (5 if street == 0 else 2)
+    boards = {
+        seat: {
+            row: document["players"][seat]["rows"][row]["cards"]
+            for row in ("back", "middle", "front")
+        }
+        for seat in ("N", "E", "S")
+    }
+    assert ofc.score(boards).to_dict()["totals"] == document["totals"]
+    assert sum(document["totals"].values()) == 0
+    code, out, _ = run_cli(["ofc", "play", "--seed", "4", "--samples", "16"])
+    assert code == 0 and out.startswith("seed 4: pineapple, 3 players")
