@@ -2,20 +2,26 @@
 
 ``cpsolver train --ray ADDRESS`` runs the deal chunks of each self-play pass as Ray tasks
 (:func:`ray_map`); ``cpsolver batch --ray ADDRESS`` and :func:`solve_many` solve chunks of
-hands as Ray tasks (:class:`RaySolver`). ``ADDRESS`` is what ``ray.init`` takes: ``auto`` (the
-cluster this machine belongs to, e.g. after ``ray start --head``), ``HOST:6379`` or
-``ray://HOST:10001``; ``local`` starts a private single-machine Ray for the command.
+hands as Ray tasks (:class:`RaySolver`), ``cpsolver review FILE --ray ADDRESS`` and
+:func:`review` rate chunks of a hand history (:meth:`RaySolver.review`). ``ADDRESS`` is
+what ``ray.init`` takes: ``auto`` (the cluster this machine belongs to, e.g. after
+``ray start --head``), ``HOST:6379`` or ``ray://HOST:10001``; ``local`` starts a private
+single-machine Ray for the command.
 
 **Same answers as one machine.** Training's chunks carry their own seeds
 (``SeedSequence((seed, pass, chunk))``) and their results are summed in task order, whichever
 worker computed them, so tables are bit-for-bit those of a local run with the same seed, for
 any number of workers. Batches keep input order: chunk results are collected in submission
 order, and each hand is solved by :func:`cpsolver.solve`, the single-hand path a server uses
-(``solve_many`` answers identically; tests/test_solve_many_ev.py).
+(``solve_many`` answers identically; tests/test_solve_many_ev.py). A review's chunks are
+rated by :func:`cpsolver.chinese.review.rate_hands` (a hand's numbers do not depend on its
+chunk) and summed up on the driver by :func:`~cpsolver.chinese.review.summarise`: the
+in-process review, to the bit.
 
 **Kernels on workers.** Ray workers are fresh Python processes. They run only the serial
 kernels (the pairing batch scan of training, the single-hand scans of ``solve``), never the
-multi-threaded batch kernel, and one numba thread each (``NUMBA_NUM_THREADS=1``: Ray gives a
+multi-threaded batch kernel (a review chunk runs the rating kernel on one thread), and one
+numba thread each (``NUMBA_NUM_THREADS=1``: Ray gives a
 task one CPU); ``CPSOLVER_KERNEL_CACHE`` / ``NUMBA_CACHE_DIR`` and the table directories
 (``CPSOLVER_TABLES``, ``XDG_DATA_HOME``) are passed on, so workers load the compiled kernels
 from the same cache instead of compiling them. Every node needs the same cpsolver installed
@@ -40,14 +46,25 @@ from cpsolver.rules.chinese import ChineseRules
 
 if TYPE_CHECKING:
     from cpsolver.chinese.estimator import EstimatorLike
+    from cpsolver.chinese.review import Review
 
-__all__ = ["PASSED_ENV", "RaySolver", "connect", "ray_map", "ray_mapper", "solve_many"]
+__all__ = [
+    "PASSED_ENV",
+    "RaySolver",
+    "connect",
+    "ray_map",
+    "ray_mapper",
+    "review",
+    "solve_many",
+]
 
 PASSED_ENV = (KERNEL_CACHE_ENV, "NUMBA_CACHE_DIR", "CPSOLVER_TABLES", "XDG_DATA_HOME")
 """Environment variables of the driver passed on to the workers (module doc)."""
 
 CHUNK = 256
 """Hands per Ray task of a batch."""
+REVIEW_CHUNK = 2048
+"""Hands per Ray task of a review (a hand takes well under a millisecond there)."""
 
 
 def _ray() -> Any:
@@ -147,6 +164,20 @@ def _solve_chunk(
     ]
 
 
+def _review_chunk(
+    items: list[tuple[int, int | None, object]],
+    rules: ChineseRules,
+    estimator: str,
+    seed: int,
+) -> tuple[list[Any], list[Any]]:
+    from cpsolver.chinese.review import rate_hands
+
+    return rate_hands(
+        [item for _, _, item in items], rules, estimator=estimator, seed=seed, threads=1,
+        indices=[index for index, _, _ in items], lines=[line for _, line, _ in items],
+    )  # fmt: skip
+
+
 class RaySolver:
     """``solve_batch`` (the :class:`cpsolver.client.local.Solver` method ``cpsolver batch``
     uses) on a Ray cluster: chunks of :data:`CHUNK` hands as tasks, at most ``in_flight`` at
@@ -159,6 +190,7 @@ class RaySolver:
         self.in_flight = in_flight or max(2, 2 * cpus)
         self.chunk = chunk
         self._remote = self._ray.remote(num_cpus=1)(_solve_chunk)
+        self._review = self._ray.remote(num_cpus=1)(_review_chunk)
 
     def solve_batch(
         self,
@@ -222,6 +254,63 @@ class RaySolver:
             submit(chunk)
         yield from drain(one=False)
 
+    def review(
+        self,
+        history: Iterable[object],
+        rules: ChineseRules | str | None = "standard",
+        *,
+        estimator: EstimatorLike | None = None,
+        seed: int = 0,
+        progress: Callable[[int], None] | None = None,
+        lines: Iterable[int | None] | None = None,
+        chunk: int = REVIEW_CHUNK,
+        **overrides: Any,
+    ) -> Review:
+        """:func:`cpsolver.review` with chunks of ``chunk`` hands as Ray tasks, at most
+        ``in_flight`` at once (same arguments; the same :class:`Review`). A reader's error in
+        ``history`` (a :class:`~cpsolver.errors.CpsolverError` in place of a hand) stays here;
+        the rule set, estimator and seed are checked before any task is sent."""
+        from cpsolver.chinese.estimator import resolve_estimator
+        from cpsolver.chinese.review import HandError, summarise
+        from cpsolver.chinese.solve import resolve_rules
+        from cpsolver.seeds import check_seed
+
+        default = resolve_rules(rules, overrides)
+        chosen = resolve_estimator(estimator).chosen(None)
+        check_seed(seed)
+        rules_ref = self._ray.put(default)
+        hands: list[Any] = []
+        errors: list[Any] = []
+        pending: deque[tuple[int, Any]] = deque()
+
+        def drain(keep: int) -> None:
+            while len(pending) > keep:
+                size, task = pending.popleft()
+                rated, bad = self._ray.get(task)
+                hands.extend(rated)
+                errors.extend(bad)
+                if progress is not None:
+                    progress(size)
+
+        numbers = iter(lines) if lines is not None else None
+        part: list[tuple[int, int | None, object]] = []
+        for index, item in enumerate(history):
+            line = next(numbers, None) if numbers is not None else None
+            if isinstance(item, CpsolverError):
+                errors.append(HandError(index, line, None, item))
+                if progress is not None:
+                    progress(1)
+                continue
+            part.append((index, line, item))
+            if len(part) >= chunk:
+                pending.append((len(part), self._review.remote(part, rules_ref, str(chosen), seed)))
+                part = []
+                drain(self.in_flight)
+        if part:
+            pending.append((len(part), self._review.remote(part, rules_ref, str(chosen), seed)))
+        drain(0)
+        return summarise(hands, errors, chosen)
+
 
 def solve_many(
     hands: Iterable[CardsLike],
@@ -252,3 +341,17 @@ def solve_many(
             **overrides,
         )
     )
+
+
+def review(
+    history: Iterable[object],
+    rules: ChineseRules | str | None = "standard",
+    *,
+    address: str = "auto",
+    estimator: EstimatorLike | None = None,
+    seed: int = 0,
+    **overrides: Any,
+) -> Review:
+    """:func:`cpsolver.review` on a Ray cluster (:meth:`RaySolver.review`): the same
+    :class:`~cpsolver.chinese.review.Review`, hand for hand and in the summaries."""
+    return RaySolver(address).review(history, rules, estimator=estimator, seed=seed, **overrides)

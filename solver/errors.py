@@ -88,7 +88,29 @@ def format_field(path: FieldPath, *, first: int = 0) -> str:
 
 
 class CpsolverError(Exception):
-    """Base class of every exception raised on purpose by the library."""
+    """Base class of every exception raised on purpose by the library.
+
+    Errors pickle (a Ray task or another process reports them as raised), whatever their
+    constructor takes: the arguments and attributes are restored, no constructor is called.
+
+    >>> import pickle
+    >>> err = pickle.loads(pickle.dumps(InvalidInputError(("cards", 1), "not a card")))
+    >>> type(err).__name__, str(err), err.violations[0].path
+    ('InvalidInputError', 'cards[1]: not a card', ('cards', 1))
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore_error, (type(self), self.args, dict(self.__dict__))
+
+
+def _restore_error(
+    cls: type[CpsolverError], args: tuple[Any, ...], state: dict[str, Any]
+) -> CpsolverError:
+    """A pickled :class:`CpsolverError` back (its ``__reduce__``)."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 @dataclass(frozen=True, slots=True, init=False)

@@ -4,8 +4,9 @@
 
 Starts a private local Ray (``cpsolver.cluster.connect("local", num_cpus=2)``), runs on it
 what SPEC asks (training with 1 and 2 workers, a batch, ``cpsolver batch --ray auto``,
-``cluster.solve_many``), writes the trained tables to ``OUT/*.npz`` and prints one JSON object
-on its last stdout line; the test compares all of it with the same work done in its own
+``cluster.solve_many``, a review: ``RaySolver.review``, ``cluster.review``,
+``cpsolver review - --ray auto``), writes the trained tables to ``OUT/*.npz`` and prints one
+JSON object on its last stdout line; the test compares all of it with the same work done in its own
 process without Ray. Why a fresh interpreter: ``ray.init`` inside the test process depends on
 what the earlier tests of a full run left there (it timed out twice waiting for its GCS server
 in full runs, never alone), and a Ray started here is shut down, with its processes, when
@@ -25,7 +26,7 @@ from click.testing import CliRunner
 
 from cpsolver.chinese.training import train
 from cpsolver.client.cli import main as cli
-from cpsolver.cluster import RaySolver, connect, ray_map, ray_mapper, solve_many
+from cpsolver.cluster import RaySolver, connect, ray_map, ray_mapper, review, solve_many
 from cpsolver.errors import CpsolverError
 from cpsolver.rules.chinese import ChineseRules
 
@@ -76,6 +77,18 @@ def run(spec: dict[str, Any], out: Path) -> dict[str, Any]:
         raise run_.exception
     report["cli"] = [run_.exit_code, run_.stdout, run_.stderr]
 
+    if "review" in spec:  # a history reviewed in chunks of 7 hands, two tasks at a time
+        history = spec["review"]["history"]
+        report["review"] = RaySolver("auto", in_flight=2).review(history, chunk=7).to_dict()
+        report["review_calibrated"] = review(
+            history[:6], estimator="calibrated", address="auto"
+        ).to_dict()
+        run_ = CliRunner(env=env).invoke(
+            cli, ["review", "-", "--json", "--ray", "auto"], input=spec["review"]["stdin"]
+        )
+        if run_.exception is not None and not isinstance(run_.exception, SystemExit):
+            raise run_.exception
+        report["review_cli"] = [run_.exit_code, run_.stdout, run_.stderr]
     report["solve_many"] = [s.to_dict() for s in solve_many(spec["good"], address="auto")]
     try:
         solve_many(spec["bad"], address="auto")

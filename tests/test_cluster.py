@@ -25,8 +25,10 @@ from typing import Any
 import numpy as np
 import pytest
 from helpers import run_cli
+from test_review import history
 
 from cpsolver import solve_many
+from cpsolver.chinese.review import review
 from cpsolver.chinese.training import CHUNK, train
 from cpsolver.client.local import LocalSolver
 from cpsolver.errors import CardError
@@ -50,6 +52,15 @@ HANDS = [
 GOOD = [h for i, h in enumerate(HANDS) if i not in (1, 6)]
 BATCH_RULES = ("standard", "two_four")
 STDIN = "\n".join(HANDS) + "\n"
+HISTORY: list[Any] = [
+    *history(30, 41),
+    {"player": "p1", "back": "As Ks Qs Js Tx", "middle": "9h 9d 9c 2h 2d", "front": "7c 5d 3s"},
+    *history(8, 42),
+]
+"""A history with a bad card (rated in a Ray worker: its error comes back in place)."""
+REVIEW_STDIN = "\n".join(json.dumps(h) for h in HISTORY[:20]) + "\n{not json\n" + "\n".join(
+    json.dumps(h) for h in HISTORY[20:]
+)
 DRIVER_TIMEOUT = 400.0
 STARTS = 2
 START_TIMEOUTS = ("The current node timed out during startup", "Timed out waiting for file")
@@ -84,6 +95,7 @@ def on_ray(tmp_path_factory: pytest.TempPathFactory) -> Iterator[OnRay]:
         "stdin": STDIN,
         "good": GOOD,
         "bad": HANDS[:2],
+        "review": {"history": HISTORY, "stdin": REVIEW_STDIN},
     }
     # Ray's session files and sockets under a short directory of this run's own (socket paths
     # have a length limit; tmp_path's can exceed it).
@@ -164,6 +176,27 @@ def test_cli_batch_on_ray_prints_the_same_lines(on_ray: OnRay) -> None:
     assert [json.loads(line)["line"] for line in here[1].splitlines()] == list(range(1, 8))
 
 
+def test_review_on_ray_equals_the_review_here(on_ray: OnRay) -> None:
+    """Chunks of 7 hands on two workers, summed up on the driver: every hand, error and
+    summary as one process reviews them; a hand's bad card is reported from its worker."""
+    local = json.loads(json.dumps(review(HISTORY).to_dict()))
+    assert on_ray.report["review"] == local
+    assert [e["index"] for e in local["errors"]] == [30]
+    assert "back[4]" in local["errors"][0]["message"] and len(local["hands"]) == 38
+    assert local["overall"]["worst"] and local["overall"]["fouls"] > 0
+    calibrated = review(HISTORY[:6], estimator="calibrated").to_dict()
+    assert on_ray.report["review_calibrated"] == json.loads(json.dumps(calibrated))
+    assert calibrated["estimator"] == "calibrated"
+
+
+def test_cli_review_on_ray_prints_the_same_review(on_ray: OnRay) -> None:
+    here = run_cli(["review", "-", "--json"], stdin=REVIEW_STDIN)
+    assert tuple(on_ray.report["review_cli"]) == here and here[0] == 2  # the bad lines
+    doc = json.loads(here[1])
+    assert [e["line"] for e in doc["errors"]] == [21, 32]  # not JSON; the bad card
+    assert "2 bad lines (21, 32)" in here[2]
+
+
 def test_solve_many_on_ray_equals_solve_many(on_ray: OnRay) -> None:
     local = json.loads(json.dumps([s.to_dict() for s in solve_many(GOOD)]))
     assert on_ray.report["solve_many"] == local
@@ -174,8 +207,9 @@ def test_solve_many_on_ray_equals_solve_many(on_ray: OnRay) -> None:
     ]  # fmt: skip
 
 
-def test_ray_and_server_exclude_each_other() -> None:
-    assert run_cli(["batch", "-", "--ray", "auto", "--server", "127.0.0.1:1"], stdin="") == (
+@pytest.mark.parametrize("command", ["batch", "review"])
+def test_ray_and_server_exclude_each_other(command: str) -> None:
+    assert run_cli([command, "-", "--ray", "auto", "--server", "127.0.0.1:1"], stdin="") == (
         2, "", "error: ray: --ray and --server exclude each other\n",
     )  # fmt: skip
 
@@ -189,6 +223,7 @@ MISSING = "error: running on Ray (--ray) needs the cluster extra: pip install 'c
         (["train", "--ray", "auto", "--deals", "1"], None),
         (["batch", "-", "--ray", "auto"], ""),
         (["batch", "-", "--ray", "local"], "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h\n"),
+        (["review", "-", "--ray", "local"], "{}\n"),
     ],
 )
 def test_without_ray_the_ray_commands_say_what_to_install(

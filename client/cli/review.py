@@ -7,9 +7,10 @@ an absent field); blank lines and lines starting with ``#`` are skipped, line nu
 count them. In-process the hands go through :func:`cpsolver.chinese.review.review` (the
 ``model`` estimator: one batch kernel per rule set, on every core); with ``--server`` each hand
 is a ``RateArrangement`` call (several at a time), summed up by the same
-:func:`~cpsolver.chinese.review.summarise`. A progress bar shows on a terminal. Output: a table
-per player (``--json``: one document, docs/CLI-JSON.md). Bad lines are listed with their line
-numbers and make the exit code 2.
+:func:`~cpsolver.chinese.review.summarise`; with ``--ray ADDRESS`` chunks of hands are Ray
+tasks (:meth:`cpsolver.cluster.RaySolver.review`, the ``cluster`` extra), the same review.
+A progress bar shows on a terminal. Output: a table per player (``--json``: one document,
+docs/CLI-JSON.md). Bad lines are listed with their line numbers and make the exit code 2.
 """
 
 from __future__ import annotations
@@ -126,6 +127,10 @@ def _count(file: str) -> int | None:
     "--worst", type=click.IntRange(0, 100), default=5, show_default=True,
     help="How many of each player's worst hands the table lists.",
 )  # fmt: skip
+@click.option(
+    "--ray", "ray_address", default=None, metavar="ADDRESS",
+    help="Rate on a Ray cluster: auto, HOST:PORT, ray://HOST:10001 or local (cpsolver[cluster]).",
+)  # fmt: skip
 @html_option
 @remote_options
 def review_command(
@@ -135,6 +140,7 @@ def review_command(
     as_json: bool,
     seed: int,
     worst: int,
+    ray_address: str | None,
     html: str | None,
     solver: Solver,
     **asking: Any,
@@ -152,6 +158,13 @@ def review_command(
     overrides: dict[str, Any] = parse_assignments(assignments)
     estimator, _ = asked(DEFAULT_ESTIMATOR, asking)
     default = ChineseRules.resolve(preset, **overrides)
+    ray = None
+    if ray_address is not None:
+        if not isinstance(solver, LocalSolver):
+            raise InvalidInputError("ray", "--ray and --server exclude each other")
+        from cpsolver.cluster import RaySolver
+
+        ray = RaySolver(ray_address)
     total = _count(file)
     try:
         stream: IO[bytes] = click.open_file(file, "rb")
@@ -171,7 +184,12 @@ def review_command(
         def advance(n: int) -> None:
             progress.advance(task, n)
 
-        if isinstance(solver, LocalSolver):
+        if ray is not None:
+            result = ray.review(
+                [hand for _, hand in entries], default, estimator=estimator, seed=seed,
+                progress=advance, lines=[number for number, _ in entries],
+            )  # fmt: skip
+        elif isinstance(solver, LocalSolver):
             result = review(
                 [hand for _, hand in entries], default, estimator=estimator, seed=seed,
                 progress=advance, lines=[number for number, _ in entries],

@@ -76,6 +76,7 @@ __all__ = [
     "Review",
     "ReviewedHand",
     "hand_from_rating",
+    "rate_hands",
     "review",
     "rules_of",
     "summarise",
@@ -335,7 +336,32 @@ def review(
     how many threads the batch kernel runs on (default: the cores this process may use);
     ``progress(n)`` is called as hands are done (``n`` more each time); ``lines``: each hand's
     input line, reported with it. An item that is a :class:`~cpsolver.errors.CpsolverError`
-    (a reader's, e.g. a line that is not JSON) is reported as that hand's error."""
+    (a reader's, e.g. a line that is not JSON) is reported as that hand's error.
+    :func:`cpsolver.cluster.review` does the same on a Ray cluster."""
+    chosen = resolve_estimator(estimator).chosen(None)
+    rated, errors = rate_hands(
+        history, rules, estimator=chosen, seed=seed, threads=threads, progress=progress,
+        lines=lines, **overrides,
+    )  # fmt: skip
+    return summarise(rated, errors, chosen)
+
+
+def rate_hands(
+    history: Iterable[object],
+    rules: ChineseRules | str | None = "standard",
+    *,
+    estimator: EstimatorLike | None = None,
+    seed: int = 0,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    lines: Iterable[int | None] | None = None,
+    indices: Iterable[int] | None = None,
+    **overrides: Any,
+) -> tuple[list[ReviewedHand], list[HandError]]:
+    """The hands of ``history`` rated, and the ones that could not be, before any summing up
+    (:func:`review`'s arguments; ``indices``: each hand's position in the whole history,
+    default 0, 1, ...: a part of a history rated elsewhere, e.g. a Ray task's chunk, keeps
+    its positions). A hand's numbers do not depend on the other hands rated with it."""
     default = resolve_rules(rules, overrides)
     chosen = resolve_estimator(estimator).chosen(None)
     check_seed(seed)
@@ -344,7 +370,9 @@ def review(
     read: list[_Read] = []
     errors: list[HandError] = []
     numbers = iter(lines) if lines is not None else None
-    for index, item in enumerate(history):
+    positions = iter(indices) if indices is not None else None
+    for count, item in enumerate(history):
+        index = next(positions) if positions is not None else count
         line = next(numbers, None) if numbers is not None else None
         found = _read(index, line, item, default)
         if isinstance(found, HandError):
@@ -362,7 +390,7 @@ def review(
             rated.append(hand_from_rating(rating, r.index, r.line, r.id, r.player))
             if progress is not None:
                 progress(1)
-    return summarise(rated, errors, chosen)
+    return rated, errors
 
 
 def _played(seat: Seat) -> object:
