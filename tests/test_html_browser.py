@@ -123,5 +123,17 @@ def test_review_page_plots_every_hand(tmp_path: Path) -> None:
         assert f"{summary['total_ev_lost']:.3f}" in dom
     worst = [str(c) for row in PLAYED for c in parse_cards(row)]
     assert set(worst) <= set(cards_in(dom))
+    # The worst hands, each played beside the best arrangement (solve's rows, row by row).
+    section = cards_in(dom.split("Worst hands", 1)[1])
+    listed = [h for p in doc["players"] for h in p["worst"]]
+    assert [h["player"] for h in listed] == ["ann", "bob"] and len(section) == 26 * 2
+    for k, hand in enumerate(listed):
+        played = [c for row in ("back", "middle", "front") for c in hand["played"][row]]
+        assert section[26 * k : 26 * k + 13] == played
+        best = solve(" ".join(played))
+        shown = section[26 * k + 13 : 26 * k + 26]
+        assert [set(shown[:5]), set(shown[5:10]), set(shown[10:])] == [
+            {str(c) for c in row} for row in (best.back, best.middle, best.front)
+        ]
     width, _, size = screenshot(page, tmp_path)
     assert width == 1000 and size > 10_000

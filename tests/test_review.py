@@ -20,8 +20,9 @@ from helpers import run_cli
 
 from cpsolver import rate, solve
 from cpsolver.cards import Card
+from cpsolver.chinese.rate import Rating
 from cpsolver.chinese.review import review
-from cpsolver.rules import ChineseRules
+from cpsolver.rules import ChineseRules, Row
 
 DECK = [str(Card.from_index(i)) for i in range(52)]
 DRAGON = "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s"
@@ -64,6 +65,14 @@ def _played(hand: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in hand.items() if k not in ("id", "player", "rules")}
 
 
+def _best_rows(rating: Rating) -> tuple[tuple[Card, ...], ...] | None:
+    """The best arrangement's rows of a rating, back, middle, front (None: it declares)."""
+    if rating.best.natural is not None:
+        return None
+    by_row = {r.row: r.cards for r in rating.best_rows}
+    return (by_row[Row.BACK], by_row[Row.MIDDLE], by_row[Row.FRONT])
+
+
 def test_summary_equals_a_slow_loop_of_rate_calls() -> None:
     hands = history(200, 29)
     result = review(hands)
@@ -73,6 +82,10 @@ def test_summary_equals_a_slow_loop_of_rate_calls() -> None:
         assert mine.ev == pytest.approx(ref.ev, abs=1e-9)
         assert mine.ev_lost == pytest.approx(ref.ev_lost, abs=1e-9)
         assert mine.mistakes == ref.mistakes and mine.fouled == ref.fouled
+        assert mine.best_rows == _best_rows(ref)  # rate's best arrangement, card for card
+    assert sum(1 for h in result.hands if h.best_rows is None) == sum(
+        1 for r in slow if r.best.natural is not None
+    ) > 0
     for summary in (*result.players, result.overall):
         mine_idx = [i for i, h in enumerate(hands) if summary.player in ("*", h["player"])]
         losses = [slow[i].ev_lost for i in mine_idx]
@@ -107,6 +120,7 @@ def test_a_finer_estimator_rates_hand_by_hand_as_rate_does() -> None:
     for mine, hand in zip(result.hands, hands, strict=True):
         ref = rate(_played(hand), _rules(hand), estimator="calibrated")
         assert (mine.ev, mine.ev_lost, mine.mistakes) == (ref.ev, ref.ev_lost, ref.mistakes)
+        assert mine.best_rows == _best_rows(ref)
     assert str(result.estimator) == "calibrated"
 
 
@@ -145,7 +159,7 @@ def _write_csv(path: Path, hands: list[dict[str, object]]) -> None:
 def _numbers(doc: dict[str, object]) -> list[tuple[object, ...]]:
     hands = doc["hands"]
     assert isinstance(hands, list)
-    return [(h["player"], h["ev"], h["ev_lost"], tuple(h["mistakes"])) for h in hands]
+    return [(h["player"], h["ev"], h["ev_lost"], tuple(h["mistakes"]), h["best"]) for h in hands]
 
 
 def test_cli_reads_json_lines_and_csv_alike(tmp_path: Path) -> None:
@@ -197,3 +211,56 @@ def test_cli_against_a_server_gives_the_same_numbers(tmp_path: Path, server: str
     remote = json.loads(out)
     assert _numbers(remote) == _numbers(local)
     assert remote["overall"]["mistakes"] == local["overall"]["mistakes"]
+
+
+def test_worst_hands_show_the_best_arrangement_beside_the_played_one() -> None:
+    """A fouled royal flush: the table's worst-hands line and the JSON show the rows played
+    and the best ones (royal flush back, nines full middle: worked out by hand)."""
+    played = {"player": "bob", "back": "9h 9d 9c 2h 2d", "middle": "As Ks Qs Js Ts",
+              "front": "7c 5d 3s"}  # fmt: skip
+    code, out, err = run_cli(["review", "-"], stdin=json.dumps(played) + "\n",
+                             env={"NO_COLOR": "1", "COLUMNS": "200"})  # fmt: skip
+    assert code == 0, err
+    lines = out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("bob ") and " / " in x)
+    assert lines[at].endswith("played 9♥ 9♦ 9♣ 2♥ 2♦ / A♠ K♠ Q♠ J♠ T♠ / 7♣ 5♦ 3♠")
+    assert lines[at + 1].strip() == "best   A♠ K♠ Q♠ J♠ T♠ / 9♣ 9♦ 9♥ 2♦ 2♥ / 7♣ 5♦ 3♠"
+    assert lines[at + 2].strip() == "foul"
+    code, out, err = run_cli(["review", "-", "--json"], stdin=json.dumps(played) + "\n")
+    worst = json.loads(out)["players"][0]["worst"][0]
+    assert {row: set(cards) for row, cards in worst["best"].items()} == {
+        "back": {"As", "Ks", "Qs", "Js", "Ts"}, "middle": {"9h", "9d", "9c", "2h", "2d"},
+        "front": {"7c", "5d", "3s"},
+    }  # fmt: skip
+    dragon = {"back": "As Kh Qd Jc Ts", "middle": "9h 8d 7c 6s 5h", "front": "4d 3c 2s"}
+    code, out, err = run_cli(["review", "-", "--json"], stdin=json.dumps(dragon) + "\n")
+    assert json.loads(out)["hands"][0]["best"] == {"natural": "dragon"}
+
+
+@pytest.mark.parametrize(
+    ("estimator", "seed"), [("calibrated", 0), ("rollouts:40", 5)], ids=["calibrated", "rollouts"]
+)
+def test_finer_estimators_on_the_cli_here_and_on_a_server(
+    tmp_path: Path, server: str, estimator: str, seed: int
+) -> None:
+    """Each hand as ``rate`` rates it with that estimator and seed (the slow loop), and the
+    CLI gives those numbers in-process and through a server's RateArrangement."""
+    hands = history(10, 21)
+    result = review(hands, estimator=estimator, seed=seed, lines=range(1, 11))
+    assert str(result.estimator) == estimator and result.errors == ()
+    for mine, hand in zip(result.hands, hands, strict=True):
+        ref = rate(_played(hand), _rules(hand), estimator=estimator, seed=seed)
+        assert (mine.ev, mine.ev_lost, mine.mistakes) == (ref.ev, ref.ev_lost, ref.mistakes)
+        assert mine.best_rows == _best_rows(ref)
+    _write_jsonl(tmp_path / "h.jsonl", hands)
+    args = ["review", str(tmp_path / "h.jsonl"), "--json", "--estimator", estimator,
+            "--seed", str(seed)]  # fmt: skip
+    code, out, err = run_cli(args)
+    assert code == 0, err
+    local = json.loads(out)
+    assert local == json.loads(json.dumps(result.to_dict())) and local["estimator"] == estimator
+    code, out, err = run_cli([*args, "--server", server])
+    assert code == 0, err
+    remote = json.loads(out)
+    assert _numbers(remote) == _numbers(local)
+    assert remote["overall"] == local["overall"] and remote["players"] == local["players"]

@@ -27,6 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from cpsolver.cards import Card
 from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR
 from cpsolver.chinese.render import review_html
 from cpsolver.chinese.review import (
@@ -261,6 +262,13 @@ def _remote(
     return summarise(hands, errors, estimator.chosen(None))
 
 
+def _choice(rows: tuple[tuple[Card, ...], ...] | None, natural: str | None) -> Text:
+    """Rows as ``back / middle / front`` cards, or the natural declared."""
+    if rows is None:
+        return Text(f"natural: {natural}")
+    return Text(" / ").join(cards_text(row) for row in rows)
+
+
 def _fmt(value: float) -> str:
     return f"{value:.3f}"
 
@@ -299,18 +307,20 @@ def review_parts(result: Review, *, worst: int = 5) -> list[Table | Text]:
     parts.append(kinds)
     if worst:
         table = Table(box=None, pad_edge=False, title="worst hands", title_justify="left")
-        for column in ("player", "line", "played", "EV lost", "mistakes"):
+        for column in ("player", "line", "EV lost", "played, best, mistakes"):
             table.add_column(column, justify="right" if column in ("line", "EV lost") else "left")
         for s in result.players:
             for hand in s.worst[:worst]:
-                played: Text | str
-                if hand.rows is None:
-                    played = f"natural: {hand.natural}"
-                else:
-                    played = Text(" / ").join(cards_text(row) for row in hand.rows)
+                shown = Text("\n").join(
+                    [
+                        Text("played ") + _choice(hand.rows, hand.natural),
+                        Text("best   ") + _choice(hand.best_rows, hand.best_natural),
+                        Text(", ".join(hand.mistakes)),
+                    ]
+                )
                 table.add_row(
-                    s.player, "" if hand.line is None else str(hand.line), played,
-                    _fmt(hand.ev_lost), ", ".join(hand.mistakes),
+                    s.player, "" if hand.line is None else str(hand.line), _fmt(hand.ev_lost),
+                    shown,
                 )  # fmt: skip
         parts.append(table)
     parts.append(Text(f"estimator: {result.estimator}"))

@@ -408,7 +408,8 @@ def rate(
         rows = _rated(shown, row_units)
     if not finer:
         ci = (ev - CALIBRATION_95[resolved.scoring], ev + CALIBRATION_95[resolved.scoring])
-    lost = max(0.0, best_ev - ev)
+    ev = float(ev)  # plain floats: a rollout's scores are numpy's (played_best a numpy bool)
+    lost = max(0.0, float(best_ev) - ev)
     lost_ci = None
     if finer and ci is not None and best_half is not None:
         half = math.hypot(best_half, (ci[1] - ci[0]) / 2)

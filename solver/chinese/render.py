@@ -335,25 +335,28 @@ def review_html(review: Review, *, worst: int = 5) -> str:
     rows: list[list[str]] = []
     for s in review.players:
         for hand in s.worst[:worst]:
-            played = (
-                f"declared {escape(hand.natural or '')}"
-                if hand.rows is None
-                else " / ".join(cards_html(row) for row in hand.rows)
-            )
             rows.append(
                 [
                     escape(s.player),
                     "" if hand.line is None else str(hand.line),
-                    played,
+                    _choice_html(hand.rows, hand.natural),
+                    _choice_html(hand.best_rows, hand.best_natural),
                     _num(hand.ev_lost, 3, False),
                     escape(", ".join(hand.mistakes)),
                 ]
             )
-    parts.append(_table(["player", "line", "played", "EV lost", "mistakes"], rows, {1, 3}))
+    parts.append(_table(["player", "line", "played", "best", "EV lost", "mistakes"], rows, {1, 4}))
     if review.errors:
         parts.append(f'<p class="bad">{len(review.errors)} hands could not be read.</p>')
     parts.append(f"<p>Estimator: {escape(str(review.estimator))}</p>")
     return _wrap("".join(parts))
+
+
+def _choice_html(rows: Iterable[Iterable[Card]] | None, natural: str | None) -> str:
+    """Rows drawn as cards, back / middle / front, or the natural declared."""
+    if rows is None:
+        return f"declared {escape(natural or '')}"
+    return " / ".join(cards_html(row) for row in rows)
 
 
 def _wrap(body: str) -> str:

@@ -60,11 +60,11 @@ from cpsolver.chinese.rate import (
     rate,
 )
 from cpsolver.chinese.scoring import Seat, read_seat
-from cpsolver.chinese.search import rate_removal_batch
+from cpsolver.chinese.search import COMB3_LISTS, COMB5_LISTS, rate_removal_batch
 from cpsolver.chinese.solve import resolve_rules
 from cpsolver.errors import CpsolverError, FieldPath, InvalidInputError
 from cpsolver.estimate import wilson_interval
-from cpsolver.evaluator.poker import Category, PokerTables, poker_tables
+from cpsolver.evaluator.poker import Category, PokerTables, hand_from_class, poker_tables
 from cpsolver.rules import ChineseRules, Row, parse_assignments
 from cpsolver.seeds import check_seed
 
@@ -97,7 +97,8 @@ class ReviewedHand:
     ascending); ``rows`` (the played rows, back, middle, front; None for a declared natural),
     ``natural`` (the natural declared, else None); ``fouled``; ``ev`` and ``best_ev`` (expected
     units of the choice and of the best); ``ev_lost``; ``mistakes``; ``best_natural`` (the
-    natural the best choice declares, else None)."""
+    natural the best choice declares, else None) and ``best_rows`` (the best arrangement's
+    rows, back, middle, front, as ``rate`` finds them; None when the best declares)."""
 
     index: int
     line: int | None
@@ -112,6 +113,7 @@ class ReviewedHand:
     ev_lost: float
     mistakes: tuple[str, ...]
     best_natural: str | None = None
+    best_rows: tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None = None
 
     @property
     def played_best(self) -> bool:
@@ -140,6 +142,14 @@ class ReviewedHand:
             "played_best": self.played_best,
             "mistakes": list(self.mistakes),
             "best_natural": self.best_natural,
+            "best": (
+                {"natural": self.best_natural}
+                if self.best_rows is None
+                else {
+                    r.label: [str(c) for c in cards]
+                    for r, cards in zip(_ROWS, self.best_rows, strict=True)
+                }
+            ),
         }
 
 
@@ -415,11 +425,15 @@ def hand_from_rating(
     if rating.natural is None:
         by_row = {r.row: r.cards for r in rating.rows}
         rows = (by_row[Row.BACK], by_row[Row.MIDDLE], by_row[Row.FRONT])
+    best_rows = None
+    if rating.best.natural is None:
+        best = {r.row: r.cards for r in rating.best_rows}
+        best_rows = (best[Row.BACK], best[Row.MIDDLE], best[Row.FRONT])
     return ReviewedHand(
         index, line, id, player, rating.cards, rows,
         None if rating.natural is None else rating.natural.name, rating.fouled, rating.ev,
         rating.best_ev, rating.ev_lost, rating.mistakes,
-        None if rating.best.natural is None else rating.best.natural.name,
+        None if rating.best.natural is None else rating.best.natural.name, best_rows,
     )  # fmt: skip
 
 
@@ -452,11 +466,12 @@ def _batch(
             best_classes = found.classes.tolist()
             given_values = found.given.tolist()
             lost_rows = found.lost_rows.tolist()
+            subsets = found.subsets.tolist()
             for j, k in enumerate(chunk):
                 r = read[k]
                 out[k] = _batch_hand(
                     r, model, rules, poker, best_values[j], best_classes[j], given_values[j],
-                    lost_rows[j],
+                    lost_rows[j], subsets[j],
                 )  # fmt: skip
             if progress is not None:
                 progress(len(chunk))
@@ -472,6 +487,7 @@ def _batch_hand(
     best_classes: list[int],
     given_value: float,
     lost_rows: float,
+    subsets: list[int],
 ) -> ReviewedHand:
     seat = r.seat
     split_ev = total_ev(model, best_value)
@@ -509,10 +525,22 @@ def _batch_hand(
         lost,
     )
     cards = tuple(sorted(seat.cards, key=lambda c: c.index))
+    best_rows = None
+    if not best_natural:  # the kernel's best split, its rows ordered as a hand shows them
+        wheel = rules.wheel_second_highest
+        back, middle, front = (
+            hand_from_class(
+                [cards[p] for p in positions[subset]], cls, wheel_second_highest=wheel
+            ).cards
+            for positions, subset, cls in zip(
+                (COMB5_LISTS, COMB5_LISTS, COMB3_LISTS), subsets, best_classes, strict=True
+            )
+        )
+        best_rows = (back, middle, front)
     return ReviewedHand(
         r.index, r.line, r.id, r.player, cards, _rows(seat),
         None if seat.natural is None else seat.natural.name, seat.fouled, ev, best_ev, lost,
-        mistakes, held.name if best_natural and held is not None else None,
+        mistakes, held.name if best_natural and held is not None else None, best_rows,
     )  # fmt: skip
 
 

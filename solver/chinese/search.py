@@ -1182,8 +1182,10 @@ def _rate_range(
     out_cls: IntArray,
     out_given: FloatArray,
     out_lost_rows: FloatArray,
+    out_subsets: IntArray,
 ) -> None:  # pragma: no cover - compiled
-    """Hands ``lo..hi``: the best split's value and classes (:func:`_search_removal`, top 1),
+    """Hands ``lo..hi``: the best split's value, classes and subsets (back, middle: indexes
+    into ``comb5``, front: into ``comb3``) (:func:`_search_removal`, top 1),
     the value of the given rows' classes ``given[h] = (back, middle, front)`` with the
     arithmetic of the scan (``-inf`` when ``given[h, 0] < 0``: no rows to value), and the
     expected row values an opponent who plays rows collects from all three rows
@@ -1215,6 +1217,10 @@ def _rate_range(
         out_cls[h, 0] = max(ca, cb)
         out_cls[h, 1] = min(ca, cb)
         out_cls[h, 2] = cls3[split_f[s]]
+        back_is_a = ca >= cb
+        out_subsets[h, 0] = split_a[s] if back_is_a else split_b[s]
+        out_subsets[h, 1] = split_b[s] if back_is_a else split_a[s]
+        out_subsets[h, 2] = split_f[s]
         lost = 0.0
         for r in range(3):  # paid[r, 0] + prob * value of the lowest class: the whole row
             lost += paid[r, 0] + prob[r, 0] * values[r, 0]
@@ -1238,13 +1244,16 @@ def _rate_range(
 class RateBatch:
     """:func:`rate_removal_batch`'s answer, one entry per hand: ``best`` (the best split's
     per-opponent value), ``classes`` (its back, middle, front classes), ``given`` (the given
-    rows' per-opponent value, ``-inf`` where none was given) and ``lost_rows`` (the expected
-    row values an opponent who plays rows collects from three lost rows)."""
+    rows' per-opponent value, ``-inf`` where none was given), ``lost_rows`` (the expected
+    row values an opponent who plays rows collects from three lost rows) and ``subsets`` (the
+    best split's back and middle as :data:`COMB5` indexes, its front as a :data:`COMB3` index,
+    into the hand's cards in ascending order)."""
 
     best: FloatArray
     classes: IntArray
     given: FloatArray
     lost_rows: FloatArray
+    subsets: IntArray
 
 
 def rate_removal_batch(
@@ -1265,10 +1274,13 @@ def rate_removal_batch(
     ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
     wanted = np.ascontiguousarray(np.asarray(given, dtype=np.int64).reshape(-1, 3))
     n = ordered.shape[0]
-    out = RateBatch(np.empty(n), np.empty((n, 3), dtype=np.int64), np.empty(n), np.empty(n))
+    out = RateBatch(
+        np.empty(n), np.empty((n, 3), dtype=np.int64), np.empty(n), np.empty(n),
+        np.empty((n, 3), dtype=np.int64),
+    )  # fmt: skip
     rest: tuple[Any, ...] = (
         *_class_args(poker), *removal.kernel_args(), mode, strict, SPLIT_FRONT, SPLIT_A,
-        SPLIT_B, out.best, out.classes, out.given, out.lost_rows,
+        SPLIT_B, out.best, out.classes, out.given, out.lost_rows, out.subsets,
     )  # fmt: skip
     chunks = max(1, min(threads, n))
     if chunks == 1:
