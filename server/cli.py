@@ -147,7 +147,8 @@ def serve(
     for option, where in (("--port", port), ("--metrics-port", metrics_port)):
         problem = "" if where is None else address_problem(host, where)
         if problem:
-            raise click.UsageError(problem.replace("--port", option, 1))
+            click.echo(f"error: {problem.replace('--port', option, 1)}", err=True)
+            raise SystemExit(2)  # the CLI's exit code for bad input
 
     config = ServerConfig(
         host=host,

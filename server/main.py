@@ -27,7 +27,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from multiprocessing.context import ForkProcess
 from multiprocessing.queues import SimpleQueue
 from pathlib import Path
@@ -36,7 +36,14 @@ from typing import Any, TextIO
 
 from cpsolver.server.config import ServerConfig
 
-__all__ = ["address_problem", "configure_logging", "reserve_port", "serve"]
+__all__ = [
+    "AddressUnavailable",
+    "Reservation",
+    "address_problem",
+    "configure_logging",
+    "reserve_port",
+    "serve",
+]
 
 log = logging.getLogger("cpsolver.server")
 
@@ -129,31 +136,95 @@ def address_problem(host: str, port: int) -> str:
             probe.bind(sockaddr)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                return (
-                    f"--port {port}: {host}:{port} is already in use (another cpsolver serve, or "
-                    "another program); stop it, or choose another --port (0 picks a free one)"
-                )
+                return _in_use(host, port)
             return f"cannot listen on {host}:{port}: {exc.strerror}"
     return ""
 
 
-@contextlib.contextmanager
-def reserve_port(config: ServerConfig) -> Iterator[int]:
-    """Bind (not listen) the address with SO_REUSEPORT for the server's lifetime; yield the port.
+def _in_use(host: str, port: int) -> str:
+    return (
+        f"--port {port}: {host}:{port} is already in use (another cpsolver serve, or another "
+        "program); stop it, or choose another --port (0 picks a free one)"
+    )
+
+
+class AddressUnavailable(Exception):
+    """The address cannot be this server's; the message says why in one line
+    (:func:`address_problem`)."""
+
+
+class Reservation:
+    """The server's port, held from before the warm-up until it stops (:func:`reserve_port`):
+    ``with reservation as port:`` closes it at the end; :meth:`close` may be called twice."""
+
+    def __init__(self, sock: socket.socket, claim: socket.socket | None) -> None:
+        self._sock = sock
+        self._claim = claim
+        self.port = int(sock.getsockname()[1])
+
+    def close(self) -> None:
+        """Give the port (and the claim on its address) back."""
+        self._sock.close()
+        if self._claim is not None:
+            self._claim.close()
+
+    def __enter__(self) -> int:
+        return self.port
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _claim(host: str, port: int, sockaddr: tuple[Any, ...]) -> socket.socket | None:
+    """Claim ``sockaddr`` among the cpsolver servers of this machine: a Linux abstract Unix
+    socket named after it, which one process at a time can bind and which goes away with the
+    last process holding it (the workers inherit it) however they end: no file left behind.
+    Without it two servers started at the same moment could both pass :func:`address_problem`
+    before either bound the port, and then share it. None for port 0 (the kernel picks a free
+    port) and where there are no abstract sockets (not Linux)."""
+    if port == 0 or not sys.platform.startswith("linux"):
+        return None
+    claim = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        claim.bind(f"\0cpsolver-serve {sockaddr[0]} {sockaddr[1]}")
+    except OSError as exc:
+        claim.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise AddressUnavailable(_in_use(host, port)) from None
+        raise
+    return claim
+
+
+def reserve_port(config: ServerConfig) -> Reservation:
+    """Claim the address (:func:`_claim`), check it (:func:`address_problem`) and bind (not
+    listen) it with SO_REUSEPORT; the :class:`Reservation` holds it until the server stops.
+    Raises :class:`AddressUnavailable` when another server or program holds the port or the
+    host does not resolve. :func:`serve` reserves first, before the warm-up: from then on
+    another server's check fails, so two servers started together never share the port.
 
     Workers bind the same port with SO_REUSEPORT; holding it here keeps the port ours even
     while a worker restarts, and resolves ``port=0`` to a concrete free port.
     """
+    problem = address_problem(config.host, config.port)  # resolves the host, or says why not
+    if problem:
+        raise AddressUnavailable(problem)
     family, kind, proto, _, sockaddr = socket.getaddrinfo(
         config.host, config.port, type=socket.SOCK_STREAM
     )[0]
+    claim = _claim(config.host, config.port, sockaddr)
     sock = socket.socket(family, kind, proto)
     try:
+        problem = address_problem(config.host, config.port)  # again, now under the claim
+        if problem:
+            raise AddressUnavailable(problem)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(sockaddr)
-        yield int(sock.getsockname()[1])
-    finally:
+    except BaseException:
         sock.close()
+        if claim is not None:
+            claim.close()
+        raise
+    return Reservation(sock, claim)
 
 
 def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue[Any]) -> None:
@@ -264,8 +335,20 @@ def _announce(
 
 
 def serve(config: ServerConfig, out: TextIO | None = None) -> int:
-    """Run the server until SIGTERM/SIGINT; returns the process exit code."""
-    out = out or sys.stdout
+    """Run the server until SIGTERM/SIGINT; returns the process exit code: 2, with one line on
+    stderr, when the address cannot be had (:func:`reserve_port`, before anything else)."""
+    try:
+        reservation = reserve_port(config)
+    except AddressUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2  # the CLI's exit code for what the caller must fix
+    try:
+        return _serve(config, reservation, out or sys.stdout)
+    finally:
+        reservation.close()
+
+
+def _serve(config: ServerConfig, reservation: Reservation, out: TextIO) -> int:
     configure_logging(config.access_log, config.log_format)
     # Choose the kernel cache once, before forking: a read-only CPSOLVER_KERNEL_CACHE is
     # copied here, and every worker inherits the copy through NUMBA_CACHE_DIR.
@@ -289,7 +372,7 @@ def serve(config: ServerConfig, out: TextIO | None = None) -> int:
 
         metrics_dir = metrics.prepare_multiprocess_dir()  # before prometheus_client is imported
     try:
-        return _supervise(config, out, lambda: stopping)
+        return _supervise(config, reservation, out, lambda: stopping)
     finally:
         if metrics_dir is not None:
             metrics.remove_multiprocess_dir(metrics_dir)
@@ -330,8 +413,11 @@ def _warm_up_before_forking() -> None:
     log.info("warm-up before forking took %.2f s", seconds)
 
 
-def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -> int:
-    """Fork the workers (and the metrics process), announce, restart the dead until stopped."""
+def _supervise(
+    config: ServerConfig, reservation: Reservation, out: TextIO, stopped: Callable[[], bool]
+) -> int:
+    """Fork the workers (and the metrics process) on the reserved port, announce, restart the
+    dead until stopped."""
     ctx = multiprocessing.get_context("fork")
     queue: SimpleQueue[Any] = ctx.SimpleQueue()
     procs: dict[int, ForkProcess] = {}
@@ -343,7 +429,7 @@ def _supervise(config: ServerConfig, out: TextIO, stopped: Callable[[], bool]) -
 
         counters = ServerMetrics()
 
-    with reserve_port(config) as port:
+    with reservation as port:
 
         def start(index: int) -> None:
             if index == metrics_index:
