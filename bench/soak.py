@@ -47,10 +47,16 @@ from bench.hostile import FireResult, fire, rss_kb
 
 DEADLINE = 2.0
 CHANNELS = 16
-PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm")
+PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm", "expensive")
+# The expensive-call scenario (issue 30): Solve with 30 rollouts (~20 ms of CPU), every call
+# with a 100 ms deadline, at 10x the capacity of one worker.
+EXPENSIVE_ESTIMATOR = "rollouts:30"
+EXPENSIVE_DEADLINE = 0.1
 
 
-def _requests(count: int, seed: int) -> list[bytes]:
+def _requests(count: int, seed: int, estimator: str = "") -> list[bytes]:
+    """``Solve`` bodies of random hands: objective ``strength`` (a cheap call), or ``ev`` with
+    ``estimator`` (e.g. ``rollouts:30``, an expensive one)."""
     from cpsolver.v1 import cards_pb2, chinese_poker_pb2
 
     rng = random.Random(seed)
@@ -60,9 +66,11 @@ def _requests(count: int, seed: int) -> list[bytes]:
     for _ in range(count):
         hand = rng.sample(range(52), 13)
         request = chinese_poker_pb2.SolveRequest(
-            objective=chinese_poker_pb2.OBJECTIVE_STRENGTH,
+            objective=chinese_poker_pb2.OBJECTIVE_EV if estimator
+            else chinese_poker_pb2.OBJECTIVE_STRENGTH,
             cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand],
-        )
+            estimator=estimator,
+        )  # fmt: skip
         out.append(request.SerializeToString())
     return out
 
@@ -71,14 +79,16 @@ SOLVE = "/cpsolver.v1.ChinesePokerService/Solve"
 
 
 def _load_client(
-    address: str, rate: float, seconds: float, closed: int, seed: int, out: Any
-) -> None:
+    address: str, rate: float, seconds: float, closed: int, seed: int, out: Any,
+    estimator: str = "", deadline: float = DEADLINE,
+) -> None:  # fmt: skip
     """One client process: open loop at ``rate`` calls/s (or ``closed`` closed-loop threads)
-    for ``seconds``; puts a list of (start, latency s, code name), ``start`` on the
-    system-wide monotonic clock (the parent compares it with when it sent a signal)."""
+    for ``seconds``, each call with ``deadline``; puts a list of (start, latency s, code
+    name), ``start`` on the system-wide monotonic clock (the parent compares it with when it
+    sent a signal)."""
     import grpc
 
-    bodies = _requests(500, seed)
+    bodies = _requests(500, seed, estimator)
     channels = [
         grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
         for _ in range(CHANNELS)
@@ -109,7 +119,7 @@ def _load_client(
             while time.monotonic() < end:
                 started = time.monotonic()
                 future = calls[index % CHANNELS].future(bodies[index % len(bodies)],
-                                                        timeout=DEADLINE)  # fmt: skip
+                                                        timeout=deadline)  # fmt: skip
                 with contextlib.suppress(grpc.RpcError):
                     future.result()
                 record(started, future)
@@ -130,14 +140,14 @@ def _load_client(
                 time.sleep(next_at - now)
             started = time.monotonic()
             future = calls[index % CHANNELS].future(bodies[index % len(bodies)],
-                                                    timeout=DEADLINE)  # fmt: skip
+                                                    timeout=deadline)  # fmt: skip
             future.add_done_callback(lambda f, s=started: record(s, f))
             pending.append(future)
             index += 1
             next_at += rng.expovariate(rate)  # Poisson arrivals
         for future in pending:
             with contextlib.suppress(Exception):  # counted by the callback
-                future.result(timeout=DEADLINE + 5)
+                future.result(timeout=deadline + 5)
         time.sleep(0.2)
     for channel in channels:
         channel.close()
@@ -150,14 +160,16 @@ LAST_DRIVE: dict[str, Any] = {}
 
 
 def drive(address: str, *, rate: float = 0.0, seconds: float, closed: int = 0,
-          processes: int = 1, seed: int = 7) -> list[tuple[float, float, str]]:  # fmt: skip
+          processes: int = 1, seed: int = 7, estimator: str = "",
+          deadline: float = DEADLINE) -> list[tuple[float, float, str]]:  # fmt: skip
     """Run ``processes`` client processes sharing the rate (or closed-loop threads); merge.
     Their CPU time and error messages go to :data:`LAST_DRIVE`."""
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
     procs = [
         ctx.Process(target=_load_client,
-                    args=(address, rate / processes, seconds, closed, seed + i, out))
+                    args=(address, rate / processes, seconds, closed, seed + i, out,
+                          estimator, deadline))
         for i in range(processes)
     ]  # fmt: skip
     for p in procs:
@@ -232,6 +244,82 @@ def summary(records: list[tuple[float, float, str]], seconds: float) -> dict[str
         },
         "errors_by_window": {"seconds": round(window, 1), "errors": errors},
     }
+
+
+def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """The server's ``/metrics``: (sample name, sorted labels) -> value."""
+    from urllib.request import urlopen
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def _delta(before: dict[Any, float], after: dict[Any, float], name: str,
+           **labels: str) -> float:  # fmt: skip
+    """How much the samples called ``name`` with ``labels`` (a subset) grew."""
+    def total(values: dict[Any, float]) -> float:
+        return sum(value for (sample, sample_labels), value in values.items()
+                   if sample == name and labels.items() <= dict(sample_labels).items())  # fmt: skip
+
+    return total(after) - total(before)
+
+
+def expensive_phase(seconds: float, overload: float, server_args: list[str]) -> dict[str, Any]:
+    """Issue 30's expensive calls: one worker, ``Solve`` with :data:`EXPENSIVE_ESTIMATOR`;
+    its capacity from a closed loop (2 threads, 10 s), then an open loop at ``overload`` times
+    it, each call with a :data:`EXPENSIVE_DEADLINE` deadline. Goodput (OK/s over capacity), the
+    callers' codes, and from the server's metrics the handler runs (calls that did work) and
+    how many of them ended past their deadline."""
+    server = Server("--workers", "1", "--metrics-port", "0", *server_args)
+    try:
+        metrics_port = next(int(line["metrics_port"]) for line in server.lines()
+                            if line.get("event") == "ready")  # fmt: skip
+        drive(server.address, seconds=3, closed=2, estimator=EXPENSIVE_ESTIMATOR,
+              deadline=5.0)  # warm-up: the class's cost learned  # fmt: skip
+        closed = drive(server.address, seconds=10, closed=2, estimator=EXPENSIVE_ESTIMATOR,
+                       deadline=5.0)  # fmt: skip
+        capacity = summary(closed, 10)["ok_per_s"]
+        before = scrape(metrics_port)
+        mark = server.mark()
+        over = drive(server.address, rate=overload * capacity, seconds=seconds, processes=2,
+                     estimator=EXPENSIVE_ESTIMATOR, deadline=EXPENSIVE_DEADLINE)  # fmt: skip
+        figures = summary(over, seconds)
+        time.sleep(1.0)  # the last calls' ends counted
+        after = scrape(metrics_port)
+        handled = _delta(before, after, "grpc_server_handled_total", grpc_method="Solve")
+        refused = _delta(before, after, "cpsolver_admission_refusals_total", grpc_method="Solve")
+        late = _delta(before, after, "cpsolver_calls_late_total", grpc_method="Solve")
+        ran = handled - refused
+        codes = Counter(code for _, _, code in over)
+        excess = max(len(over) - capacity * seconds, 1.0)
+        return {
+            "capacity_calls_per_s": capacity,
+            "capacity_p50_ms": summary(closed, 10)["p50_ms"],
+            "rate": round(overload * capacity, 1),
+            **figures,
+            "goodput_vs_capacity": round(figures["ok_per_s"] / capacity, 2),
+            "handler_runs": int(ran),
+            "handler_runs_past_deadline": int(late),
+            "past_deadline_share": round(late / ran, 3) if ran else 0.0,
+            "refused_by_reason": {
+                reason: int(_delta(before, after, "cpsolver_admission_refusals_total",
+                                   grpc_method="Solve", reason=reason))
+                for reason in ("queue", "deadline", "no_slot", "expired")
+            },
+            "excess_resource_exhausted_share": round(
+                codes.get("RESOURCE_EXHAUSTED", 0) / excess, 2),
+            **server.since(mark),
+            **LAST_DRIVE,
+        }
+    finally:
+        server.close()
 
 
 class Server:
@@ -324,6 +412,14 @@ def main() -> None:
         "always runs when a later phase needs it)",
     )
     parser.add_argument(
+        "--expensive-seconds", type=float, default=30.0,
+        help="length of the expensive-call overload (phase expensive)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--expensive-overload", type=float, default=10.0,
+        help="times the capacity the expensive calls arrive at (phase expensive)",
+    )  # fmt: skip
+    parser.add_argument(
         "--server-args",
         default="",
         help="extra `cpsolver serve` options, e.g. '--max-queue-wait 0.5'",
@@ -334,9 +430,16 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    report["server_args"] = args.server_args
+    if "expensive" in phases:  # its own one-worker server, alone on the cores
+        report["expensive"] = expensive_phase(args.expensive_seconds, args.expensive_overload,
+                                              args.server_args.split())  # fmt: skip
+        print(json.dumps({"expensive": report["expensive"]}), flush=True)
+    if not phases - {"expensive"}:
+        print(json.dumps(report, indent=1))
+        return
     server = Server("--workers", "2", "--max-connection-age", "10", "--drain", "2",
                     "--grace", "5", *args.server_args.split())  # fmt: skip
-    report["server_args"] = args.server_args
     try:
         workers = server.workers()
         # 1. fuzz

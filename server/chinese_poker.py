@@ -7,7 +7,7 @@ maps them to statuses (``BatchSolve`` maps them per item with the same function)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
 import grpc
 
@@ -211,8 +211,36 @@ class ChinesePokerServicer(pb_grpc.ChinesePokerServiceServicer):
         return pb.DealTablesResponse(tables=[deal_to_wire(d) for d in dealt])
 
 
+def _solve_class(request: pb.SolveRequest) -> Hashable:
+    """What a ``Solve``'s work depends on (the admission control learns a cost per class):
+    the objective, the estimate and the count asked for, the engine, constraints or not."""
+    return (
+        request.objective,
+        request.estimator,
+        request.rollouts,
+        request.calibrated,
+        request.budget_ms,
+        request.engine,
+        request.arrangements or request.top_k,
+        request.HasField("constraints"),
+    )
+
+
+def _solve_cost_class(body: bytes) -> Hashable:
+    return _solve_class(pb.SolveRequest.FromString(body))
+
+
+def _batch_cost_class(body: bytes) -> Hashable:
+    # A batch costs its hands times a hand's cost: classed by its size's power of two and
+    # its first hand's class (a batch's hands are usually asked alike).
+    request = pb.BatchSolveRequest.FromString(body)
+    first = _solve_class(request.requests[0]) if request.requests else None
+    return (len(request.requests).bit_length(), first)
+
+
 SERVICE = Service(
     name=pb.DESCRIPTOR.services_by_name["ChinesePokerService"].full_name,
     add_to_server=pb_grpc.add_ChinesePokerServiceServicer_to_server,
     make_servicer=ChinesePokerServicer,
+    cost_classes={"Solve": _solve_cost_class, "BatchSolve": _batch_cost_class},
 )

@@ -77,8 +77,14 @@ def option(long_option: str, **attrs: Any) -> Callable[[F], F]:
 )  # fmt: skip
 @option(
     "--max-queue-wait", type=click.FloatRange(0), default=1.0, show_default=True,
-    help="Seconds a call may wait for a slot (never past its deadline); then "
-    "RESOURCE_EXHAUSTED, before any work.",
+    help="Seconds a call may wait for a slot; then RESOURCE_EXHAUSTED (with RetryInfo), "
+    "before any work. A call whose expected work would not end before its deadline is "
+    "refused alike.",
+)  # fmt: skip
+@option(
+    "--default-budget", type=click.FloatRange(0.001), default=120.0, show_default=True,
+    help="Seconds of work a call without a deadline may take (its admission and its "
+    "sampling loops go by it, as by a deadline).",
 )  # fmt: skip
 @option(
     "--max-message-bytes", type=click.IntRange(1024), default=4 * 1024 * 1024,
@@ -123,6 +129,7 @@ def serve(
     grace: float,
     max_concurrent_rpcs: int,
     max_queue_wait: float,
+    default_budget: float,
     max_message_bytes: int,
     max_batch: int,
     max_connection_age: float,
@@ -162,6 +169,7 @@ def serve(
         grace=grace,
         max_concurrent_rpcs=max_concurrent_rpcs,
         max_queue_wait=max_queue_wait,
+        default_budget=default_budget,
         max_message_bytes=max_message_bytes,
         max_batch=max_batch,
         max_connection_age=max_connection_age,

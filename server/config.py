@@ -27,6 +27,7 @@ class ServerConfig:
     # accepting calls must win the GIL from (issue 15: at 64, the soak's CANCELLED).
     max_concurrent_rpcs: int = 4
     max_queue_wait: float = 1.0  # seconds a call may wait for a slot; then RESOURCE_EXHAUSTED
+    default_budget: float = 120.0  # seconds of work a call without a deadline may take
     max_message_bytes: int = 4 * 1024 * 1024  # request and response size cap
     max_batch: int = 10_000  # hands per BatchSolve request
     max_connection_age: float = 300.0  # seconds; then GOAWAY, so clients rebalance over workers

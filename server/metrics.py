@@ -118,6 +118,19 @@ class ServerMetrics:
             labels,
             registry=None,
         )
+        self.refusals = Counter(
+            "cpsolver_admission_refusals_total",
+            "Calls the admission control refused before any work, by reason: queue (on "
+            "arrival), deadline (its work would not end in time), no_slot, expired.",
+            ("grpc_method", "reason"),
+            registry=None,
+        )
+        self.late_calls = Counter(
+            "cpsolver_calls_late_total",
+            "Calls whose work ran and ended after their deadline (wasted work).",
+            ("grpc_method",),
+            registry=None,
+        )
         self.restarts = Counter(
             "cpsolver_worker_restarts_total", "Workers restarted after dying.", registry=None
         )
@@ -129,3 +142,11 @@ class ServerMetrics:
             "Seconds spent in calls that solve hands.",
             registry=None,
         )
+
+    def refused(self, method: str, reason: str) -> None:
+        """Count a call the admission control refused (:mod:`cpsolver.server.admission`)."""
+        self.refusals.labels(method.rpartition("/")[2], reason).inc()
+
+    def late(self, method: str) -> None:
+        """Count a call whose work ended after its deadline."""
+        self.late_calls.labels(method.rpartition("/")[2]).inc()

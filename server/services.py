@@ -20,8 +20,8 @@ its full name and lists it for reflection. Pattern for a new service (e.g. Chlus
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
@@ -46,6 +46,10 @@ class Service:
     name: str  # full name, e.g. "cpsolver.v1.ChinesePokerService" (health and reflection)
     add_to_server: Callable[[Any, grpc.Server], None]  # generated add_..._to_server
     make_servicer: Callable[[ServiceLimits], Any]
+    # method name -> what its calls' work depends on, read from the request body (the
+    # admission control learns a cost per class: cpsolver.server.admission.Classifier);
+    # a method not listed is one class
+    cost_classes: Mapping[str, Callable[[bytes], Hashable]] = field(default_factory=dict)
 
 
 # Modules defining a module-level ``SERVICE``; imported in the worker process only.

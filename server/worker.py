@@ -24,10 +24,10 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from cpsolver.server.admission import AdmissionInterceptor
 from cpsolver.server.config import ServerConfig
 from cpsolver.server.interceptors import (
     AccessLogInterceptor,
-    AdmissionInterceptor,
     DecodeInterceptor,
     ErrorInterceptor,
     MetricsInterceptor,
@@ -90,14 +90,26 @@ def build_server(
     admission control (shutdown waits on it). ``tracing`` is an OpenTelemetry server
     interceptor (:mod:`.tracing`), outermost."""
     interceptors: list[grpc.ServerInterceptor] = [tracing] if tracing is not None else []
-    if config.metrics_port is not None:  # outermost: counts every call with its final code
-        interceptors.append(MetricsInterceptor(ServerMetrics()))
+    metrics = ServerMetrics() if config.metrics_port is not None else None
+    if metrics is not None:  # outermost: counts every call with its final code
+        interceptors.append(MetricsInterceptor(metrics))
     if config.access_log:
         interceptors.append(AccessLogInterceptor())
+    services = load_services()
     # Inside the log and the metrics, so a shed call is logged and counted; before the token
     # check and the decoding, so shedding costs nothing.
     admission = AdmissionInterceptor(
-        config.max_concurrent_rpcs, MAX_CONTROL_STREAMS, config.max_queue_wait
+        config.max_concurrent_rpcs,
+        MAX_CONTROL_STREAMS,
+        config.max_queue_wait,
+        default_budget=config.default_budget,
+        classifiers={
+            f"/{service.name}/{name}": classify
+            for service in services
+            for name, classify in service.cost_classes.items()
+        },
+        on_refusal=None if metrics is None else metrics.refused,
+        on_late=None if metrics is None else metrics.late,
     )
     interceptors.append(admission)
     if config.token:
@@ -135,7 +147,7 @@ def build_server(
     limits = ServiceLimits(max_batch=config.max_batch)
     health_servicer = health.HealthServicer()
     names = []
-    for service in load_services():
+    for service in services:
         service.add_to_server(service.make_servicer(limits), server)
         names.append(service.name)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

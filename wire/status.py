@@ -68,6 +68,7 @@ __all__ = [
     "RequestTooLargeError",
     "ShuttingDownError",
     "exception_from_status",
+    "packed",
     "parse_wire_path",
     "paths_moved",
     "status_from_exception",
@@ -166,7 +167,8 @@ def paths_moved(move: Callable[[FieldPath], FieldPath]) -> Iterator[None]:
         raise exc.with_paths(move) from None
 
 
-def _packed(message: Message) -> any_pb2.Any:
+def packed(message: Message) -> any_pb2.Any:
+    """``message`` packed into a ``google.protobuf.Any`` (a status detail)."""
     detail = any_pb2.Any()
     detail.Pack(message)
     return detail
@@ -180,7 +182,7 @@ def _error_info(exc: CpsolverError) -> any_pb2.Any:
     kind = _kind_of(exc)
     metadata = {name: _clip(str(getattr(exc, name)), MAX_DESCRIPTION) for name in _ATTRIBUTES[kind]}
     info = error_details_pb2.ErrorInfo(reason=_reason(kind), domain=ERROR_DOMAIN, metadata=metadata)
-    return _packed(info)
+    return packed(info)
 
 
 MAX_VIOLATIONS = 10
@@ -223,7 +225,7 @@ def status_from_exception(exc: BaseException) -> status_pb2.Status:
                 for field, text in violations
             ]
         )
-        details = [_packed(bad_request), _error_info(exc)]
+        details = [packed(bad_request), _error_info(exc)]
         if isinstance(exc, RequestTooLargeError):
             quota = error_details_pb2.QuotaFailure.Violation(
                 subject=wire_path(exc.path),
@@ -231,7 +233,7 @@ def status_from_exception(exc: BaseException) -> status_pb2.Status:
                 quota_id="items-per-request",
                 quota_value=exc.limit,
             )
-            details.append(_packed(error_details_pb2.QuotaFailure(violations=[quota])))
+            details.append(packed(error_details_pb2.QuotaFailure(violations=[quota])))
         message = "; ".join(f"{field}: {text}" if field else text for field, text in violations)
         return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=message, details=details)
     if isinstance(exc, InfeasibleError):

@@ -1,0 +1,157 @@
+"""Admission by time (issue 30), against a real one-worker server: a call starts only if the
+work it is expected to take (learned per method and cost class: a ``Solve``'s estimator)
+fits the time left before its deadline, after the work queued ahead of it; the rest is refused
+at once with RESOURCE_EXHAUSTED and a ``google.rpc.RetryInfo``, and counted in ``/metrics``."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+
+import grpc
+from conftest import RunningServer
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+from helpers import wire
+from test_server_metrics import scrape, value
+
+from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
+
+HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+SOLVE = "/cpsolver.v1.ChinesePokerService/Solve"
+
+
+def _solve(estimator: str) -> chinese_poker_pb2.SolveRequest:
+    return chinese_poker_pb2.SolveRequest(
+        cards=wire(HAND), rules=chinese_poker_pb2.ChineseRules(), estimator=estimator, seed=1
+    )
+
+
+def _metrics_port(server: RunningServer) -> int:
+    ready = [json.loads(line) for line in list(server.stderr) if '"event": "ready"' in line]
+    return int(ready[0]["metrics_port"])
+
+
+def _retry_after(error: grpc.RpcError) -> float | None:
+    """The RetryInfo delay of a refusal, in seconds (None without one)."""
+    status = rpc_status.from_call(error)  # type: ignore[arg-type]
+    if status is None:
+        return None
+    for detail in status.details:
+        if detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+            info = error_details_pb2.RetryInfo()
+            detail.Unpack(info)
+            return info.retry_delay.ToNanoseconds() / 1e9
+    return None
+
+
+def test_a_call_whose_work_cannot_fit_its_deadline_is_refused_at_once(serve_grpc) -> None:
+    """Once the worker has seen that ``rollouts:300`` takes ~0.2 s, such a call with 50 ms
+    left is refused on the spot (no work done), with RetryInfo; a table-model Solve (another
+    cost class of the same method) with the same deadline is still served."""
+    args = ("--workers", "1", "--metrics-port", "0", "--log-format", "json")
+    with serve_grpc(*args) as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        for _ in range(2):
+            stub.Solve(_solve("rollouts:300"), timeout=60)
+            stub.Solve(_solve("model"), timeout=60)
+        started = time.monotonic()
+        try:
+            stub.Solve(_solve("rollouts:300"), timeout=0.05)
+        except grpc.RpcError as error:
+            refused = error
+        else:
+            raise AssertionError("a 0.2 s call was admitted with 50 ms left")
+        assert time.monotonic() - started < 0.05
+        assert refused.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "would not finish within" in str(refused.details())
+        retry_after = _retry_after(refused)
+        assert retry_after is not None and retry_after >= 0.001
+        assert stub.Solve(_solve("model"), timeout=0.5).estimator == "model"
+        samples = scrape(_metrics_port(server))
+        assert value(samples, "cpsolver_admission_refusals_total",
+                     grpc_method="Solve", reason="deadline") == 1  # fmt: skip
+        channel.close()
+
+
+def test_a_call_without_a_deadline_gets_the_default_budget(serve_grpc) -> None:
+    """``--default-budget 0.05``: once a ``rollouts:300`` call is known to take longer, one
+    without a deadline is refused as one with 50 ms left would be; with a deadline that fits,
+    it is served."""
+    with serve_grpc("--workers", "1", "--default-budget", "0.05") as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        stub.Solve(_solve("rollouts:300"), timeout=60)  # learned: ~0.2 s
+        try:
+            stub.Solve(_solve("rollouts:300"))
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert "within its 50 ms" in str(error.details())
+        else:
+            raise AssertionError("a call without a deadline ran past the default budget")
+        assert stub.Solve(_solve("rollouts:300"), timeout=60).estimator.startswith("rollouts")
+        channel.close()
+
+
+def test_expensive_calls_at_overload_are_refused_not_run_late(serve_grpc) -> None:
+    """Eight callers at once, each sending ``rollouts:30`` Solves (~20 ms of CPU) back to back
+    with 100 ms deadlines, for 4 s, at one worker (several times what it can serve): the
+    worker runs them one at a time in its heavy lane and refuses what would not finish in
+    time, so few of the calls it runs end after their caller gave up (86% did before) and
+    every refusal carries RetryInfo."""
+    args = ("--workers", "1", "--metrics-port", "0", "--log-format", "json")
+    with serve_grpc(*args) as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        for _ in range(5):  # the cost of the class learned
+            stub.Solve(_solve("rollouts:30"), timeout=60)
+        port = _metrics_port(server)
+        before = scrape(port)
+        codes: Counter[grpc.StatusCode] = Counter()
+        without_retry = []
+        lock = threading.Lock()
+        stop = time.monotonic() + 4
+
+        def caller() -> None:
+            while time.monotonic() < stop:
+                try:
+                    stub.Solve(_solve("rollouts:30"), timeout=0.1)
+                    code = grpc.StatusCode.OK
+                except grpc.RpcError as error:
+                    code = error.code()
+                    if code == grpc.StatusCode.RESOURCE_EXHAUSTED and _retry_after(error) is None:
+                        without_retry.append(error.details())
+                    if code == grpc.StatusCode.RESOURCE_EXHAUSTED:
+                        time.sleep(0.005)  # a refusal is immediate: don't spin on the worker
+                with lock:
+                    codes[code] += 1
+
+        threads = [threading.Thread(target=caller) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        time.sleep(0.5)  # the last calls' ends counted
+        after = scrape(port)
+        channel.close()
+
+    def delta(name: str, **labels: str) -> float:
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    handled = delta("grpc_server_handled_total", grpc_service="cpsolver.v1.ChinesePokerService",
+                    grpc_method="Solve", grpc_type="unary", grpc_code="OK")  # fmt: skip
+    late = delta("cpsolver_calls_late_total", grpc_method="Solve")
+    refused = sum(
+        delta("cpsolver_admission_refusals_total", grpc_method="Solve", reason=reason)
+        for reason in ("queue", "deadline", "no_slot", "expired")
+    )
+    assert codes[grpc.StatusCode.OK] >= 20, codes
+    assert codes[grpc.StatusCode.RESOURCE_EXHAUSTED] >= 20, codes
+    assert not without_retry, without_retry[:3]
+    assert refused >= codes[grpc.StatusCode.RESOURCE_EXHAUSTED] * 0.9, (refused, codes)
+    ran = codes[grpc.StatusCode.OK] + codes[grpc.StatusCode.DEADLINE_EXCEEDED]
+    assert handled >= codes[grpc.StatusCode.OK] * 0.9, (handled, codes)
+    assert late <= 0.25 * ran, (late, ran, codes)
