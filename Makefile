@@ -12,7 +12,7 @@ PORT        ?= 50051
 # it: not the case here (the folders are not import names, pyproject's package-dir maps them).
 PIP         := PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet
 
-.PHONY: run test lint bench clean setup protos tables pools matches folds soak
+.PHONY: run edge test lint bench clean setup protos tables pools matches folds soak
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ setup: $(STAMP)
 # Serve the gRPC API on 127.0.0.1:$(PORT) (50051); the ready line shows client commands to try.
 run: $(SERVE_STAMP)
 	$(VENV)/bin/cpsolver serve --host 127.0.0.1 --port $(PORT)
+
+# Envoy (deploy/envoy/envoy.yaml, rendered for loopback) on 127.0.0.1:8080 in front of
+# `make run`'s server: gRPC, gRPC-Web and HTTP/JSON (docs/DEPLOY.md, "The edge").
+edge: $(STAMP)
+	$(PY) deploy/envoy/local.py --upstream 127.0.0.1:$(PORT) --port 8080
 
 # Two pytest processes, each file's tests together in one (its module fixtures, e.g. a server,
 # start once): 9-10 minutes on 2 cores instead of 15-16 in one process. TEST_WORKERS=0 runs

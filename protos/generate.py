@@ -44,11 +44,17 @@ def include_paths() -> list[str]:
     return [str(PROTO_ROOT), str(well_known), str(googleapis)]
 
 
-def _protoc(args: list[str]) -> None:
+# Also in the descriptor set, though no .proto of ours imports them: the types of the rich
+# error details our errors carry, so a client reading the set (Envoy's gRPC-JSON transcoder
+# turning a status into JSON, deploy/envoy/envoy.yaml) can decode them.
+DETAIL_TYPES = ["google/rpc/status.proto", "google/rpc/error_details.proto"]
+
+
+def _protoc(args: list[str], extra: list[str] | None = None) -> None:
     from grpc_tools import protoc
 
     includes = [f"-I{path}" for path in include_paths()]
-    code = protoc.main(["grpc_tools.protoc", *includes, *args, *proto_files()])
+    code = protoc.main(["grpc_tools.protoc", *includes, *args, *proto_files(), *(extra or [])])
     if code != 0:
         raise SystemExit(f"protoc failed with exit code {code}")
 
@@ -65,7 +71,8 @@ def generate(out: Path) -> list[Path]:
 
 def descriptor_set(path: Path) -> None:
     """Write a FileDescriptorSet with imports and source info (the input of ``buf lint``)."""
-    _protoc([f"--descriptor_set_out={path}", "--include_imports", "--include_source_info"])
+    _protoc([f"--descriptor_set_out={path}", "--include_imports", "--include_source_info"],
+            DETAIL_TYPES)
 
 
 def main() -> None:

