@@ -47,7 +47,7 @@ from bench.hostile import FireResult, fire, rss_kb
 
 DEADLINE = 2.0
 CHANNELS = 16
-PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm", "expensive")
+PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm", "expensive", "edge")
 # The expensive-call scenario (issue 30): Solve with 30 rollouts (~20 ms of CPU), every call
 # with a 100 ms deadline, at 10x the capacity of one worker.
 EXPENSIVE_ESTIMATOR = "rollouts:30"
@@ -394,6 +394,116 @@ class Server:
             self._stderr.close()
 
 
+class EdgeProxy:
+    """Envoy with deploy/envoy/envoy.yaml rendered for loopback (deploy/envoy/local.py) in
+    front of ``upstream``, its token bucket at ``tokens`` calls a second."""
+
+    def __init__(self, upstream: str, tokens: int) -> None:
+        import importlib.util
+
+        import yaml
+
+        path = Path(__file__).resolve().parents[1] / "deploy" / "envoy" / "local.py"
+        spec = importlib.util.spec_from_file_location("edge_local", path)
+        assert spec is not None and spec.loader is not None
+        local = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(local)
+        self.port, self.admin = _free_port(), _free_port()
+        config = Path(tempfile.mkdtemp(prefix="cpsolver-soak-edge-")) / "envoy.yaml"
+        config.write_text(yaml.safe_dump(local.render([upstream], self.port, self.admin, tokens)))
+        self.proc = subprocess.Popen(
+            [local.envoy(), "-c", str(config), "--log-level", "error", "--concurrency", "2",
+             "--base-id", str(self.port)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        self.address = f"127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while self.stats().get("cluster.cpsolver.membership_healthy") != "1":
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("Envoy's upstream never became healthy")
+            time.sleep(0.2)
+
+    def stats(self) -> dict[str, str]:
+        import urllib.request
+
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.admin}/stats", timeout=5) as r:
+                lines = r.read().decode().splitlines()
+        except OSError:
+            return {}
+        return dict(line.split(": ", 1) for line in lines if ": " in line)
+
+    def cpu_seconds(self) -> float:
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def edge_phase(seconds: float, overloads: list[float], server_args: list[str]) -> dict[str, Any]:
+    """Issue 30's shedding in C: one 2-worker server, its closed-loop capacity for cheap
+    Solves (8 threads in 2 processes, 10 s); then, for each overload factor, an open loop at
+    that many times the capacity for ``seconds``, straight to the server and through Envoy
+    (deploy/envoy/envoy.yaml, its token bucket at the capacity), one after the other. Per run:
+    goodput over capacity, and how the excess was answered (RESOURCE_EXHAUSTED by the
+    server or by Envoy, CANCELLED by gRPC core, DEADLINE_EXCEEDED)."""
+    server = Server("--workers", "2", *server_args)
+    try:
+        drive(server.address, seconds=3, closed=8, processes=2)  # warm-up
+        closed = drive(server.address, seconds=10, closed=8, processes=2)
+        capacity = summary(closed, 10)["ok_per_s"]
+        report: dict[str, Any] = {"capacity_calls_per_s": capacity, "runs": []}
+        for overload in overloads:
+            for via in ("direct", "envoy"):
+                proxy = EdgeProxy(server.address, int(capacity)) if via == "envoy" else None
+                try:
+                    address = proxy.address if proxy else server.address
+                    limited_before = int((proxy.stats() if proxy else {}).get(
+                        "cpsolver_rate.http_local_rate_limit.rate_limited", 0))  # fmt: skip
+                    proxy_cpu = proxy.cpu_seconds() if proxy else 0.0
+                    mark = server.mark()
+                    over = drive(address, rate=overload * capacity, seconds=seconds,
+                                 processes=2)  # fmt: skip
+                    figures = summary(over, seconds)
+                    codes = Counter(code for _, _, code in over)
+                    excess = max(len(over) - figures["codes"].get("OK", 0), 1)
+                    run = {
+                        "via": via, "overload": overload, "rate": round(overload * capacity, 1),
+                        **figures,
+                        "goodput_vs_capacity": round(figures["ok_per_s"] / capacity, 2),
+                        "refused_share_of_excess": round(
+                            codes.get("RESOURCE_EXHAUSTED", 0) / excess, 2),
+                        **server.since(mark), **LAST_DRIVE,
+                    }  # fmt: skip
+                    if proxy:
+                        run["refused_by_envoy"] = int(proxy.stats().get(
+                            "cpsolver_rate.http_local_rate_limit.rate_limited", 0)) - limited_before
+                        run["envoy_cpu_s_per_s"] = round(
+                            (proxy.cpu_seconds() - proxy_cpu) / seconds, 2)  # fmt: skip
+                    report["runs"].append(run)
+                    print(json.dumps({"edge": run}), flush=True)
+                finally:
+                    if proxy:
+                        proxy.close()
+                time.sleep(2.0)
+        return report
+    finally:
+        server.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz", type=int, default=100_000)
@@ -424,6 +534,14 @@ def main() -> None:
         default="",
         help="extra `cpsolver serve` options, e.g. '--max-queue-wait 0.5'",
     )
+    parser.add_argument(
+        "--edge-seconds", type=float, default=20.0,
+        help="length of each overload run direct and through Envoy (phase edge)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--edge-overloads", default="5,10",
+        help="times the capacity the calls arrive at, comma-separated (phase edge)",
+    )  # fmt: skip
     args = parser.parse_args()
     phases = set(args.phases.split(","))
     unknown = phases - set(PHASES)
@@ -435,7 +553,11 @@ def main() -> None:
         report["expensive"] = expensive_phase(args.expensive_seconds, args.expensive_overload,
                                               args.server_args.split())  # fmt: skip
         print(json.dumps({"expensive": report["expensive"]}), flush=True)
-    if not phases - {"expensive"}:
+    if "edge" in phases:  # its own server, alone on the cores
+        report["edge"] = edge_phase(args.edge_seconds,
+                                    [float(x) for x in args.edge_overloads.split(",")],
+                                    args.server_args.split())  # fmt: skip
+    if not phases - {"expensive", "edge"}:
         print(json.dumps(report, indent=1))
         return
     server = Server("--workers", "2", "--max-connection-age", "10", "--drain", "2",
