@@ -278,3 +278,35 @@ def test_the_shipped_file_is_a_valid_envoy_config(tmp_path) -> None:
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "OK" in done.stdout
+
+
+def test_the_edge_manifests_validate_and_agree_with_the_config() -> None:
+    """deploy/envoy/kubernetes.yaml validates offline (strict), mounts the ConfigMap where the
+    config reads its files, serves the listener's port, selects its own pods, and the config's
+    upstream is the headless Service of deploy/kubernetes/."""
+    import kubernetes_validate
+
+    documents = {d["kind"]: d for d in yaml.safe_load_all(
+        (ROOT / "deploy" / "envoy" / "kubernetes.yaml").read_text())}  # fmt: skip
+    version = kubernetes_validate.latest_version()
+    for document in documents.values():
+        kubernetes_validate.validate(document, version, strict=True)
+    config = yaml.safe_load(local.CONFIG.read_text())
+    pod = documents["Deployment"]["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    (mount,) = container["volumeMounts"]
+    assert container["args"][:2] == ["-c", f"{mount['mountPath']}/envoy.yaml"]
+    manager = config["static_resources"]["listeners"][0]["filter_chains"][0]["filters"][0]
+    transcoder = next(f["typed_config"] for f in manager["typed_config"]["http_filters"]
+                      if f["name"] == "envoy.filters.http.grpc_json_transcoder")  # fmt: skip
+    assert transcoder["proto_descriptor"] == f"{mount['mountPath']}/descriptors.binpb"
+    listener_port = config["static_resources"]["listeners"][0]["address"]["socket_address"]
+    assert container["ports"][0]["containerPort"] == listener_port["port_value"]
+    service = documents["Service"]["spec"]
+    assert service["selector"].items() <= pod["metadata"]["labels"].items()
+    assert service["ports"][0]["targetPort"] == container["ports"][0]["name"]
+    headless = yaml.safe_load((ROOT / "deploy/kubernetes/service-headless.yaml").read_text())
+    upstream = config["static_resources"]["clusters"][0]["load_assignment"]["endpoints"][0]
+    address = upstream["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]
+    assert address["address"] == headless["metadata"]["name"]
+    assert address["port_value"] == headless["spec"]["ports"][0]["port"]
