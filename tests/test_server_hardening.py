@@ -585,6 +585,29 @@ def test_every_authorization_header_is_checked_and_unknown_methods_need_the_toke
         channel.close()
 
 
+def _wait_connected(pid: int, port: int, timeout: float = 60) -> None:
+    """Wait until process ``pid`` has an established TCP connection to ``port`` on this
+    machine (its sockets' inodes matched in /proc/net/tcp and tcp6)."""
+    import os
+    from pathlib import Path
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        inodes = set()
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            target = os.readlink(fd) if fd.is_symlink() else ""
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                if remote_port == port and fields[3] == "01" and fields[9] in inodes:
+                    return
+        time.sleep(0.1)
+    raise AssertionError(f"process {pid} never connected to port {port}")
+
+
 def test_d7_a_call_cut_by_shutdown_gets_the_servers_own_status(serve_grpc, tmp_path) -> None:
     """A call still running when the grace ends answers ABORTED with the reason (not retried
     into "connection refused"), to a raw stub and through the CLI."""
@@ -605,7 +628,10 @@ def test_d7_a_call_cut_by_shutdown_gets_the_servers_own_status(serve_grpc, tmp_p
              "--timeout", "60", str(position)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        time.sleep(2)  # both calls are running
+        # Both calls running: the CLI (a new process, slow to import on a loaded machine) has
+        # connected, and had a moment to send its call, before the server stops accepting.
+        _wait_connected(cli.pid, int(server.address.rpartition(":")[2]))
+        time.sleep(1)
         server.proc.send_signal(signal.SIGTERM)
         with pytest.raises(grpc.RpcError) as caught:
             call.result()
