@@ -271,13 +271,17 @@ def _delta(before: dict[Any, float], after: dict[Any, float], name: str,
     return total(after) - total(before)
 
 
-def expensive_phase(seconds: float, overload: float, server_args: list[str]) -> dict[str, Any]:
+def expensive_phase(
+    seconds: float, overload: float, server_args: list[str], via_envoy: bool = False
+) -> dict[str, Any]:
     """Issue 30's expensive calls: one worker, ``Solve`` with :data:`EXPENSIVE_ESTIMATOR`;
     its capacity from a closed loop (2 threads, 10 s), then an open loop at ``overload`` times
     it, each call with a :data:`EXPENSIVE_DEADLINE` deadline. Goodput (OK/s over capacity), the
     callers' codes, and from the server's metrics the handler runs (calls that did work) and
-    how many of them ended past their deadline."""
+    how many of them ended past their deadline. ``via_envoy``: the open loop goes through
+    Envoy (deploy/envoy/envoy.yaml), its token bucket at the measured capacity."""
     server = Server("--workers", "1", "--metrics-port", "0", *server_args)
+    proxy: EdgeProxy | None = None
     try:
         metrics_port = next(int(line["metrics_port"]) for line in server.lines()
                             if line.get("event") == "ready")  # fmt: skip
@@ -286,10 +290,13 @@ def expensive_phase(seconds: float, overload: float, server_args: list[str]) -> 
         closed = drive(server.address, seconds=10, closed=2, estimator=EXPENSIVE_ESTIMATOR,
                        deadline=5.0)  # fmt: skip
         capacity = summary(closed, 10)["ok_per_s"]
+        if via_envoy:
+            proxy = EdgeProxy(server.address, max(int(capacity), 1))
         before = scrape(metrics_port)
         mark = server.mark()
-        over = drive(server.address, rate=overload * capacity, seconds=seconds, processes=2,
-                     estimator=EXPENSIVE_ESTIMATOR, deadline=EXPENSIVE_DEADLINE)  # fmt: skip
+        over = drive(proxy.address if proxy else server.address, rate=overload * capacity,
+                     seconds=seconds, processes=2, estimator=EXPENSIVE_ESTIMATOR,
+                     deadline=EXPENSIVE_DEADLINE)  # fmt: skip
         figures = summary(over, seconds)
         time.sleep(1.0)  # the last calls' ends counted
         after = scrape(metrics_port)
@@ -300,6 +307,7 @@ def expensive_phase(seconds: float, overload: float, server_args: list[str]) -> 
         codes = Counter(code for _, _, code in over)
         excess = max(len(over) - capacity * seconds, 1.0)
         return {
+            "via": "envoy" if via_envoy else "direct",
             "capacity_calls_per_s": capacity,
             "capacity_p50_ms": summary(closed, 10)["p50_ms"],
             "rate": round(overload * capacity, 1),
@@ -319,6 +327,8 @@ def expensive_phase(seconds: float, overload: float, server_args: list[str]) -> 
             **LAST_DRIVE,
         }
     finally:
+        if proxy:
+            proxy.close()
         server.close()
 
 
@@ -530,6 +540,10 @@ def main() -> None:
         help="times the capacity the expensive calls arrive at (phase expensive)",
     )  # fmt: skip
     parser.add_argument(
+        "--expensive-via-envoy", action="store_true",
+        help="the expensive-call overload through Envoy, its bucket at the capacity",
+    )  # fmt: skip
+    parser.add_argument(
         "--server-args",
         default="",
         help="extra `cpsolver serve` options, e.g. '--max-queue-wait 0.5'",
@@ -551,7 +565,8 @@ def main() -> None:
     report["server_args"] = args.server_args
     if "expensive" in phases:  # its own one-worker server, alone on the cores
         report["expensive"] = expensive_phase(args.expensive_seconds, args.expensive_overload,
-                                              args.server_args.split())  # fmt: skip
+                                              args.server_args.split(),
+                                              args.expensive_via_envoy)  # fmt: skip
         print(json.dumps({"expensive": report["expensive"]}), flush=True)
     if "edge" in phases:  # its own server, alone on the cores
         report["edge"] = edge_phase(args.edge_seconds,
