@@ -122,6 +122,10 @@ RULE_VARIANTS = [
     ChineseRules.preset("two_four"),
     ChineseRules.preset("eastern", scoring="scoop_double"),
     ChineseRules().replace(scoring="two_four", royalty_mode="add", order="strict"),
+    # RULES §2.5's presets (issue 28): their bonus tables, scoop rule and wheel; the model
+    # prices pairings (the sweep, a table's matter, is the rollouts' and the pool's: docs/EV.md)
+    ChineseRules.preset("shisanshui", naturals=False),
+    ChineseRules.preset("maubinh", naturals=False, players=3),
 ]
 
 
@@ -170,7 +174,9 @@ def valid_splits(cards: list[Card], rules: ChineseRules):  # type: ignore[no-unt
                 yield f, m, b
 
 
-@pytest.mark.parametrize("rules", RULE_VARIANTS[1:2], ids=lambda r: r.describe())
+@pytest.mark.parametrize(
+    "rules", [RULE_VARIANTS[1], *RULE_VARIANTS[4:]], ids=lambda r: r.describe()
+)
 def test_best_split_is_the_maximum_of_the_direct_ev_over_every_valid_split(
     rules: ChineseRules,
 ) -> None:

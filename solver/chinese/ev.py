@@ -24,11 +24,11 @@ import numpy as np
 from cpsolver.cards import DECK_52, Card, CardsLike, parse_cards
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev_model import (
-    NATURAL_NAMES,
     OpponentModel,
     declare_ev,
     kernel_mode,
     model_for,
+    natural_name,
     row_values_view,
     total_ev,
 )
@@ -44,7 +44,7 @@ from cpsolver.chinese.search import (
 from cpsolver.evaluator.poker import HandValue, hand_from_class, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row
 
-__all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array"]
+__all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array", "hand_natural"]
 
 
 @dataclass(frozen=True)
@@ -160,11 +160,21 @@ def with_natural(
     it, best first. Declaring is a candidate like any split (CP-11); always listed, so callers
     can report what declaring is worth even when they do not."""
     if rules.naturals:
-        code = int(K.natural_code(hand))
+        code = hand_natural(hand, rules)
         if code:
-            candidates.append(Candidate((), (), (), NATURAL_NAMES[code], declare_ev(model, code)))
+            name = natural_name(rules, code)
+            candidates.append(Candidate((), (), (), name, declare_ev(model, code)))
             candidates.sort(key=lambda c: -c.ev)
     return candidates
+
+
+def hand_natural(hand: np.ndarray, rules: ChineseRules) -> int:
+    """The code of the natural 13 cards (kernel indices) make under ``rules``' list (its rank,
+    1 = the highest listed; 0 for none)."""
+    if rules.natural_table is None:  # CP-11's four: the kernel the tables were trained with
+        return int(K.natural_code(hand)) if rules.naturals else 0
+    order = K.kernel_terms(rules).order
+    return int(K.natural_codes(hand.reshape(1, 13).astype(np.int8), order)[0])
 
 
 Odds = Callable[[int, int], tuple[float, float]]

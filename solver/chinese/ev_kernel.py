@@ -15,10 +15,14 @@ per hand would be too slow. Tests compare both with the plain modules.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cache
+
 import numpy as np
 import numpy.typing as npt
 
 from cpsolver.chinese import search
+from cpsolver.chinese.scoring import pair_terms
 from cpsolver.chinese.search import (
     F_ADD,
     F_PAID,
@@ -32,6 +36,7 @@ from cpsolver.chinese.search import (
 )
 from cpsolver.evaluator.poker import NUM_CLASSES
 from cpsolver.jit import njit
+from cpsolver.rules.chinese import ChineseRules, NaturalName
 
 __all__ = [
     "F_ADD",
@@ -44,9 +49,16 @@ __all__ = [
     "MODE_TWO_FOUR",
     "NATURAL_UNITS",
     "NUM_FIELDS",
+    "KernelTerms",
+    "kernel_terms",
     "natural_code",
+    "natural_codes",
+    "natural_mask",
     "settle_candidates",
     "settle_pair",
+    "settle_table_candidates",
+    "settle_terms",
+    "split_straights",
     "warm_up",
 ]
 
@@ -213,3 +225,364 @@ def warm_up(*, parallel: bool = True) -> None:
         rows.reshape(1, 3), np.zeros(1, dtype=np.int64), rows.reshape(1, 1, 3),
         np.zeros((1, 1), dtype=np.int64), np.ones((3, NUM_CLASSES)), 0, NATURAL_UNITS,
     )  # fmt: skip
+
+
+# ------------------------------------------------------------------ RULES §2.5 on arrays
+# The whole vocabulary of a rule set (CP-12..CP-17) for the simulations (rollouts, the
+# calibrated pool, matches): naturals detected over CP-15's 15 as a bit mask, ranked by the rule
+# set's list, and a pairing settled from the arrays of the rule set's PairTerms
+# (:func:`kernel_terms`: the one settlement, cpsolver.chinese.scoring.settle, as numbers).
+
+TERM_SCORING, TERM_SCOOP_BONUS, TERM_FOUL_UNITS, TERM_DIFFERENCE, TERM_NATURALS_SCOOPED = (
+    0,
+    1,
+    2,
+    3,
+    4,
+)
+TERM_SWEEP = 5
+"""Slots of :class:`KernelTerms`'s ``params`` (``foul_units`` -1: ``foul=scooped``)."""
+
+
+@njit(cache=True)
+def _take_straight(left: npt.NDArray[np.int64], start: int, length: int) -> bool:
+    """Remove a straight of ``length`` from the rank counts ``left`` (window ``start``: 0 is
+    the one with the ace low, ``s >= 1`` starts at rank ``s - 1``); False when it is not
+    there (``left`` is then spoilt: callers pass a copy)."""
+    ok = True
+    for i in range(length):
+        r = 12 if (start == 0 and i == 0) else start - 1 + i
+        left[r] -= 1
+        if left[r] < 0:
+            ok = False
+    return ok
+
+
+@njit(cache=True)
+def _split_fives(left: npt.NDArray[np.int64], need5: int) -> bool:
+    if need5 == 0:
+        return bool(left.sum() == 0)
+    for a in range(10):
+        la = left.copy()
+        if not _take_straight(la, a, 5):
+            continue
+        if need5 == 1:
+            if la.sum() == 0:
+                return True
+            continue
+        for b in range(a, 10):
+            lb = la.copy()
+            if _take_straight(lb, b, 5) and lb.sum() == 0:
+                return True
+    return False
+
+
+@njit(cache=True)
+def split_straights(counts: npt.NDArray[np.int64], need3: int, need5: int) -> bool:
+    """Whether rank counts split exactly into ``need3`` (0 or 1) straights of 3 cards and
+    ``need5`` (0 to 2) of 5 (A-2-3 and Q-K-A are 3-card straights, K-A-2 is not; CP-11)."""
+    if need3 == 0:
+        return _split_fives(counts.copy(), need5)
+    for s3 in range(12):
+        left = counts.copy()
+        if _take_straight(left, s3, 3) and _split_fives(left, need5):
+            return True
+    return False
+
+
+@njit(cache=True)
+def natural_mask(hand: npt.NDArray[np.int8]) -> int:
+    """Bit ``i`` set when the 13 cards make natural ``i`` of CP-15's vocabulary, in the order
+    of :class:`~cpsolver.rules.chinese.NaturalName` (0 clean dragon .. 14 three flushes);
+    :func:`natural_codes` ranks them by a rule set's list."""
+    rc = np.zeros(13, dtype=np.int64)
+    sc = np.zeros(4, dtype=np.int64)
+    suited = np.zeros((4, 13), dtype=np.int64)
+    for i in range(13):
+        r = hand[i] >> 2
+        s = hand[i] & 3
+        rc[r] += 1
+        sc[s] += 1
+        suited[s, r] += 1
+    distinct = 0
+    pairs = 0
+    trips = 0
+    threes = 0
+    quads = 0
+    for r in range(13):
+        n = rc[r]
+        if n > 0:
+            distinct += 1
+        pairs += n // 2
+        trips += n // 3
+        if n >= 3:
+            threes += 1
+        if n == 4:
+            quads += 1
+    mask = 0
+    if distinct == 13:
+        mask |= 1 << 1  # dragon
+        if sc.max() == 13:
+            mask |= 1 << 0  # clean dragon
+    if rc[9] + rc[10] + rc[11] + rc[12] == 13:
+        mask |= 1 << 2  # twelve royals: J, Q, K, A
+    # Three flushes: every suit's count is 0, 3, 5, 8, 10 or 13, making one 3 and two 5s.
+    need3 = 0
+    need5 = 0
+    shaped = True
+    for s in range(4):
+        n = sc[s]
+        if n == 3 or n == 8 or n == 13:
+            need3 += 1
+        if n == 5 or n == 8:
+            need5 += 1
+        elif n == 10 or n == 13:
+            need5 += 2
+        if not (n == 0 or n == 3 or n == 5 or n == 8 or n == 10 or n == 13):
+            shaped = False
+    if shaped and need3 == 1 and need5 == 2:
+        mask |= 1 << 14  # three flushes
+        straight_flushes = True
+        for s in range(4):
+            n = sc[s]
+            if n == 0:
+                continue
+            n3 = 1 if (n == 3 or n == 8 or n == 13) else 0
+            n5 = 1 if (n == 5 or n == 8) else (2 if (n == 10 or n == 13) else 0)
+            if not split_straights(suited[s], n3, n5):
+                straight_flushes = False
+                break
+        if straight_flushes:
+            mask |= 1 << 3
+    if quads == 3:
+        mask |= 1 << 4  # three quads
+    if rc[6:].sum() == 13:
+        mask |= 1 << 5  # all high: 8 or higher
+    if rc[:7].sum() == 13:
+        mask |= 1 << 6  # all low: 8 or lower
+    red = sc[1] + sc[2]  # diamonds, hearts
+    if red == 0 or red == 13:
+        mask |= 1 << 7
+    if red >= 12 or red <= 1:
+        mask |= 1 << 8
+    if threes == 3:
+        left_pairs = 0
+        for r in range(13):
+            n = rc[r]
+            left_pairs += (n - 3 if n >= 3 else n) // 2
+        if left_pairs == 2:
+            mask |= 1 << 9  # two full houses and trips
+    if trips == 4:
+        mask |= 1 << 10  # four trips
+    for r in range(13):
+        if rc[r] >= 3:
+            left_pairs = pairs - rc[r] // 2 + (rc[r] - 3) // 2
+            if left_pairs == 5:
+                mask |= 1 << 11  # five pairs and trips
+                break
+    if pairs == 6:
+        mask |= 1 << 12
+    if distinct >= 5 and rc.max() <= 3 and split_straights(rc, 1, 2):
+        mask |= 1 << 13  # three straights
+    return mask
+
+
+@njit(cache=True)
+def natural_codes(
+    hands: npt.NDArray[np.int8], order: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Each hand's natural code under a rule set's list (``order[i]``: the vocabulary bit of
+    the list's entry ``i``): the first listed it makes, 1-based; 0 for none."""
+    out = np.zeros(hands.shape[0], dtype=np.int64)
+    for h in range(hands.shape[0]):
+        mask = natural_mask(hands[h])
+        if mask == 0:
+            continue
+        for i in range(order.shape[0]):
+            if (mask >> order[i]) & 1:
+                out[h] = i + 1
+                break
+    return out
+
+
+@njit(cache=True)
+def _scoop_rule(net: float, scoop: int, majority: int, params: npt.NDArray[np.int64]) -> float:
+    scoring = params[TERM_SCORING]
+    if scoring == 2:  # scoop_double
+        return 2.0 * net if scoop != 0 else net
+    if scoring == 3:  # scoop_bonus:N
+        return net + float(scoop * params[TERM_SCOOP_BONUS])
+    if scoring == 1:  # two_four
+        return net + majority
+    return net
+
+
+@njit(cache=True)
+def settle_terms(
+    rows_a: npt.NDArray[np.int64],
+    rows_b: npt.NDArray[np.int64],
+    foul_a: bool,
+    foul_b: bool,
+    nat_a: int,
+    nat_b: int,
+    values: npt.NDArray[np.float64],
+    always: npt.NDArray[np.float64],
+    params: npt.NDArray[np.int64],
+    natural_units: npt.NDArray[np.float64],
+) -> tuple[float, int]:
+    """:func:`cpsolver.chinese.scoring.settle` on arrays (:func:`kernel_terms`): ``(units A
+    wins from B after the scoop rule, scoop: 1 A scooped B, -1 B scooped A, 0)``."""
+    if nat_a > 0 or nat_b > 0:
+        difference = params[TERM_DIFFERENCE] == 1
+        if nat_a > 0 and nat_b > 0:
+            if nat_a == nat_b:
+                return 0.0, 0
+            if nat_a < nat_b:
+                amount = natural_units[nat_a] - (natural_units[nat_b] if difference else 0.0)
+                winner = 1
+            else:
+                amount = -(natural_units[nat_b] - (natural_units[nat_a] if difference else 0.0))
+                winner = -1
+        elif nat_a > 0:
+            amount, winner = natural_units[nat_a], 1
+        else:
+            amount, winner = -natural_units[nat_b], -1
+        if params[TERM_NATURALS_SCOOPED] == 0:
+            return amount, 0
+        return _scoop_rule(amount, winner, winner, params), winner
+    if foul_a and foul_b:
+        return 0.0, 0
+    if foul_a or foul_b:
+        if params[TERM_FOUL_UNITS] >= 0:
+            fixed = float(params[TERM_FOUL_UNITS])
+            return (fixed if foul_b else -fixed), 0
+        sign = 1 if foul_b else -1
+        rows = rows_a if foul_b else rows_b
+        net = values[0, rows[0]] + values[1, rows[1]] + values[2, rows[2]]
+        net += always[0, rows[0]] + always[1, rows[1]] + always[2, rows[2]]
+        net *= sign
+        return _scoop_rule(net, sign, sign, params), sign
+    won = 0
+    lost = 0
+    net = 0.0
+    for r in range(3):
+        a = rows_a[r]
+        b = rows_b[r]
+        if a > b:
+            won += 1
+            net += values[r, a]
+        elif b > a:
+            lost += 1
+            net -= values[r, b]
+    net += always[0, rows_a[0]] + always[1, rows_a[1]] + always[2, rows_a[2]]
+    net -= always[0, rows_b[0]] + always[1, rows_b[1]] + always[2, rows_b[2]]
+    scoop = 1 if won == 3 else (-1 if lost == 3 else 0)
+    majority = 1 if won > lost else (-1 if lost > won else 0)
+    return _scoop_rule(net, scoop, majority, params), scoop
+
+
+@njit(cache=True)
+def settle_table_candidates(
+    cand_rows: npt.NDArray[np.int64],
+    cand_nat: npt.NDArray[np.int64],
+    opp_rows: npt.NDArray[np.int64],
+    opp_nat: npt.NDArray[np.int64],
+    values: npt.NDArray[np.float64],
+    always: npt.NDArray[np.float64],
+    params: npt.NDArray[np.int64],
+    natural_units: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """``out[k, d]``: units candidate ``k`` wins at the table of deal ``d`` (``opp_rows[d, o]``,
+    ``opp_nat[d, o]``; nobody fouls), every pairing by :func:`settle_terms` and then CP-13's
+    sweep: a player who scoops every other player at a table of 3 or 4 doubles those pairings
+    once more (ours when we scoop every opponent; an opponent's against us when it scoops us
+    and every other opponent)."""
+    deals = opp_rows.shape[0]
+    opponents = opp_rows.shape[1]
+    out = np.zeros((cand_rows.shape[0], deals))
+    sweep = params[TERM_SWEEP] == 1 and opponents >= 2
+    sweeps_others = np.zeros(opponents, dtype=np.bool_)
+    for d in range(deals):
+        if sweep:
+            for o in range(opponents):
+                every = True
+                for o2 in range(opponents):
+                    if o2 != o:
+                        _, s = settle_terms(
+                            opp_rows[d, o], opp_rows[d, o2], False, False, opp_nat[d, o],
+                            opp_nat[d, o2], values, always, params, natural_units,
+                        )  # fmt: skip
+                        if s != 1:
+                            every = False
+                sweeps_others[o] = every
+        for k in range(cand_rows.shape[0]):
+            total = 0.0
+            every = True
+            for o in range(opponents):
+                u, s = settle_terms(
+                    cand_rows[k], opp_rows[d, o], False, False, cand_nat[k], opp_nat[d, o],
+                    values, always, params, natural_units,
+                )  # fmt: skip
+                total += u
+                if s != 1:
+                    every = False
+                if sweep and s == -1 and sweeps_others[o]:
+                    total += u  # that opponent swept the table: its pairing doubles again
+            if sweep and every:
+                total *= 2.0
+            out[k, d] = total
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class KernelTerms:
+    """A rule set's :class:`~cpsolver.chinese.scoring.PairTerms` as the kernels' arrays
+    (:func:`settle_terms`): ``values``/``always`` ``(3, NUM_CLASSES)``, ``params`` (the
+    ``TERM_*`` slots), ``natural_units`` by code, and ``order``, the vocabulary bit of each
+    entry of the rule set's list of naturals (:func:`natural_codes`)."""
+
+    values: npt.NDArray[np.float64]
+    always: npt.NDArray[np.float64]
+    params: npt.NDArray[np.int64]
+    natural_units: npt.NDArray[np.float64]
+    order: npt.NDArray[np.int64]
+
+    def args(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64],
+                            npt.NDArray[np.int64], npt.NDArray[np.float64]]:  # fmt: skip
+        """``values, always, params, natural_units``: the settlement's arguments."""
+        return self.values, self.always, self.params, self.natural_units
+
+
+def kernel_terms(rules: ChineseRules) -> KernelTerms:
+    """The :class:`KernelTerms` of a rule set (cached per rule set), read from
+    :func:`~cpsolver.chinese.scoring.pair_terms`: no rule is written here.
+
+    >>> terms = kernel_terms(ChineseRules.preset("maubinh"))
+    >>> terms.params.tolist(), terms.natural_units.tolist()[:3], terms.order.tolist()[:2]
+    ([2, 0, 6, 0, 0, 1], [0.0, 24.0, 12.0], [0, 1])
+    """
+    return _kernel_terms(rules)
+
+
+@cache
+def _kernel_terms(rules: ChineseRules) -> KernelTerms:
+    terms = pair_terms(rules)
+    values = np.array(terms.values, dtype=np.float64)
+    always = np.zeros_like(values) if terms.always is None else np.array(terms.always, np.float64)
+    params = np.array(
+        [
+            terms.scoring,
+            terms.scoop_bonus,
+            -1 if terms.foul_units is None else terms.foul_units,
+            int(terms.difference),
+            int(terms.naturals_scooped),
+            int(terms.sweep),
+        ],
+        dtype=np.int64,
+    )
+    units = np.array(terms.natural_units, dtype=np.float64)
+    vocabulary = list(NaturalName)
+    order = np.array([vocabulary.index(name) for name, _ in rules.natural_list], dtype=np.int64)
+    for a in (values, always, params, units, order):
+        a.setflags(write=False)
+    return KernelTerms(values, always, params, units, order)

@@ -55,7 +55,8 @@ import json
 import os
 import zipfile
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -71,12 +72,18 @@ from cpsolver.chinese.ev_kernel import (
     MODE_ADDITIVE,
     MODE_SCOOP,
     MODE_TWO_FOUR,
-    NATURAL_UNITS,
     NUM_FIELDS,
 )
+from cpsolver.chinese.natural_rates import natural_rates as list_rates
 from cpsolver.chinese.removal import RemovalModel
-from cpsolver.chinese.scoring import row_value_table
-from cpsolver.chinese.table_keys import all_keys, differing, permute_rows, table_key
+from cpsolver.chinese.scoring import pair_terms, row_value_table, settle
+from cpsolver.chinese.table_keys import (
+    all_keys,
+    differing,
+    permute_rows,
+    stand_in_key,
+    table_key,
+)
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES
 from cpsolver.rules.chinese import ChineseRules, Scoring, Wheel
@@ -96,7 +103,10 @@ __all__ = [
     "kernel_mode",
     "load_model",
     "model_for",
+    "natural_code",
+    "natural_name",
     "natural_odds",
+    "natural_rates",
     "package_manifest",
     "pairing_ev",
     "preload",
@@ -108,6 +118,7 @@ __all__ = [
     "table_filename",
     "table_search_path",
     "tables_info",
+    "total_ev",
     "user_tables_dir",
 ]
 
@@ -138,6 +149,14 @@ class TablesInfo:
     file: str
     shipped: bool
     directory: str | None = None
+    stand_in_for: str | None = None
+
+    @property
+    def stand_in(self) -> bool:
+        """True when the rule set's own table key is not trained and the file is that of the
+        nearest trained key (:func:`~cpsolver.chinese.table_keys.stand_in_key`), standing in
+        for ``stand_in_for``: its distributions, the rule set's own settlement."""
+        return self.stand_in_for is not None
 
     @property
     def source(self) -> str:
@@ -147,6 +166,8 @@ class TablesInfo:
     def describe(self) -> str:
         """One line for people: ``chinese-ev-<key>.npz (shipped)`` or ``... (user's, DIR)``."""
         where = "shipped" if self.shipped else f"user's, {self.directory}"
+        if self.stand_in_for is not None:
+            where += f"; stand-in for the untrained key {self.stand_in_for}"
         return f"{self.file} ({where})"
 
     def to_dict(self) -> dict[str, Any]:
@@ -156,6 +177,7 @@ class TablesInfo:
             "file": self.file,
             "source": self.source,
             "directory": self.directory,
+            "stand_in_for": self.stand_in_for,
         }
 
 
@@ -317,11 +339,13 @@ def row_tables(rules: ChineseRules, rows: npt.NDArray[np.float64]) -> npt.NDArra
 
 
 def kernel_mode(rules: ChineseRules) -> int:
-    """The kernel mode that combines row tables under this rule set's CP-9 scoring."""
+    """The kernel mode that combines row tables under this rule set's CP-9 scoring
+    (``scoop_bonus:N``, CP-13, is scanned in the scoop mode: docs/EV.md)."""
     return {
         Scoring.PER_ROW: MODE_ADDITIVE,
         Scoring.TWO_FOUR: MODE_TWO_FOUR,
         Scoring.SCOOP_DOUBLE: MODE_SCOOP,
+        Scoring.SCOOP_BONUS: MODE_SCOOP,
     }[rules.scoring]
 
 
@@ -371,41 +395,90 @@ def pairing_ev(model: OpponentModel, front: int, middle: int, back: int) -> floa
     return total
 
 
+def natural_rates(model: OpponentModel) -> npt.NDArray[np.float64]:
+    """``rates[code]``: the chance an opponent declares natural ``code`` of the model's rule
+    set (index 0: none). CP-11's four: the trained rates of self-play; a list of the rule
+    set's own (CP-15): :mod:`cpsolver.chinese.natural_rates` (any natural held is declared);
+    ``naturals=off``: ``[1.0]``."""
+    rules = model.rules
+    if not rules.naturals:
+        return _NO_NATURALS
+    if rules.natural_table is None:
+        return model.naturals
+    return list_rates(rules)
+
+
+_NO_NATURALS = np.ones(1)
+_NO_NATURALS.setflags(write=False)
+
+
+@cache
+def _natural_amounts(rules: ChineseRules) -> tuple[tuple[float, ...], ...]:
+    """``amounts[a][b]``: what a hand declaring natural ``a`` (0: playing rows) wins from one
+    declaring ``b`` (0: rows), by the one settlement (``scoring.settle``: units, ties, scoop)."""
+    terms = pair_terms(rules)
+    count = len(rules.natural_units)
+    rows = (0, 0, 0)
+    return tuple(
+        tuple(float(settle(rows, rows, terms, natural_a=a, natural_b=b)[0]) for b in range(count))
+        for a in range(count)
+    )
+
+
 def total_ev(model: OpponentModel, rows_ev: float) -> float:
-    """EV at the table of a split whose per-opponent row EV is ``rows_ev`` (module doc)."""
-    nat = model.naturals if model.rules.naturals else np.array([1.0, 0, 0, 0, 0])
-    q = 1.0 - float(nat[0])
-    against_naturals = float((nat[1:] * NATURAL_UNITS[1:]).sum())
+    """EV at the table of a split whose per-opponent row EV is ``rows_ev`` (module doc): rows
+    against an opponent who plays rows, what each natural an opponent declares takes from us."""
+    rates = natural_rates(model)
+    q = 1.0 - float(rates[0])
+    paid = -np.array(_natural_amounts(model.rules)[0][1:])
+    against_naturals = float((rates[1:] * paid).sum())
     return (model.rules.players - 1) * ((1.0 - q) * rows_ev - against_naturals)
 
 
 def natural_odds(model: OpponentModel, code: int) -> tuple[float, float, float]:
-    """Against one opponent, declaring natural ``code``: P(win) (they declare none or a lower
-    natural: we collect our natural's units), P(tie) (the same natural), P(loss) (a higher
-    one: we pay theirs), from the model's natural rates (CP-11).
+    """Against one opponent, declaring natural ``code`` (its rank in the rule set's list):
+    P(win) (they declare none or a lower natural: we collect), P(tie) (the same natural),
+    P(loss) (a higher one: we pay), from the model's natural rates (CP-11, CP-15).
 
     >>> m = model_for(ChineseRules())
     >>> win, tie, loss = natural_odds(m, 1)   # a dragon loses to nothing
     >>> round(loss, 12), round(win + tie, 12)
     (0.0, 1.0)
     """
-    nat = model.naturals
-    win = float(nat[0]) + float(sum(nat[k] for k in range(code + 1, 5)))
-    tie = float(nat[code])
+    rates = natural_rates(model)
+    win = float(rates[0]) + float(sum(rates[k] for k in range(code + 1, len(rates))))
+    tie = float(rates[code])
     return win, tie, max(0.0, 1.0 - win - tie)
 
 
 def declare_ev(model: OpponentModel, code: int) -> float:
-    """EV at the table of declaring natural ``code`` (1 dragon .. 4 six pairs), CP-11."""
-    nat = model.naturals
-    ours = float(NATURAL_UNITS[code])
-    per = float(nat[0]) * ours
-    for k in range(1, 5):
-        if k > code:
-            per += float(nat[k]) * ours
-        elif k < code:
-            per -= float(nat[k]) * float(NATURAL_UNITS[k])
+    """EV at the table of declaring natural ``code`` (its rank in the rule set's list; CP-11's
+    1 dragon .. 4 six pairs), settled against each natural an opponent may declare (CP-15's
+    ``natural_ties``, ``naturals_scooped``)."""
+    rates = natural_rates(model)
+    amounts = _natural_amounts(model.rules)[code]
+    per = float(rates[0]) * amounts[0]
+    for k in range(1, len(rates)):
+        if k != code:
+            per += float(rates[k]) * amounts[k]
     return (model.rules.players - 1) * per
+
+
+def natural_code(rules: ChineseRules, name: str) -> int:
+    """The code (1-based rank in ``rules``' list) of the natural named ``name``.
+
+    >>> natural_code(ChineseRules.preset("shisanshui"), "six_pairs")
+    12
+    """
+    for code, (natural, _) in enumerate(rules.natural_list, start=1):
+        if natural.value == name:
+            return code
+    raise ValueError(f"{name!r} is not in this rule set's list of naturals")
+
+
+def natural_name(rules: ChineseRules, code: int) -> str:
+    """The name of natural ``code`` of ``rules``' list (the inverse of :func:`natural_code`)."""
+    return rules.natural_list[code - 1][0].value
 
 
 # ----------------------------------------------------------------------------- files
@@ -638,6 +711,15 @@ def _key_model(rules: ChineseRules, key: ChineseRules) -> OpponentModel:
             )
             _KEYS_LOADED[key.fingerprint()] = model
             return model
+    stand_in = stand_in_key(key)
+    if stand_in != key:
+        # A rule set of §2.5 whose key is not trained: the nearest trained key's opponents,
+        # settled under the rule set's own options (docs/EV.md, "Stand-in tables").
+        model = _key_model(rules, stand_in)
+        found_info = _KEYS_INFO[stand_in.fingerprint()]
+        _KEYS_INFO[key.fingerprint()] = replace(found_info, stand_in_for=key.fingerprint())
+        _KEYS_LOADED[key.fingerprint()] = model
+        return model
     if name in package_manifest()["files"]:
         raise TablesError(
             f"{PACKAGE_DATA / name}: the package lists this table file but it is missing "

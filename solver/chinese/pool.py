@@ -26,7 +26,7 @@ m_suit)``, a smoother but biased weight: a larger error.)
 (:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against a few
 milliseconds).
 
->>> from cpsolver.rules.chinese import ChineseRules
+>>> from cpsolver.rules.chinese import ChineseRules, Sweep
 >>> pool = pool_for(ChineseRules())
 >>> pool.rows.shape == (POOL_SIZE, 3)
 True
@@ -53,18 +53,24 @@ from cpsolver.cards import CardsLike
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev import Candidate, hand_array
 from cpsolver.chinese.ev_model import (
-    NATURAL_NAMES,
     PACKAGE_DATA,
     MissingTablesError,
     TablesError,
     kernel_mode,
     model_for,
+    natural_code,
     row_values,
     table_search_path,
 )
-from cpsolver.chinese.table_keys import all_keys, table_key, wheel_permutation
+from cpsolver.chinese.table_keys import (
+    all_keys,
+    is_legacy,
+    stand_in_key,
+    table_key,
+    wheel_permutation,
+)
 from cpsolver.jit import njit
-from cpsolver.rules.chinese import ChineseRules
+from cpsolver.rules.chinese import ChineseRules, Sweep
 
 __all__ = [
     "POOL_SEED",
@@ -131,6 +137,24 @@ class OpponentPool:
         for a in (r, n):
             a.setflags(write=False)
         return cls(table_key(key), h, r, n, masks)
+
+    def natural_for(self, rules: ChineseRules) -> npt.NDArray[np.int8]:
+        """The natural each pool hand declares under ``rules``: none under ``naturals=off``;
+        the key's trained decisions under CP-11's four; under a list of the rule set's own
+        (CP-15), the first listed natural the hand holds (an opponent declares any natural it
+        holds, as :mod:`cpsolver.chinese.natural_rates` counts them), cached per list."""
+        if not rules.naturals:
+            return np.zeros_like(self.natural)
+        if rules.natural_table is None:
+            return self.natural
+        cache: dict[object, npt.NDArray[np.int8]] = self.__dict__.setdefault("_listed", {})
+        found = cache.get(rules.natural_table)
+        if found is None:
+            codes = K.natural_codes(self.hands, K.kernel_terms(rules).order)
+            found = np.ascontiguousarray(codes, dtype=np.int8)
+            found.setflags(write=False)
+            cache[rules.natural_table] = found
+        return found
 
     def rows_for(self, rules: ChineseRules) -> npt.NDArray[np.int32]:
         """The rows on ``rules``' strength scale (the ``wheel`` option moves wheel straights)."""
@@ -283,6 +307,10 @@ def pool_for(rules: ChineseRules) -> OpponentPool:
         if path.exists():
             break
     else:
+        stand_in = stand_in_key(key)
+        if stand_in != key:  # the nearest trained key's pool (ev_model: stand-in tables)
+            pool = _POOLS[fp] = pool_for(stand_in)
+            return pool
         raise MissingTablesError(
             "calibrated",
             f"no opponent pool for [{key.describe()}] ({name}): `make pools` (python -m "
@@ -357,7 +385,7 @@ def _weights(
 def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64]:
     """Each pool hand's weight for our 13 ``cards`` (module doc).
 
-    >>> from cpsolver.rules.chinese import ChineseRules
+    >>> from cpsolver.rules.chinese import ChineseRules, Sweep
     >>> w = pool_weights(pool_for(ChineseRules()), "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h")
     >>> float(w.min()), float(w.max()) <= 1.0, round(float((w > 0).mean()), 2)
     (0.0, True, 0.22)
@@ -515,6 +543,47 @@ def _rescore(
             odds[k, r, 2] += ties[which[k, r]]
 
 
+@njit(cache=True, nogil=True)
+def _rescore_terms(
+    weights: npt.NDArray[np.float64],
+    cand_rows: IntArray,
+    cand_nat: IntArray,
+    opp_rows: npt.NDArray[np.int32],
+    opp_nat: IntArray,
+    values: npt.NDArray[np.float64],
+    always: npt.NDArray[np.float64],
+    params: IntArray,
+    natural_units: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """:func:`_rescore`'s sums under a rule set of RULES §2.5, each pairing settled by
+    :func:`cpsolver.chinese.ev_kernel.settle_terms` (the one settlement's arrays): ``sums[k] =
+    (sum w, sum w*u, sum w*u^2, sum w^2, sum w [we scoop], sum w*u [we scoop], sum w [they
+    scoop us], sum w*u [they scoop us])``, the last four for the sweep (:func:`calibrate`)."""
+    theirs = np.empty(3, dtype=np.int64)
+    for k in range(cand_rows.shape[0]):
+        for j in range(weights.shape[0]):
+            w = weights[j]
+            if w == 0.0:
+                continue
+            for r in range(3):
+                theirs[r] = opp_rows[j, r]
+            u, scoop = K.settle_terms(
+                cand_rows[k], theirs, False, False, cand_nat[k], opp_nat[j], values, always,
+                params, natural_units,
+            )  # fmt: skip
+            sums[k, 0] += w
+            sums[k, 1] += w * u
+            sums[k, 2] += w * u * u
+            sums[k, 3] += w * w
+            if scoop == 1:
+                sums[k, 4] += w
+                sums[k, 5] += w * u
+            elif scoop == -1:
+                sums[k, 6] += w
+                sums[k, 7] += w * u
+
+
 def calibrate(
     cards: CardsLike,
     rules: ChineseRules,
@@ -530,16 +599,24 @@ def calibrate(
     pool = pool or pool_for(rules)
     w = pool_weights(pool, cards)
     codes = np.array(
-        [NATURAL_NAMES.index(c.natural) if c.natural else 0 for c in candidates], dtype=np.int64
+        [natural_code(rules, c.natural) if c.natural else 0 for c in candidates], dtype=np.int64
     )
     rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
-    opp_nat = pool.natural if rules.naturals else np.zeros_like(pool.natural)
+    opp_nat = pool.natural_for(rules)
     sums = np.zeros((len(candidates), 4))
     odds = np.zeros((len(candidates), 3, 3))
     _rescore(
         w, rows, codes, pool.rows_for(rules), opp_nat, row_values(rules), kernel_mode(rules),
         K.NATURAL_UNITS, sums, odds,
     )  # fmt: skip
+    sweep = np.zeros(len(candidates))
+    if not is_legacy(rules):  # the whole vocabulary: the one settlement's arrays
+        terms = K.kernel_terms(rules)
+        full = np.zeros((len(candidates), 8))
+        _rescore_terms(w, rows, codes, pool.rows_for(rules), opp_nat.astype(np.int64),
+                       *terms.args(), full)  # fmt: skip
+        sums = full[:, :4]
+        sweep = _sweep_terms(full, rules, pool)
     opponents = rules.players - 1
     out = []
     for i, c in enumerate(candidates):
@@ -555,9 +632,46 @@ def calibrate(
                 p_win, p_tie = win / plays, tie / plays
                 shown.append(replace(row, win=p_win, tie=p_tie, loss=max(0.0, 1 - p_win - p_tie)))
             c = replace(c, rows=tuple(shown))
-        out.append(c.with_estimate(opponents * mean, half))
+        out.append(c.with_estimate(opponents * mean + float(sweep[i]), half))
     out.sort(key=lambda c: -c.score)
     return out
+
+
+def _sweep_terms(
+    full: npt.NDArray[np.float64], rules: ChineseRules, pool: OpponentPool
+) -> npt.NDArray[np.float64]:
+    """What CP-13's sweep adds to each candidate at a table of 3 or 4, the opponents taken as
+    independent draws of the pool: every pairing doubled once more when we scoop all ``n``
+    opponents (``n * E[u; we scoop] * P(we scoop)^(n - 1)``), and an opponent's pairing with
+    us doubled when it scoops us and the ``n - 1`` others (``n * E[u; they scoop us] *
+    s^(n - 1)``, ``s`` the pool's rate of one hand scooping another: :func:`scoop_rate`)."""
+    n = rules.players - 1
+    if rules.sweep is not Sweep.DOUBLE or n < 2:
+        return np.zeros(full.shape[0])
+    total = full[:, 0]
+    p_scoop = full[:, 4] / total
+    ours = full[:, 5] / total
+    theirs = full[:, 7] / total
+    return n * (ours * p_scoop ** (n - 1) + theirs * scoop_rate(rules, pool) ** (n - 1))
+
+
+def scoop_rate(rules: ChineseRules, pool: OpponentPool) -> float:
+    """How often one pool hand scoops another, both playing rows (consecutive pool hands
+    paired: 50,000 pairings of the 100,000; cached per rule set and pool): CP-17's scoop by
+    rows (a scoop by a natural under ``naturals_scooped`` is not counted)."""
+    key = (rules, id(pool))
+    found = _SCOOP_RATES.get(key)
+    if found is None:
+        rows = pool.rows_for(rules)
+        plays = pool.natural_for(rules) == 0
+        half = rows.shape[0] // 2
+        a, b = rows[0 : 2 * half : 2], rows[1 : 2 * half : 2]
+        both = plays[0 : 2 * half : 2] & plays[1 : 2 * half : 2]
+        found = _SCOOP_RATES[key] = float(((a > b).all(axis=1) & both).mean())
+    return found
+
+
+_SCOOP_RATES: dict[tuple[ChineseRules, int], float] = {}
 
 
 def main(argv: list[str] | None = None) -> int:

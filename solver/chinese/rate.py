@@ -44,7 +44,6 @@ import numpy as np
 
 from cpsolver.budget import budget_left
 from cpsolver.cards import Card
-from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.constraints import NaturalPolicy
 from cpsolver.chinese.estimator import Estimator, EstimatorLike, resolve_count, resolve_estimator
 from cpsolver.chinese.ev import Candidate, RowOdds, analyse, best_split_candidate
@@ -540,8 +539,8 @@ def _foul_ev(
     slope = units[1] - units[0]
     u = units[0] + slope * collected
     if rules.naturals:
-        nat = pool.natural.astype(np.int64)
-        u = np.where(nat > 0, -K.NATURAL_UNITS[nat], u)
+        nat = pool.natural_for(rules).astype(np.int64)
+        u = np.where(nat > 0, -np.array(rules.natural_units, dtype=np.float64)[nat], u)
     total = float(w.sum())
     mean = float((w * u).sum()) / total
     var = max(float((w * u * u).sum()) / total - mean * mean, 0.0)

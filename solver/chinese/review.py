@@ -45,7 +45,6 @@ import numpy as np
 from cpsolver.cards import Card
 from cpsolver.chinese.estimator import Estimator, EstimatorLike, resolve_estimator
 from cpsolver.chinese.ev_model import (
-    NATURAL_NAMES,
     declare_ev,
     kernel_mode,
     model_for,
@@ -494,7 +493,7 @@ def _batch_hand(
     held = seat.natural if seat.natural is not None else seat.available_natural
     natural_ev = None
     if held is not None and rules.naturals:
-        natural_ev = declare_ev(model, NATURAL_NAMES.index(held.name))
+        natural_ev = declare_ev(model, held.rank)
     best_natural = natural_ev is not None and natural_ev > split_ev
     best_ev = natural_ev if best_natural and natural_ev is not None else split_ev
     if seat.natural is not None:

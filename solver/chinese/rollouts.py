@@ -2,10 +2,12 @@
 
 For the top candidates by table EV, draw ``n`` seeded deals of the other players' hands from
 the 39 cards the player does not hold, arrange every opponent hand with the trained policy (the
-EV objective of the same model, natural declarations included), settle each candidate against
-those opponents (CP-7..CP-11) and average. Every candidate meets the *same* deals (common random
-numbers), so the differences between candidates are measured much more precisely than their
-levels. Each candidate gets its mean and a 95% confidence interval (normal approximation).
+EV objective of the same model, natural declarations included), settle each candidate at that
+table under the whole rule set (CP-7..CP-17: :func:`cpsolver.chinese.ev_kernel.settle_terms`,
+the arrays of the one settlement, then the sweep) and average. Every candidate meets the
+*same* deals (common random numbers), so the differences between candidates are measured
+much more precisely than their levels. Each candidate gets its mean and a 95% confidence
+interval (normal approximation).
 
 ``n`` is capped at :data:`MAX_ROLLOUTS`, the seed is 0 to :data:`cpsolver.seeds.MAX_SEED` and a
 ``deadline`` (seconds) stops the simulation early; the number of deals actually played is
@@ -31,13 +33,7 @@ from cpsolver.budget import call_cancelled
 from cpsolver.cards import CardsLike
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev import Candidate, analyse, hand_array
-from cpsolver.chinese.ev_model import (
-    NATURAL_NAMES,
-    OpponentModel,
-    kernel_mode,
-    model_for,
-    row_values,
-)
+from cpsolver.chinese.ev_model import OpponentModel, model_for, natural_code
 from cpsolver.chinese.training import play_policy
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.chinese import ChineseRules
@@ -84,9 +80,8 @@ def rollout(
     if candidates is None:
         candidates = analyse(cards, rules, top=top, model=model)
     unseen = np.array(sorted(set(range(52)) - {int(c) for c in hand}), dtype=np.int8)
-    values = row_values(rules)
-    scoring = kernel_mode(rules)
-    codes = np.array([NATURAL_NAMES.index(c.natural) if c.natural else 0 for c in candidates])
+    terms = K.kernel_terms(rules)
+    codes = np.array([natural_code(rules, c.natural) if c.natural else 0 for c in candidates])
     rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
     opponents = rules.players - 1
     rng = np.random.default_rng(np.random.SeedSequence((seed, 0x5EED)))
@@ -100,9 +95,9 @@ def rollout(
         order = np.argsort(keys, axis=1)[:, : 13 * opponents]
         hands = unseen[order].reshape(batch * opponents, 13)
         opp_rows, opp_nat = play_policy(hands, rules, model)
-        units = K.settle_candidates(
+        units = K.settle_table_candidates(
             rows, codes.astype(np.int64), opp_rows.reshape(batch, opponents, 3),
-            opp_nat.reshape(batch, opponents), values, scoring, K.NATURAL_UNITS,
+            opp_nat.reshape(batch, opponents), *terms.args(),
         )  # fmt: skip
         sums += units.sum(axis=1)
         squares += (units * units).sum(axis=1)

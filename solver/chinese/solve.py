@@ -47,12 +47,11 @@ from cpsolver.chinese.ev import (
     best_split_candidate,
     with_natural,
 )
-from cpsolver.chinese.ev_kernel import NATURAL_UNITS
 from cpsolver.chinese.ev_model import (
-    NATURAL_NAMES,
     TablesInfo,
     kernel_mode,
     model_for,
+    natural_code,
     natural_odds,
     tables_info,
     total_ev,
@@ -78,7 +77,7 @@ from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError, 
 from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
 from cpsolver.rules import ChineseRules, Row
-from cpsolver.rules.chinese import Scoring
+from cpsolver.rules.chinese import Declare, Scoring
 from cpsolver.seeds import check_seed
 
 __all__ = [
@@ -339,13 +338,19 @@ class NaturalSettlement:
 
 
 CALIBRATION_95: Mapping[Scoring, float] = MappingProxyType(
-    {Scoring.PER_ROW: 0.50, Scoring.TWO_FOUR: 0.20, Scoring.SCOOP_DOUBLE: 0.50}
+    {
+        Scoring.PER_ROW: 0.50,
+        Scoring.TWO_FOUR: 0.20,
+        Scoring.SCOOP_DOUBLE: 0.50,
+        Scoring.SCOOP_BONUS: 0.50,
+    }
 )
 """Half-width of the interval reported around the model's EV (no rollouts), per CP-9 scoring:
 the 95th percentile of |EV - rollout mean of the same split| in ``bench.calibration``
 (docs/BENCHMARKS.md: ``standard``, 20,000 rollouts, 0.50; ``two_four``, 40 hands at 4,000
-rollouts, 0.18, rounded up; ``scoop_double`` takes ``per_row``'s until it has its own
-measurement). The model value is not exact; with rollouts the interval is theirs."""
+rollouts, 0.18, rounded up; ``scoop_double`` and ``scoop_bonus:N`` take ``per_row``'s
+until they have their own measurement). The model value is not exact; with rollouts the
+interval is theirs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -756,6 +761,9 @@ def _ev_solution(
         naturals = [c for c in candidates if c.natural]
         splits_only = [c for c in candidates if c.natural is None]
         candidates = naturals + splits_only if forced is not None else splits_only
+    elif rules.declare is Declare.AUTO:  # CP-15: a natural held is declared, whatever it is worth
+        naturals = [c for c in candidates if c.natural]
+        candidates = naturals + [c for c in candidates if c.natural is None]
     choice = candidates[0]
     splits = [c for c in candidates if c.natural is None]
     declared = choice.natural is not None
@@ -767,9 +775,9 @@ def _ev_solution(
     settlement = None
     if declared:
         assert choice.natural is not None
-        code = NATURAL_NAMES.index(choice.natural)
+        code = natural_code(rules, choice.natural)
         settlement = NaturalSettlement(
-            choice.natural, int(NATURAL_UNITS[code]), *natural_odds(model_for(rules), code)
+            choice.natural, rules.natural_units[code], *natural_odds(model_for(rules), code)
         )
     if choice.rollout_ci is not None:
         estimate = Estimate(choice.score, *choice.rollout_ci, exact=False)

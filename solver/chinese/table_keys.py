@@ -46,8 +46,11 @@ import numpy.typing as npt
 
 from cpsolver.evaluator.poker import Category, poker_tables
 from cpsolver.rules.chinese import (
+    BonusHand,
+    BonusPaid,
     ChineseRules,
     Order,
+    Row,
     Royalties,
     RoyaltyMode,
     Scoring,
@@ -60,10 +63,12 @@ __all__ = [
     "all_keys",
     "all_rule_sets",
     "differing",
+    "is_legacy",
     "nearest_key",
     "one_rule_set_per_key",
     "permute_rows",
     "rows_on_scale",
+    "stand_in_key",
     "table_key",
     "wheel_permutation",
 ]
@@ -154,6 +159,79 @@ def nearest_key(key: ChineseRules, trained: Iterable[ChineseRules]) -> ChineseRu
         if best is None or rank < best:
             best, found = rank, other
     return found
+
+
+def is_legacy(rules: ChineseRules) -> bool:
+    """True for a rule set of RULES §2.1-2.2 (§2.5's options at their defaults): one of the 432.
+
+    >>> eastern, maubinh = ChineseRules.preset("eastern", players=3), ChineseRules.preset("maubinh")
+    >>> is_legacy(eastern), is_legacy(maubinh)
+    (True, False)
+    """
+    if rules.royalty_table is not None or rules.natural_table is not None:
+        return False
+    legacy = ChineseRules(
+        players=rules.players, order=rules.order, wheel=rules.wheel, royalties=rules.royalties,
+        royalty_mode=rules.royalty_mode, scoring=rules.scoring, naturals=rules.naturals,
+    )  # fmt: skip
+    return legacy == rules
+
+
+def stand_in_key(key: ChineseRules) -> ChineseRules:
+    """The trained key that stands in for ``key`` when ``key`` has no tables (a rule set of
+    RULES §2.5: a bonus table of its own, ``scoop_bonus:N``, a sweep, ... ): ``key`` itself
+    when it is one of :func:`all_keys`, else the key of §2.1-2.2 nearest to it: the named
+    royalty schedule whose row values differ least from its own (``bonus_paid=always``: the
+    values of its bonuses paid apart), ``scoop_double`` for ``scoop_bonus:N`` (``per_row``
+    for N = 0), and §2.5's other options at their defaults (docs/EV.md, "Stand-in tables").
+
+    >>> shisanshui = table_key(ChineseRules.preset("shisanshui"))
+    >>> found = stand_in_key(shisanshui)
+    >>> found.royalties.value, found.scoring.value, found in all_keys(), found != shisanshui
+    ('eastern', 'scoop_double', True, True)
+    >>> stand_in_key(all_keys()[3]) == all_keys()[3]
+    True
+    """
+    key = table_key(key)
+    if key in _legacy_keys():
+        return key
+    scoring = key.scoring
+    if scoring is Scoring.SCOOP_BONUS:
+        scoring = Scoring.SCOOP_DOUBLE if key.scoop_bonus else Scoring.PER_ROW
+    mode = key.royalty_mode
+    named = min(
+        LEGACY_ROYALTIES,
+        key=lambda r: (
+            _bonus_distance(key, ChineseRules(royalties=r, royalty_mode=mode)),
+            LEGACY_ROYALTIES.index(r),
+        ),
+    )
+    return table_key(ChineseRules(royalties=named, royalty_mode=mode, scoring=scoring))
+
+
+def _bonus_distance(key: ChineseRules, named: ChineseRules) -> int:
+    """How far apart two rule sets' row values are: the sum over rows and hands of the
+    difference of a won row's units (plus a bonus paid apart)."""
+    total = 0
+    for row in Row:
+        for hand in BonusHand:
+            category = Category[hand.name] if hand is not BonusHand.ROYAL_FLUSH else None
+            royal = category is None
+            category = category or Category.STRAIGHT_FLUSH
+            if row is Row.FRONT and category > Category.THREE_OF_A_KIND:
+                continue
+            ours = key.row_value(row, category, royal=royal) + key.bonus_always(
+                row, category, royal=royal
+            )
+            if key.bonus_paid is BonusPaid.ALWAYS:
+                ours -= 1 if key.royalty(row, category, royal=royal) else 0
+            total += abs(ours - named.row_value(row, category, royal=royal))
+    return total
+
+
+@cache
+def _legacy_keys() -> frozenset[ChineseRules]:
+    return frozenset(all_keys())
 
 
 @cache

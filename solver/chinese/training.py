@@ -48,7 +48,7 @@ from cpsolver.chinese.objectives import get_objective
 from cpsolver.chinese.search import search_pairing_batch, search_removal_batch
 from cpsolver.chinese.table_keys import rows_on_scale
 from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
-from cpsolver.rules.chinese import ChineseRules
+from cpsolver.rules.chinese import ChineseRules, Declare
 
 __all__ = [
     "CHUNK",
@@ -124,12 +124,27 @@ def play_policy(
         )
     rows = np.ascontiguousarray(classes[:, ::-1])  # (front, middle, back), Row order
     natural = np.zeros(hands.shape[0], dtype=np.int64)
-    if rules.naturals:
+    if rules.naturals and rules.natural_table is None:
         for i in range(hands.shape[0]):
             code = K.natural_code(hands[i])
             if code == 0:
                 continue
-            if model is None or declare_ev(model, code) > total_ev(model, float(value[i])):
+            if (
+                model is None
+                or rules.declare is Declare.AUTO
+                or declare_ev(model, code) > total_ev(model, float(value[i]))
+            ):
+                natural[i] = code
+    elif rules.naturals:  # a list of its own (CP-15), ranked as the rule set lists them
+        held = K.natural_codes(np.ascontiguousarray(hands, dtype=np.int8),
+                               K.kernel_terms(rules).order)  # fmt: skip
+        for i in np.flatnonzero(held).tolist():
+            code = int(held[i])
+            if (
+                model is None
+                or rules.declare is Declare.AUTO
+                or declare_ev(model, code) > total_ev(model, float(value[i]))
+            ):
                 natural[i] = code
     return rows, natural
 
