@@ -567,8 +567,8 @@ def kernel_terms(rules: ChineseRules) -> KernelTerms:
 @cache
 def _kernel_terms(rules: ChineseRules) -> KernelTerms:
     terms = pair_terms(rules)
-    values = np.array(terms.values, dtype=np.float64)
-    always = np.zeros_like(values) if terms.always is None else np.array(terms.always, np.float64)
+    values = _shared_array(terms.values)
+    always = _NO_BONUS if terms.always is None else _shared_array(terms.always)
     params = np.array(
         [
             terms.scoring,
@@ -583,6 +583,22 @@ def _kernel_terms(rules: ChineseRules) -> KernelTerms:
     units = np.array(terms.natural_units, dtype=np.float64)
     vocabulary = list(NaturalName)
     order = np.array([vocabulary.index(name) for name, _ in rules.natural_list], dtype=np.int64)
-    for a in (values, always, params, units, order):
+    for a in (params, units, order):
         a.setflags(write=False)
     return KernelTerms(values, always, params, units, order)
+
+
+# One array per table of values, not per rule set (the settlement's tables are shared by every
+# rule set whose rows are worth the same: 432 rule sets hold a handful, issue 15).
+_ARRAYS: dict[int, tuple[object, npt.NDArray[np.float64]]] = {}
+_NO_BONUS = np.zeros((3, NUM_CLASSES))
+_NO_BONUS.setflags(write=False)
+
+
+def _shared_array(table: tuple[tuple[int, ...], ...]) -> npt.NDArray[np.float64]:
+    found = _ARRAYS.get(id(table))
+    if found is None or found[0] is not table:
+        array = np.array(table, dtype=np.float64)
+        array.setflags(write=False)
+        found = _ARRAYS[id(table)] = (table, array)
+    return found[1]

@@ -171,14 +171,17 @@ class TablesInfo:
         return f"{self.file} ({where})"
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form (``cpsolver solve --json``'s ``tables``)."""
-        return {
+        """JSON form (``cpsolver solve --json``'s ``tables``; ``stand_in_for`` only for a
+        stand-in)."""
+        out: dict[str, Any] = {
             "key": self.key,
             "file": self.file,
             "source": self.source,
             "directory": self.directory,
-            "stand_in_for": self.stand_in_for,
         }
+        if self.stand_in_for is not None:
+            out["stand_in_for"] = self.stand_in_for
+        return out
 
 
 class TablesError(CpsolverError):

@@ -15,7 +15,7 @@ its rows, which these rates do not see: docs/EV.md). Naturals rarer than one in 
 
 >>> from cpsolver.rules.chinese import ChineseRules
 >>> rates = natural_rates(ChineseRules.preset("shisanshui"))
->>> len(rates), round(float(rates.sum()), 12), 0.001 < float(rates[11]) < 0.02  # six pairs
+>>> len(rates), round(float(rates.sum()), 12), 0.001 < float(rates[12]) < 0.02  # six pairs
 (15, 1.0, True)
 """
 
