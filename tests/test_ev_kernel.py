@@ -66,6 +66,8 @@ def direct_pairing_units(
         net += (won > lost) - (lost > won)
     elif rules.scoring.value == "scoop_double" and (won == 3 or lost == 3):
         net *= 2
+    elif rules.scoring.value == "scoop_bonus:N":  # CP-13: N units to the scooper
+        net += rules.scoop_bonus * ((won == 3) - (lost == 3))
     return net
 
 
@@ -106,14 +108,39 @@ def reweighted(model: OpponentModel, hand: list[int]) -> OpponentModel:
     return OpponentModel(model.rules, rows, model.naturals)
 
 
-def direct_ev(model: OpponentModel, ours: tuple[int, ...]) -> float:
-    """Expectation over the product of the three rows' stored distributions."""
-    supports = [
+def _supports(model: OpponentModel) -> list[list[tuple[int, float]]]:
+    return [
         [(int(c), float(model.rows[r, c])) for c in np.flatnonzero(model.rows[r])] for r in range(3)
     ]
-    total = 0.0
-    for (f, pf), (m, pm), (b, pb) in itertools.product(*supports):
-        total += pf * pm * pb * direct_pairing_units(model.rules, ours, (f, m, b))
+
+
+def direct_ev(
+    model: OpponentModel, ours: tuple[int, ...], full_deck: OpponentModel | None = None
+) -> float:
+    """Expectation over the product of the three rows' stored distributions; under
+    ``sweep=double`` at a table of ``n + 1`` = 3 or 4 (CP-13), the sweep with the opponents
+    independent (no naturals here): every pairing doubled once more when we scoop all ``n``,
+    ``E[u; scoop] * P(scoop)^(n-1)`` per pairing, and an opponent's against us when it scoops us
+    and the others, ``E[u; scooped] * s^(n-1)``, ``s`` the chance one opponent scoops another
+    (rows independent, from the full-deck distributions ``full_deck``)."""
+    total = swept = scooped = p_scoop = 0.0
+    for (f, pf), (m, pm), (b, pb) in itertools.product(*_supports(model)):
+        theirs = (f, m, b)
+        p = pf * pm * pb
+        u = direct_pairing_units(model.rules, ours, theirs)
+        total += p * u
+        if all(o > t for o, t in zip(ours, theirs, strict=True)):
+            swept += p * u
+            p_scoop += p
+        elif all(t > o for o, t in zip(ours, theirs, strict=True)):
+            scooped += p * u
+    rules = model.rules
+    if rules.sweep.value == "double" and rules.players >= 3:
+        e = rules.players - 2
+        s = 1.0
+        for support in _supports(full_deck or model):  # P(a row beats another's), per row
+            s *= sum(pa * pb for a, pa in support for b, pb in support if a > b)
+        total += swept * p_scoop**e + scooped * s**e
     return total
 
 
@@ -126,6 +153,10 @@ RULE_VARIANTS = [
     # prices pairings (the sweep, a table's matter, is the rollouts' and the pool's: docs/EV.md)
     ChineseRules.preset("shisanshui", naturals=False),
     ChineseRules.preset("maubinh", naturals=False, players=3),
+    # a rule file's scoop bonus, and sweeps under per_row and two_four (CP-13)
+    ChineseRules().replace(scoring="scoop_bonus:2", naturals=False, players=3, sweep="double"),
+    ChineseRules().replace(royalties="none", naturals=False, sweep="double"),
+    ChineseRules.preset("two_four", players=4, sweep="double"),
 ]
 
 
@@ -150,7 +181,7 @@ def test_ev_equals_direct_expectation_over_the_distributions(
                 strength(row, wheel_second_highest=rules.wheel_second_highest)
                 for row in (c.front, c.middle, c.back)
             )
-            expected = (rules.players - 1) * direct_ev(seen_by_us, classes)
+            expected = (rules.players - 1) * direct_ev(seen_by_us, classes, model)
             assert c.ev == pytest.approx(expected, abs=1e-9)
             for r, odds in enumerate(c.rows):  # the odds shown are the same model's
                 d = seen_by_us.rows[r]
@@ -187,7 +218,7 @@ def test_best_split_is_the_maximum_of_the_direct_ev_over_every_valid_split(
     for card_removal in (True, False):
         best = analyse(cards, rules, top=1, model=model, card_removal=card_removal)[0]
         scored = reweighted(model, [c.index for c in cards]) if card_removal else model
-        brute = max(direct_ev(scored, s) for s in seen)
+        brute = max(direct_ev(scored, s, model) for s in seen)
         assert best.ev == pytest.approx((rules.players - 1) * brute, abs=1e-9)
 
 

@@ -25,6 +25,7 @@ from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     OpponentModel,
     declare_ev,
+    kernel_pairing,
     model_for,
     pairing_ev,
     table_filename,
@@ -39,12 +40,13 @@ CPSOLVER = Path(sys.executable).with_name("cpsolver")
 HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
 
 
-@pytest.mark.parametrize("preset", ["standard", "two_four", "eastern"])
+@pytest.mark.parametrize("preset", ["standard", "two_four", "eastern", "shisanshui", "maubinh"])
 def test_ev_is_the_default_and_equals_the_direct_expectation(preset: str) -> None:
     """§2.3: the reported EV is (players - 1) x the expectation over the stored rows as seen
     by a player holding these cards (card removal: numpy reference weights, then the 27-outcome
-    Python enumeration of ``pairing_ev``)."""
-    rules = ChineseRules.preset(preset)
+    Python enumeration of ``pairing_ev``, with §2.5's sweep under the presets of CP-16; the
+    reference weights are on the ``wheel=lowest`` scale, so ``maubinh`` is taken with it)."""
+    rules = ChineseRules.preset(preset, **({"wheel": "lowest"} if preset == "maubinh" else {}))
     model = model_for(rules)
     rng = random.Random(3)
     for _ in range(3):
@@ -52,12 +54,13 @@ def test_ev_is_the_default_and_equals_the_direct_expectation(preset: str) -> Non
         cards = [Card.from_index(i) for i in hand]
         rows = model.rows * removal_weights_reference(hand)
         seen = OpponentModel(rules, rows / rows.sum(axis=1, keepdims=True), model.naturals)
-        s = solve(cards, preset, alternatives=2)
+        s = solve(cards, rules, alternatives=2)
         assert s.objective == "ev" and s.analysis is not None
         shown = s.alternatives if s.natural else (s.arrangement, *s.alternatives)
         for arr in shown:
             classes = [arr.hands[r].strength for r in (Row.FRONT, Row.MIDDLE, Row.BACK)]
-            assert arr.value == pytest.approx(total_ev(model, pairing_ev(seen, *classes)))
+            rows_ev = pairing_ev(seen, *classes, kernel_pairing(model))
+            assert arr.value == pytest.approx(total_ev(model, rows_ev))
         assert all(alt.value <= s.value for alt in s.alternatives)
         for odds in s.analysis.rows.values():
             assert odds.win + odds.tie + odds.loss == pytest.approx(1.0)

@@ -13,6 +13,8 @@ import jsonschema
 import pytest
 from helpers import run_cli, violations, wire
 
+from cpsolver.cards import parse_cards
+from cpsolver.chinese.naturals import detect_natural
 from cpsolver.chinese.scoring import score
 from cpsolver.chinese.solve import solve
 from cpsolver.rules.chinese import ChineseRules
@@ -235,6 +237,75 @@ def test_solve_with_a_rule_file_is_equal_in_library_cli_and_grpc(
     assert response.value == pytest.approx(library.value)
 
 
+@pytest.mark.parametrize("which", ["shisanshui", "maubinh", "file"])
+def test_the_default_ev_answers_equally_in_library_cli_and_grpc(
+    which: str,
+    issue_file: Path,
+    stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub,
+    server: str,
+) -> None:
+    """Issue 28's done-when: the default objective under both presets and a rule file, from a
+    stand-in key that every surface names (docs/EV.md, "House rules")."""
+    name = str(issue_file) if which == "file" else which
+    library = solve(HAND, name, estimator="calibrated")
+    assert library.tables is not None and library.tables.stand_in
+    answers = []
+    for extra in ([], ["--server", server]):
+        code, out, err = run_cli(
+            ["solve", HAND, "--rules", name, "--estimator", "calibrated", "--json", *extra]
+        )
+        assert code == 0, err
+        answers.append(json.loads(out))
+    for answer in answers:
+        assert answer["arrangement"]["back"] == [str(c) for c in library.back]
+        assert answer["ev"] == pytest.approx(library.value, abs=1e-9)
+        assert answer["tables"] == library.tables.to_dict()
+    rules = (
+        pb.ChineseRules(rules_toml=ISSUE_FILE) if which == "file" else pb.ChineseRules(preset=which)
+    )
+    response = stub.Solve(pb.SolveRequest(cards=wire(HAND), rules=rules, estimator="calibrated"))
+    assert response.tables.stand_in_for == library.tables.stand_in_for
+    assert response.tables.key == library.tables.key
+    assert response.value == pytest.approx(library.value, abs=1e-9)
+    assert list(response.arrangement.back) == wire(" ".join(str(c) for c in library.back))
+
+
+def test_deal_takes_the_rule_set_its_players_and_marks_its_naturals(tmp_path: Path) -> None:
+    """``deal --rules``: the rule set's players by default (``--players`` wins), and the seats
+    holding a natural of its list marked (a one-colour hand is a natural of shisanshui only)."""
+    table = tmp_path / "three.toml"
+    table.write_text('preset = "shisanshui"\nplayers = 3\n')
+    code, out, err = run_cli(["deal", "--seed", "1", "--rules", str(table), "--json"])
+    assert code == 0, err
+    dealt = json.loads(out)
+    assert list(dealt["hands"]) == ["N", "E", "S"]
+    code, out, err = run_cli(["deal", "--seed", "1", "--rules", "shisanshui", "--json"])
+    assert code == 0, err
+    dealt = json.loads(out)
+    assert dealt["naturals"]["W"]["name"] == "three_flushes"
+    assert dealt["naturals"]["W"]["units"] == 3 and dealt["naturals"]["W"]["rank"] == 14
+    for seat, cards in dealt["hands"].items():  # the other seats hold none (detected here)
+        held = detect_natural(parse_cards(" ".join(cards)), ChineseRules.preset("shisanshui"))
+        assert (held is not None) == (seat in dealt["naturals"])
+    code, out, err = run_cli(["deal", "--seed", "1", "--rules", "shisanshui"])
+    assert code == 0, err
+    assert "natural" in out and "three flushes (3)" in out
+    code, out, err = run_cli(
+        ["deal", "--seed", "1", "--rules", str(table), "--players", "2", "--json"]
+    )
+    assert code == 0, err
+    assert list(json.loads(out)["hands"]) == ["N", "E"]
+    code, out, err = run_cli(["deal", "--seed", "1", "--set", "players=9"])
+    assert code == 2 and "players" in err
+
+
+def test_describe_prints_tables_and_lists_as_text() -> None:
+    text = ChineseRules.preset("shisanshui").describe()
+    assert "{" not in text and "'" not in text
+    assert "royalties=[front: three_of_a_kind 3; middle: full_house 2," in text
+    assert "naturals=[clean_dragon 52, dragon 26, twelve_royals 24," in text
+
+
 def test_grpc_scores_under_the_typed_vocabulary(
     stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub,
 ) -> None:
@@ -259,13 +330,31 @@ def test_grpc_scores_under_the_typed_vocabulary(
         (pb.ChineseRules(rules_toml="players = "), "rules", "not a TOML rule file"),
         (pb.ChineseRules(rules_toml='preset = "maubinh"', players=2), "rules.players",
          "not both"),
+        # The message's own fields, not the library's forms (rules.scoring, rules.royalties...)
         (pb.ChineseRules(scoring=pb.ChineseRules.SCORING_SCOOP_BONUS, scoop_bonus=-3),
-         "rules.scoring", "scoop_bonus:N"),
+         "rules.scoop_bonus", "scoop_bonus:N"),
+        (pb.ChineseRules(foul=pb.ChineseRules.FOUL_FIXED, foul_units=20_000),
+         "rules.foul_units", "fixed:N"),
         (pb.ChineseRules(natural_table=[pb.ChineseRules.NaturalEntry(natural=99, units=3)]),
          "rules.natural_table[0].natural", "unknown value 99"),
+        (pb.ChineseRules(natural_table=[
+            pb.ChineseRules.NaturalEntry(natural=pb.NATURAL_KIND_DRAGON, units=13),
+            pb.ChineseRules.NaturalEntry(natural=pb.NATURAL_KIND_DRAGON, units=3)]),
+         "rules.natural_table[1].natural", "listed twice"),
+        (pb.ChineseRules(natural_table=[
+            pb.ChineseRules.NaturalEntry(natural=pb.NATURAL_KIND_DRAGON, units=-1)]),
+         "rules.natural_table[0].units", "0 to 10000"),
         (pb.ChineseRules(royalty_table=[pb.ChineseRules.RowBonus(
             row=pb.ROW_FRONT, hand="flush", units=2)]),
-         "rules.royalties.front.flush", "valid hands"),
+         "rules.royalty_table[0].hand", "valid hands"),
+        (pb.ChineseRules(royalty_table=[
+            pb.ChineseRules.RowBonus(row=pb.ROW_BACK, hand="flush", units=2),
+            pb.ChineseRules.RowBonus(row=pb.ROW_BACK, hand="four_of_a_kind", units=-2)]),
+         "rules.royalty_table[1].units", ""),
+        (pb.ChineseRules(royalty_table=[
+            pb.ChineseRules.RowBonus(row=pb.ROW_BACK, hand="flush", units=2),
+            pb.ChineseRules.RowBonus(row=pb.ROW_BACK, hand="flush", units=3)]),
+         "rules.royalty_table[1].hand", "listed twice"),
     ],
 )  # fmt: skip
 def test_bad_rules_over_grpc_are_invalid_argument_naming_the_field(

@@ -381,19 +381,25 @@ def tables_to_wire(tables: TablesInfo) -> chinese_poker_pb2.TablesInfo:
     >>> tables = TablesInfo("d52117d2242c7fb4", "chinese-ev-d52117d2242c7fb4.npz", False, "/t")
     >>> tables_from_wire(tables_to_wire(tables)) == tables
     True
+    >>> stand_in = TablesInfo("09da11e935db9381", "chinese-ev-09da11e935db9381.npz", True, None,
+    ...                       "5964ed6d1367bf59")
+    >>> tables_from_wire(tables_to_wire(stand_in)) == stand_in
+    True
     """
     return chinese_poker_pb2.TablesInfo(
         key=tables.key,
         file=tables.file,
         source=_SOURCE.SOURCE_SHIPPED if tables.shipped else _SOURCE.SOURCE_USER,
         directory=tables.directory or "",
+        stand_in_for=tables.stand_in_for or "",
     )
 
 
 def tables_from_wire(message: chinese_poker_pb2.TablesInfo) -> TablesInfo:
     """The library's :class:`TablesInfo` of a TablesInfo message."""
     shipped = message.source == _SOURCE.SOURCE_SHIPPED
-    return TablesInfo(message.key, message.file, shipped, None if shipped else message.directory)
+    directory = None if shipped else message.directory
+    return TablesInfo(message.key, message.file, shipped, directory, message.stand_in_for or None)
 
 
 # -- library <- wire (the typed client, client/remote.py, converts responses back) ----------

@@ -21,6 +21,7 @@ from google.protobuf.message import Message
 
 from cpsolver.errors import FieldViolation, InvalidInputError
 from cpsolver.rules.base import RuleSet
+from cpsolver.rules.chinese import MAX_UNITS
 
 __all__ = ["enum_value_name", "rules_from_wire", "rules_to_wire"]
 
@@ -86,7 +87,57 @@ def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
         raise InvalidInputError(violations=problems)
     _data_from_wire(message, names, overrides)
     preset = getattr(message, "preset", "") or kind.DEFAULT_PRESET
-    return kind.preset(preset, **overrides)
+    try:
+        return kind.preset(preset, **overrides)
+    except InvalidInputError as exc:
+        # The library names its own forms (``rules.royalties.front.flush``, ``rules.naturals[1]``,
+        # ``rules.scoring`` for ``scoop_bonus:N``): name the message's fields instead.
+        raise exc.with_paths(lambda path: _wire_path(path, message, names, field)) from None
+
+
+def _wire_path(
+    path: tuple[str | int, ...], message: Message, names: set[str], field: str
+) -> tuple[str | int, ...]:
+    """The field path in the rules message of a library violation's ``path``.
+
+    >>> from cpsolver.v1 import chinese_poker_pb2 as pb
+    >>> wire = pb.ChineseRules(royalty_table=[pb.ChineseRules.RowBonus(row=1, hand="pair")],
+    ...                        scoop_bonus=3)
+    >>> names = {d.name for d in wire.DESCRIPTOR.fields}
+    >>> _wire_path(("rules", "royalties", "front", "pair"), wire, names, "rules")
+    ('rules', 'royalty_table', 0, 'hand')
+    >>> _wire_path(("rules", "scoring"), wire, names, "rules")
+    ('rules', 'scoop_bonus')
+    >>> _wire_path(("rules", "naturals", 1, "units"), wire, names, "rules")
+    ('rules', 'natural_table', 1, 'units')
+    """
+    if not path or path[0] != "rules":
+        return path
+    rest = path[1:]
+    if "royalty_table" in names and len(rest) == 3 and rest[0] == "royalties":
+        row_enum = message.DESCRIPTOR.fields_by_name["royalty_table"].message_type
+        rows = row_enum.fields_by_name["row"].enum_type
+        for i, entry in enumerate(message.royalty_table):
+            row = rows.values_by_number.get(entry.row)
+            if (
+                row is not None
+                and row.name == f"ROW_{str(rest[1]).upper()}"
+                and (entry.hand == rest[2])
+            ):
+                bad_units = not 0 <= entry.units <= MAX_UNITS
+                return (field, "royalty_table", i, "units" if bad_units else "hand")
+    if (
+        "natural_table" in names
+        and len(rest) >= 2
+        and rest[0] == "naturals"
+        and isinstance(rest[1], int)
+    ):
+        return (field, "natural_table", *rest[1:])
+    if rest == ("scoring",) and "scoop_bonus" in names and message.HasField("scoop_bonus"):
+        return (field, "scoop_bonus")
+    if rest == ("foul",) and "foul_units" in names and message.HasField("foul_units"):
+        return (field, "foul_units")
+    return (field, *rest)
 
 
 def _from_toml(message: Message, kind: type[R], field: str) -> R:
@@ -127,8 +178,11 @@ def _data_from_wire(message: Message, names: set[str], overrides: dict[str, Any]
         table: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
         for i, entry in enumerate(message.royalty_table):
             row = _enum_name(entry, "row", "ROW_", ("rules", "royalty_table", i, "row"), problems)
-            if row is not None:
-                table.setdefault(row, {})[entry.hand] = entry.units
+            if row is not None and entry.hand in table.setdefault(row, {}):
+                twice = f"{entry.hand} is listed twice for the {row}"
+                problems.append(FieldViolation(("rules", "royalty_table", i, "hand"), twice))
+            elif row is not None:
+                table[row][entry.hand] = entry.units
         overrides["royalties"] = table
     if "natural_table" in names and len(message.natural_table):
         naturals = []

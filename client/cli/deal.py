@@ -4,20 +4,27 @@ The deals are :func:`cpsolver.chinese.deal.deals` (CP-1: seats N, E, S, W, 13 ca
 seed gives the same hands). In-process by default; with ``--server HOST:PORT`` (or
 ``CPSOLVER_SERVER``) the server's ``DealTables`` deals them, with the same output. Without
 ``--seed`` the seed is picked here and shown (in the output, or on stderr with ``--json`` or
-``--lines``), so it is known and sent to the server either way.
+``--lines``), so it is known and sent to the server either way. ``--rules PRESET|FILE`` (and
+``--set``) name the table's rule set: its ``players`` is the default seat count, and a seat
+holding a natural of its list (CP-11, CP-15) is marked (a ``natural`` column; ``naturals`` in
+``--json``).
 """
 
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 import click
 from rich.table import Table
 
+from cpsolver.cards import Card
 from cpsolver.chinese.deal import MAX_SEED, check_deal_request
-from cpsolver.client.cli.main import emit_json, main, remote_options
+from cpsolver.chinese.naturals import Natural, detect_natural
+from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
 from cpsolver.client.cli.render import cards_text, console
 from cpsolver.client.solver import Solver
+from cpsolver.rules import ChineseRules, parse_assignments
 
 __all__ = ["CHUNK"]
 
@@ -30,8 +37,8 @@ CHUNK = 1000  # deals asked for (and printed) at a time, so --count may be large
     help="Seed of the shuffle (same seed, same hands) [default: a random one, shown].",
 )  # fmt: skip
 @click.option(
-    "--players", type=click.IntRange(2, 4), default=4, show_default=True,
-    help="Seats to deal (N, E, S, W).",
+    "--players", type=click.IntRange(2, 4), default=None,
+    help="Seats to deal (N, E, S, W) [default: the rule set's players, 4].",
 )  # fmt: skip
 @click.option(
     "--count", type=click.IntRange(1), default=1, show_default=True,
@@ -42,9 +49,17 @@ CHUNK = 1000  # deals asked for (and printed) at a time, so --count may be large
     "--lines", is_flag=True,
     help="Print bare hands, one per line (input for cpsolver batch).",
 )  # fmt: skip
+@rules_options("Override one rule option (repeatable), e.g. --set players=3.", with_json=False)
 @remote_options
 def deal(
-    seed: int | None, players: int, count: int, as_json: bool, lines: bool, solver: Solver
+    seed: int | None,
+    players: int | None,
+    count: int,
+    as_json: bool,
+    lines: bool,
+    preset: str,
+    assignments: tuple[str, ...],
+    solver: Solver,
 ) -> None:
     """Deal seeded random Chinese poker hands, 13 cards a seat (CP-1).
 
@@ -53,6 +68,8 @@ def deal(
     """
     if as_json and lines:
         raise click.UsageError("--json and --lines exclude each other")
+    rules = ChineseRules.resolve(preset, **parse_assignments(assignments))
+    players = players or rules.players
     if seed is None:
         seed = secrets.randbelow(2**31)
         if lines or as_json:
@@ -62,8 +79,12 @@ def deal(
     for start in range(seed, seed + count, CHUNK):
         dealt = solver.deal(start, players=players, count=min(CHUNK, seed + count - start))
         for one in dealt:
+            naturals = _naturals(one.by_seat(), rules)
             if as_json:
-                emit_json(one.to_dict())
+                document: dict[str, Any] = one.to_dict()
+                if naturals:
+                    document["naturals"] = {s: n.to_dict() for s, n in naturals.items()}
+                emit_json(document)
             elif lines:
                 for cards in one.hands:
                     click.echo(" ".join(str(c) for c in cards))
@@ -72,6 +93,18 @@ def deal(
                 table = Table(box=None, pad_edge=False)
                 table.add_column("seat")
                 table.add_column("cards")
+                if naturals:
+                    table.add_column("natural")
                 for s, cards in one.by_seat().items():
-                    table.add_row(s, cards_text(cards))
+                    held = naturals.get(s)
+                    marks = (
+                        [f"{held.kind.title} ({held.units})" if held else ""] if naturals else []
+                    )
+                    table.add_row(s, cards_text(cards), *marks)
                 out.print(table)
+
+
+def _naturals(hands: dict[str, tuple[Card, ...]], rules: ChineseRules) -> dict[str, Natural]:
+    """The seats holding a natural of the rule set's list, with the highest one each holds."""
+    found = {s: detect_natural(list(cards), rules) for s, cards in hands.items()}
+    return {s: n for s, n in found.items() if n is not None}

@@ -26,7 +26,7 @@ from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev_model import (
     OpponentModel,
     declare_ev,
-    kernel_mode,
+    kernel_pairing,
     model_for,
     natural_name,
     row_values_view,
@@ -128,7 +128,7 @@ def analyse(
     ordered, hand = hand_array(cards)
     idx = hand.astype(np.int64)
     cls5, cls3 = subset_classes(idx, poker_tables(rules.wheel_second_highest))
-    mode, strict, k = kernel_mode(rules), rules.strict_order, max(top, 1)
+    mode, strict, k = kernel_pairing(model), rules.strict_order, max(top, 1)
     if card_removal:
         removal = model.removal
         found, (prob, below, _, _) = search_removal_classes(

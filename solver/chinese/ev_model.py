@@ -77,6 +77,7 @@ from cpsolver.chinese.ev_kernel import (
 from cpsolver.chinese.natural_rates import natural_rates as list_rates
 from cpsolver.chinese.removal import RemovalModel
 from cpsolver.chinese.scoring import pair_terms, row_value_table, settle
+from cpsolver.chinese.search import PAIR_ROWS, PAIR_SCOOP_BONUS
 from cpsolver.chinese.table_keys import (
     all_keys,
     differing,
@@ -86,7 +87,7 @@ from cpsolver.chinese.table_keys import (
 )
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES
-from cpsolver.rules.chinese import ChineseRules, Scoring, Wheel
+from cpsolver.rules.chinese import ChineseRules, Scoring, Sweep, Wheel
 
 __all__ = [
     "FORMAT",
@@ -101,6 +102,7 @@ __all__ = [
     "clear_cache",
     "declare_ev",
     "kernel_mode",
+    "kernel_pairing",
     "load_model",
     "model_for",
     "natural_code",
@@ -352,11 +354,64 @@ def kernel_mode(rules: ChineseRules) -> int:
     }[rules.scoring]
 
 
-def pairing_ev(model: OpponentModel, front: int, middle: int, back: int) -> float:
+def kernel_pairing(model: OpponentModel) -> npt.NDArray[np.float64]:
+    """The pairing mode the split kernels combine the row tables by under the model's rule set
+    (:data:`cpsolver.chinese.search.MODE_FIELDS`): the scoop rule (CP-9, CP-13's
+    ``scoop_bonus:N``) and, at a table of 3 or 4 under ``sweep=double``, the sweep priced with
+    the opponents independent: ``e = players - 2``, ``we = (1 - q)^e``, ``they = ((1 - q) s)^e``
+    where ``q`` is an opponent's natural rate and ``s`` the rate of one opponent scooping
+    another, rows independent (``prod_r P(row r beats another's)`` under the model's
+    distributions). Cached per rule set.
+
+    >>> kernel_pairing(model_for(ChineseRules())).tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0]
+    >>> mode = kernel_pairing(model_for(ChineseRules.preset("shisanshui")))
+    >>> mode[:3].tolist(), bool(0.9 < mode[3] < 1.0), bool(0.0 < mode[4] < 0.05)
+    ([2.0, 0.0, 2.0], True, True)
+    """
+    found = model.__dict__.get("_pairing")
+    if found is None:
+        found = _kernel_pairing(model)
+        found.setflags(write=False)
+        object.__setattr__(model, "_pairing", found)
+    return found
+
+
+def _kernel_pairing(model: OpponentModel) -> npt.NDArray[np.float64]:
+    rules = model.rules
+    kind = {
+        Scoring.PER_ROW: MODE_ADDITIVE,
+        Scoring.TWO_FOUR: MODE_TWO_FOUR,
+        Scoring.SCOOP_DOUBLE: MODE_SCOOP,
+        Scoring.SCOOP_BONUS: PAIR_SCOOP_BONUS,
+    }[rules.scoring]
+    bonus = float(rules.scoop_bonus)
+    e = rules.players - 2 if rules.sweep is Sweep.DOUBLE else 0
+    if e <= 0:
+        return np.array([kind, bonus, 0.0, 0.0, 0.0])
+    if kind == MODE_ADDITIVE:
+        kind = PAIR_ROWS  # per-row units from the fields, so that the sweep can be priced
+    plays = float(natural_rates(model)[0])
+    beats = 1.0
+    for r in range(3):
+        d = model.rows[r]
+        beats *= (1.0 - float((d * d).sum())) / 2.0
+    return np.array([kind, bonus, float(e), plays**e, (plays * beats) ** e])
+
+
+def pairing_ev(
+    model: OpponentModel,
+    front: int,
+    middle: int,
+    back: int,
+    mode: npt.NDArray[np.float64] | None = None,
+) -> float:
     """Expected units of rows (front, middle, back classes) against one opponent who plays
     rows, straight from the distributions (plain Python; the kernels must agree).
 
-    Enumerates the 27 win/tie/loss outcomes of the three rows as independent events.
+    Enumerates the 27 win/tie/loss outcomes of the three rows as independent events; the
+    sweep (CP-13) as :func:`kernel_pairing` prices it (``mode``: that of another model, e.g.
+    the full-deck one when ``model`` is reweighted for the cards held).
     """
     rules = model.rules
     values = _row_values(rules)
@@ -374,6 +429,7 @@ def pairing_ev(model: OpponentModel, front: int, middle: int, back: int) -> floa
         paid_if_lost.append(above / lo if lo > 0 else 0.0)
     ours = [float(values[r, c]) for r, c in enumerate((front, middle, back))]
     total = 0.0
+    swept = scooped_in = p_scoop = 0.0
     for outcome in np.ndindex(3, 3, 3):  # 0 win, 1 tie, 2 loss per row
         p = 1.0
         units = 0.0
@@ -394,7 +450,17 @@ def pairing_ev(model: OpponentModel, front: int, middle: int, back: int) -> floa
             units += 1.0 if won > lost else (-1.0 if lost > won else 0.0)
         elif rules.scoring is Scoring.SCOOP_DOUBLE:
             units += ours_sum if won == 3 else (-theirs_sum if lost == 3 else 0.0)
+        elif rules.scoring is Scoring.SCOOP_BONUS:
+            units += rules.scoop_bonus if won == 3 else (-rules.scoop_bonus if lost == 3 else 0)
         total += p * units
+        if won == 3:
+            swept += p * units
+            p_scoop += p
+        elif lost == 3:
+            scooped_in -= p * units
+    mode = kernel_pairing(model) if mode is None else mode
+    if mode[2] > 0:
+        total += swept * p_scoop ** mode[2] * mode[3] - scooped_in * mode[4]
     return total
 
 

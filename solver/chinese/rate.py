@@ -49,7 +49,7 @@ from cpsolver.chinese.estimator import Estimator, EstimatorLike, resolve_count, 
 from cpsolver.chinese.ev import Candidate, RowOdds, analyse, best_split_candidate
 from cpsolver.chinese.ev_model import (
     OpponentModel,
-    kernel_mode,
+    kernel_pairing,
     model_for,
     row_values,
     total_ev,
@@ -327,7 +327,7 @@ def rate(
     hand = np.array([c.index for c in cards], dtype=np.int64)
     cls5, cls3 = subset_classes(hand, poker_tables(resolved.wheel_second_highest))
     splits, values, (prob, below, paid) = removal_split_values(
-        hand, cls5, cls3, model.removal, mode=kernel_mode(resolved), strict=resolved.strict_order
+        hand, cls5, cls3, model.removal, mode=kernel_pairing(model), strict=resolved.strict_order
     )
     shapes_pos = model.removal.shapes.pos
     compact_values = model.removal.values

@@ -46,7 +46,7 @@ from cpsolver.cards import Card
 from cpsolver.chinese.estimator import Estimator, EstimatorLike, resolve_estimator
 from cpsolver.chinese.ev_model import (
     declare_ev,
-    kernel_mode,
+    kernel_pairing,
     model_for,
     total_ev,
 )
@@ -447,7 +447,7 @@ def _batch(
     for rules, members in groups.items():
         model = model_for(rules)
         poker = poker_tables(rules.wheel_second_highest)
-        mode = kernel_mode(rules)
+        mode = kernel_pairing(model)
         for start in range(0, len(members), _CHUNK):
             chunk = members[start : start + _CHUNK]
             hands = np.empty((len(chunk), 13), dtype=np.int64)

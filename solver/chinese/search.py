@@ -84,11 +84,14 @@ __all__ = [
     "F_TIE",
     "F_VALUE",
     "F_WIN",
+    "MODE_FIELDS",
     "NUM_FIELDS",
     "NUM_SPLITS",
     "PAIRS_PER_FRONT",
     "PAIR_ADDITIVE",
+    "PAIR_ROWS",
     "PAIR_SCOOP",
+    "PAIR_SCOOP_BONUS",
     "PAIR_TWO_FOUR",
     "SPLIT_A",
     "SPLIT_B",
@@ -98,6 +101,7 @@ __all__ = [
     "RateBatch",
     "RemovalBatch",
     "SearchResult",
+    "pairing_mode",
     "rate_removal_batch",
     "removal_split_values",
     "search",
@@ -628,11 +632,48 @@ def _gather(
             out[k, i] = tables[row, k, cls[i]]
 
 
+MODE_FIELDS = 5
+"""A pairing mode as the kernels take it: ``[kind, N, e, we, they]``: ``kind`` one of the
+``PAIR_*`` (:data:`PAIR_SCOOP_BONUS` with its ``N``; :data:`PAIR_ROWS` per-row units priced
+field by field), then CP-13's sweep at a table of ``e + 2`` players (``e`` 0: no sweep): a
+split's per-pairing value gains ``win * P(scoop)^e * we - loss * they``, ``win``/``loss`` the
+expected amounts of the pairings it scoops / is scooped in, ``we`` = (1 - q)^e and ``they``
+= ((1 - q) s)^e for an opponent's natural rate ``q`` and the rate ``s`` of one opponent
+scooping another (:func:`cpsolver.chinese.ev_model.kernel_pairing`). An ``int`` mode is the
+same with no bonus and no sweep (:func:`pairing_mode`)."""
+PAIR_SCOOP_BONUS = 3
+"""Mode: row units plus CP-13's ``scoop_bonus:N`` (``N`` units to the scooper), rows
+independent."""
+PAIR_ROWS = 4
+"""Mode: row units (``per_row``) from the five fields, so that a sweep can be priced."""
+
+_MODES = {
+    kind: np.array([kind, 0.0, 0.0, 0.0, 0.0])
+    for kind in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP, PAIR_SCOOP_BONUS, PAIR_ROWS)
+}
+
+
+def pairing_mode(mode: int | FloatArray) -> FloatArray:
+    """``mode`` as the kernels take it (:data:`MODE_FIELDS`): an ``int`` kind without bonus or
+    sweep, or the array itself.
+
+    >>> pairing_mode(PAIR_SCOOP).tolist()
+    [2.0, 0.0, 0.0, 0.0, 0.0]
+    """
+    if isinstance(mode, (int, np.integer)):
+        return _MODES[int(mode)]
+    found = np.ascontiguousarray(mode, dtype=np.float64)
+    if found.shape != (MODE_FIELDS,):
+        raise ValueError(f"a pairing mode has {MODE_FIELDS} fields, got shape {found.shape}")
+    return found
+
+
 @njit(cache=True, nogil=True)
 def _pair_value(
-    mode: int, jf: int, im: int, ib: int, g3: FloatArray, gm: FloatArray, gb: FloatArray
+    mode: FloatArray, jf: int, im: int, ib: int, g3: FloatArray, gm: FloatArray, gb: FloatArray
 ) -> float:  # pragma: no cover - compiled
-    if mode == 0:
+    kind = mode[0]
+    if kind == 0:
         return float(g3[0, jf] + gm[0, im] + gb[0, ib])
     w0, w1, w2 = g3[1, jf], gm[1, im], gb[1, ib]
     t0, t1, t2 = g3[2, jf], gm[2, im], gb[2, ib]
@@ -642,7 +683,12 @@ def _pair_value(
     l1 = 1.0 - w1 - t1
     l2 = 1.0 - w2 - t2
     rows = v0 * w0 + v1 * w1 + v2 * w2 - p0 - p1 - p2
-    if mode == 1:
+    # Expected row units of the pairings we scoop (win all three rows) / are scooped in.
+    scoop = w0 * w1 * w2
+    scooped = l0 * l1 * l2
+    ours = scoop * (v0 + v1 + v2)
+    theirs = p0 * l1 * l2 + l0 * p1 * l2 + l0 * l1 * p2
+    if kind == 1:
         # Distribution of (rows won - rows lost) over front and middle, then the back.
         q2 = w0 * w1
         q1 = w0 * t1 + t0 * w1
@@ -651,11 +697,25 @@ def _pair_value(
         qm2 = l0 * l1
         ahead = q2 + q1 * (w2 + t2) + q0 * w2
         behind = qm2 + qm1 * (l2 + t2) + q0 * l2
-        return float(rows + ahead - behind)
-    # A scoop doubles the pairing: the scooper collects its row units once more.
-    ours = w0 * w1 * w2 * (v0 + v1 + v2)
-    theirs = p0 * l1 * l2 + l0 * p1 * l2 + l0 * l1 * p2
-    return float(rows + ours - theirs)
+        value = rows + ahead - behind
+        win = ours + scoop  # the majority unit comes with a scoop
+        loss = theirs + scooped
+    elif kind == 2:
+        # A scoop doubles the pairing: the scooper collects its row units once more.
+        value = rows + ours - theirs
+        win = 2.0 * ours
+        loss = 2.0 * theirs
+    elif kind == 3:
+        value = rows + mode[1] * (scoop - scooped)
+        win = ours + mode[1] * scoop
+        loss = theirs + mode[1] * scooped
+    else:
+        value = rows
+        win = ours
+        loss = theirs
+    if mode[2] > 0:
+        value += win * scoop ** mode[2] * mode[3] - loss * mode[4]
+    return float(value)
 
 
 @njit(cache=True, nogil=True)
@@ -663,7 +723,7 @@ def _search_pairing(
     cls5: IntArray,
     cls3: IntArray,
     tables: FloatArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -673,7 +733,7 @@ def _search_pairing(
     out_value: FloatArray,
 ) -> int:  # pragma: no cover - compiled
     """:func:`_search` for pairing tables: same foul test, order, tie-break, alternatives."""
-    nfields = 1 if mode == 0 else 5
+    nfields = 1 if mode[0] == 0 else 5
     g3 = np.empty((nfields, cls3.shape[0]))
     gm = np.empty((nfields, cls5.shape[0]))
     gb = np.empty((nfields, cls5.shape[0]))
@@ -693,7 +753,7 @@ def _scan_pairing(
     g3: FloatArray,
     gm: FloatArray,
     gb: FloatArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -743,7 +803,7 @@ def _search_removal(
     flush: IntArray,
     binom: FloatArray,
     pos: IntArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -763,7 +823,7 @@ def _search_removal(
     removal_cumulative(
         hand, rows, values, code5, code3, masks, distinct, flush, binom, prob, below, paid
     )
-    if mode == 0:
+    if mode[0] == 0:
         # _search takes per-class tables: write ADD at the classes this hand's subsets have
         # (the expression gather_fields uses, so the values are the pairing scan's).
         for k in range(cls3.shape[0]):
@@ -815,7 +875,7 @@ def _batch_removal_range(
     flush: IntArray,
     binom: FloatArray,
     pos: IntArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -877,7 +937,7 @@ def _batch_removal_parallel(
     flush: IntArray,
     binom: FloatArray,
     pos: IntArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -908,7 +968,7 @@ def _batch_pairing(
     comb5: IntArray,
     comb3: IntArray,
     tables: FloatArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -939,7 +999,7 @@ def search_pairing_classes(
     cls3: IntArray,
     tables: FloatArray,
     *,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
     top_k: int = 1,
 ) -> SearchResult:
@@ -949,7 +1009,17 @@ def search_pairing_classes(
     out_split = np.empty(k, dtype=np.int64)
     out_value = np.empty(k, dtype=np.float64)
     found = _search_pairing(
-        cls5, cls3, tables, mode, strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, out_split, out_value
+        cls5,
+        cls3,
+        tables,
+        pairing_mode(mode),
+        strict,
+        SPLIT_FRONT,
+        SPLIT_A,
+        SPLIT_B,
+        k,
+        out_split,
+        out_value,
     )
     return _result(cls5, cls3, out_split[:found].tolist(), out_value[:found].tolist())
 
@@ -959,7 +1029,7 @@ def search_pairing_batch(
     tables: FloatArray,
     poker: PokerTables,
     *,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
 ) -> tuple[FloatArray, IntArray]:
     """Best split of each hand (n x 13 card indices, any order) under pairing tables, in one
@@ -973,7 +1043,7 @@ def search_pairing_batch(
             ordered,
             *_class_args(poker),
             np.ascontiguousarray(tables, dtype=np.float64),
-            mode,
+            pairing_mode(mode),
             strict,
             SPLIT_FRONT,
             SPLIT_A,
@@ -990,7 +1060,7 @@ def search_removal_classes(
     cls3: IntArray,
     removal: RemovalModel,
     *,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
     top_k: int = 1,
 ) -> tuple[SearchResult, tuple[FloatArray, FloatArray, FloatArray, FloatArray]]:
@@ -1002,8 +1072,9 @@ def search_removal_classes(
     out_value = np.empty(k, dtype=np.float64)
     scratch = removal.scratch()
     kernel_args: tuple[Any, ...] = (
-        np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(), mode,
-        strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, out_split, out_value, *scratch,
+        np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(),
+        pairing_mode(mode), strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, out_split, out_value,
+        *scratch,
     )  # fmt: skip
     found = _search_removal(*kernel_args)
     return _result(cls5, cls3, out_split[:found].tolist(), out_value[:found].tolist()), scratch
@@ -1013,14 +1084,15 @@ def _removal_batch_args(
     hands: npt.NDArray[np.integer[Any]],
     removal: RemovalModel,
     poker: PokerTables,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
 ) -> tuple[Any, ...]:
     ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
     n = ordered.shape[0]
     return (
-        ordered, *_class_args(poker), *removal.kernel_args(), mode, strict, SPLIT_FRONT,
-        SPLIT_A, SPLIT_B, np.empty(n, dtype=np.float64), np.empty((n, 3), dtype=np.int64),
+        ordered, *_class_args(poker), *removal.kernel_args(), pairing_mode(mode), strict,
+        SPLIT_FRONT, SPLIT_A, SPLIT_B, np.empty(n, dtype=np.float64),
+        np.empty((n, 3), dtype=np.int64),
         np.empty((n, 3), dtype=np.int64), np.empty((n, 3, 2), dtype=np.float64),
     )  # fmt: skip
 
@@ -1030,7 +1102,7 @@ def search_removal_batch(
     removal: RemovalModel,
     poker: PokerTables,
     *,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
     parallel: bool = False,
 ) -> RemovalBatch:
@@ -1078,7 +1150,7 @@ def _split_values_removal(
     flush: IntArray,
     binom: FloatArray,
     pos: IntArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -1095,7 +1167,7 @@ def _split_values_removal(
     removal_cumulative(
         hand, rows, values, code5, code3, masks, distinct, flush, binom, prob, below, paid
     )
-    nfields = 1 if mode == 0 else 5
+    nfields = 1 if mode[0] == 0 else 5
     g3 = np.empty((nfields, cls3.shape[0]))
     gm = np.empty((nfields, cls5.shape[0]))
     gb = np.empty((nfields, cls5.shape[0]))
@@ -1114,7 +1186,7 @@ def _split_values_removal(
             hi, lo, ihi, ilo = cls5[ib], cls5[ia], ib, ia
         if lo < cf or (strict and hi == lo):
             continue
-        if mode == 0:  # _search's sum: (front + middle) + back
+        if mode[0] == 0:  # _search's sum: (front + middle) + back
             v = g3[0, jf] + gm[0, ilo] + gb[0, ihi]
         else:
             v = _pair_value(mode, jf, ilo, ihi, g3, gm, gb)
@@ -1133,7 +1205,7 @@ def removal_split_values(
     cls3: IntArray,
     removal: RemovalModel,
     *,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
 ) -> tuple[IntArray, FloatArray, tuple[FloatArray, FloatArray, FloatArray]]:
     """Every valid split of ``hand`` (13 sorted card indices) with its per-opponent value
@@ -1145,8 +1217,9 @@ def removal_split_values(
     out_value = np.empty(NUM_SPLITS, dtype=np.float64)
     prob, below, paid, _ = removal.scratch()
     kernel_args: tuple[Any, ...] = (
-        np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(), mode,
-        strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, out, out_value, prob, below, paid,
+        np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(),
+        pairing_mode(mode), strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, out, out_value, prob, below,
+        paid,
     )  # fmt: skip
     n = _split_values_removal(*kernel_args)
     return out[:n], out_value[:n], (prob, below, paid)
@@ -1173,7 +1246,7 @@ def _rate_range(
     flush: IntArray,
     binom: FloatArray,
     pos: IntArray,
-    mode: int,
+    mode: FloatArray,
     strict: bool,
     split_f: SplitArray,
     split_a: SplitArray,
@@ -1198,7 +1271,7 @@ def _rate_range(
     below = np.empty(rows.shape)
     paid = np.empty(rows.shape)
     add = np.empty((3, pos.shape[0]))
-    nfields = 1 if mode == 0 else 5
+    nfields = 1 if mode[0] == 0 else 5
     g3 = np.empty((nfields, 1))
     gm = np.empty((nfields, 1))
     gb = np.empty((nfields, 1))
@@ -1234,7 +1307,7 @@ def _rate_range(
         gather_fields(1, one, pos, prob, below, paid, values, nfields, gm)
         one[0] = given[h, 0]
         gather_fields(2, one, pos, prob, below, paid, values, nfields, gb)
-        if mode == 0:  # the scans' sum: (front + middle) + back
+        if mode[0] == 0:  # the scans' sum: (front + middle) + back
             out_given[h] = g3[0, 0] + gm[0, 0] + gb[0, 0]
         else:
             out_given[h] = _pair_value(mode, 0, 0, 0, g3, gm, gb)
@@ -1262,7 +1335,7 @@ def rate_removal_batch(
     removal: RemovalModel,
     poker: PokerTables,
     *,
-    mode: int,
+    mode: int | FloatArray,
     strict: bool,
     threads: int = 1,
 ) -> RateBatch:
@@ -1279,8 +1352,8 @@ def rate_removal_batch(
         np.empty((n, 3), dtype=np.int64),
     )  # fmt: skip
     rest: tuple[Any, ...] = (
-        *_class_args(poker), *removal.kernel_args(), mode, strict, SPLIT_FRONT, SPLIT_A,
-        SPLIT_B, out.best, out.classes, out.given, out.lost_rows, out.subsets,
+        *_class_args(poker), *removal.kernel_args(), pairing_mode(mode), strict, SPLIT_FRONT,
+        SPLIT_A, SPLIT_B, out.best, out.classes, out.given, out.lost_rows, out.subsets,
     )  # fmt: skip
     chunks = max(1, min(threads, n))
     if chunks == 1:
@@ -1331,11 +1404,11 @@ def warm_up(*, parallel: bool = True) -> float:
     readonly = writable.copy()
     readonly.setflags(write=False)  # numba compiles read-only arrays separately
     for pairing in (writable, readonly):
-        for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP):
+        for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP, PAIR_SCOOP_BONUS, PAIR_ROWS):
             search_pairing_classes(cls5, cls3, pairing, mode=mode, strict=False, top_k=2)
             search_pairing_batch(idx.reshape(1, 13), pairing, tables.poker, mode=mode, strict=False)
     removal = RemovalModel.of(np.ones((3, len(tables.back))) / len(tables.back), writable[:, 0])
-    for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP):
+    for mode in (PAIR_ADDITIVE, PAIR_TWO_FOUR, PAIR_SCOOP, PAIR_SCOOP_BONUS, PAIR_ROWS):
         search_removal_classes(idx, cls5, cls3, removal, mode=mode, strict=False, top_k=2)
         search_removal_batch(idx.reshape(1, 13), removal, tables.poker, mode=mode, strict=False)
         removal_split_values(idx, cls5, cls3, removal, mode=mode, strict=False)

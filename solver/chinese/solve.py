@@ -49,7 +49,7 @@ from cpsolver.chinese.ev import (
 )
 from cpsolver.chinese.ev_model import (
     TablesInfo,
-    kernel_mode,
+    kernel_pairing,
     model_for,
     natural_code,
     natural_odds,
@@ -919,7 +919,7 @@ def _solve_ev_batch(
     batch = np.array(indices, dtype=np.int64).reshape(-1, 13)
     found = search_removal_batch(
         batch, model.removal, poker_tables(rules.wheel_second_highest),
-        mode=kernel_mode(rules), strict=rules.strict_order, parallel=True,
+        mode=kernel_pairing(model), strict=rules.strict_order, parallel=True,
     )  # fmt: skip
     solutions = []
     for ix, r, c, v, odds in zip(

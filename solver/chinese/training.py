@@ -40,13 +40,14 @@ from cpsolver.chinese.ev_model import (
     OpponentModel,
     declare_ev,
     kernel_mode,
+    kernel_pairing,
     row_values,
     table_filename,
     total_ev,
 )
 from cpsolver.chinese.objectives import get_objective
 from cpsolver.chinese.search import search_pairing_batch, search_removal_batch
-from cpsolver.chinese.table_keys import rows_on_scale
+from cpsolver.chinese.table_keys import is_legacy, rows_on_scale
 from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Declare
 
@@ -111,14 +112,15 @@ def play_policy(
     poker = poker_tables(rules.wheel_second_highest)
     if model is not None and card_removal:
         found = search_removal_batch(
-            hands, model.removal, poker, mode=kernel_mode(rules), strict=rules.strict_order
+            hands, model.removal, poker, mode=kernel_pairing(model), strict=rules.strict_order
         )
         value, classes = found.values, found.classes
     else:
+        mode: int | npt.NDArray[np.float64]
         if model is None:
             mode, tables = K.MODE_ADDITIVE, _strength_pairing(rules)
         else:
-            mode, tables = kernel_mode(rules), model.tables
+            mode, tables = kernel_pairing(model), model.tables
         value, classes = search_pairing_batch(
             hands, tables, poker, mode=mode, strict=rules.strict_order
         )
@@ -190,12 +192,17 @@ def _chunk(
     played = natural == 0
     for r in range(3):
         hist[r] = np.bincount(rows[played, r], minlength=NUM_CLASSES)
-    nats = np.bincount(natural, minlength=5).astype(np.int64)
+    if rules.natural_table is None:
+        nats = np.bincount(natural, minlength=5).astype(np.int64)
+    else:  # a list of its own (its rates: natural_rates); stored: CP-11's kinds among them
+        cp11 = np.array([K.natural_code(h) if n else 0 for h, n in zip(flat, natural, strict=True)])
+        nats = np.bincount(cp11, minlength=5).astype(np.int64)
     gain_sum = gain_sq = 0.0
     if previous is not None:
         old_rows, old_nat = play_policy(flat, rules, previous)
         values = row_values(rules)
         scoring = kernel_mode(rules)
+        legacy = is_legacy(rules)
         p = rules.players
         new_rows = rows.reshape(deals, p, 3)
         new_nat = natural.reshape(deals, p)
@@ -208,7 +215,15 @@ def _chunk(
                 mixed_nat = old_nat[d].copy()
                 mixed_rows[seat] = new_rows[d, seat]
                 mixed_nat[seat] = new_nat[d, seat]
-                g += _settle_table(mixed_rows, mixed_nat, seat, values, scoring)
+                if legacy:
+                    g += _settle_table(mixed_rows, mixed_nat, seat, values, scoring)
+                else:  # RULES §2.5: the whole rule set, the sweep included
+                    others = [o for o in range(p) if o != seat]
+                    g += float(K.settle_table_candidates(
+                        mixed_rows[seat : seat + 1], mixed_nat[seat : seat + 1],
+                        mixed_rows[others][None], mixed_nat[others][None],
+                        *K.kernel_terms(rules).args(),
+                    )[0, 0])  # fmt: skip
             g /= p
             gain_sum += g
             gain_sq += g * g

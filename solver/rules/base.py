@@ -172,8 +172,23 @@ def _fingerprint(rules: RuleSet) -> str:
 
 
 def _text(value: object) -> str:
+    """An option's value for people: ``on``/``off``, a row-bonus table as ``front:
+    three_of_a_kind 3; middle: full_house 2, ...`` in brackets, a list of naturals as
+    ``[clean_dragon 52, dragon 26, ...]`` (RULES §2.5's data, not Python's reprs).
+
+    >>> _text({"front": {"three_of_a_kind": 3}, "back": {"four_of_a_kind": 4, "straight_flush": 5}})
+    '[front: three_of_a_kind 3; back: four_of_a_kind 4, straight_flush 5]'
+    >>> _text([{"natural": "dragon", "units": 13}, {"natural": "six_pairs", "units": 3}])
+    '[dragon 13, six_pairs 3]'
+    """
     if isinstance(value, bool):
         return "on" if value else "off"
+    if isinstance(value, dict):
+        rows = (f"{row}: " + ", ".join(f"{k} {v}" for k, v in hands.items())
+                for row, hands in value.items() if hands)  # fmt: skip
+        return "[" + "; ".join(rows) + "]"
+    if isinstance(value, list):
+        return "[" + ", ".join(" ".join(str(v) for v in entry.values()) for entry in value) + "]"
     return str(value)
 
 

@@ -475,7 +475,7 @@ class SolveResponse(_message.Message):
     def __init__(self, arrangement: _Optional[_Union[Arrangement, _Mapping]] = ..., rows: _Optional[_Iterable[_Union[RowResult, _Mapping]]] = ..., royalties: _Optional[int] = ..., objective: _Optional[_Union[Objective, str]] = ..., value: _Optional[float] = ..., value_interval: _Optional[_Union[Interval, _Mapping]] = ..., natural: _Optional[_Union[Natural, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[Alternative, _Mapping]]] = ..., rollouts: _Optional[int] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., natural_settlement: _Optional[_Union[NaturalSettlement, _Mapping]] = ..., calibrated: _Optional[bool] = ..., estimator: _Optional[str] = ..., tables: _Optional[_Union[TablesInfo, _Mapping]] = ..., candidates: _Optional[_Iterable[_Union[ScoredCandidate, _Mapping]]] = ...) -> None: ...
 
 class TablesInfo(_message.Message):
-    __slots__ = ("key", "file", "source", "directory")
+    __slots__ = ("key", "file", "source", "directory", "stand_in_for")
     class Source(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
         __slots__ = ()
         SOURCE_UNSPECIFIED: _ClassVar[TablesInfo.Source]
@@ -488,11 +488,13 @@ class TablesInfo(_message.Message):
     FILE_FIELD_NUMBER: _ClassVar[int]
     SOURCE_FIELD_NUMBER: _ClassVar[int]
     DIRECTORY_FIELD_NUMBER: _ClassVar[int]
+    STAND_IN_FOR_FIELD_NUMBER: _ClassVar[int]
     key: str
     file: str
     source: TablesInfo.Source
     directory: str
-    def __init__(self, key: _Optional[str] = ..., file: _Optional[str] = ..., source: _Optional[_Union[TablesInfo.Source, str]] = ..., directory: _Optional[str] = ...) -> None: ...
+    stand_in_for: str
+    def __init__(self, key: _Optional[str] = ..., file: _Optional[str] = ..., source: _Optional[_Union[TablesInfo.Source, str]] = ..., directory: _Optional[str] = ..., stand_in_for: _Optional[str] = ...) -> None: ...
 
 class ScoredCandidate(_message.Message):
     __slots__ = ("rows", "natural", "model_value", "value", "value_interval", "rollouts")
