@@ -39,15 +39,16 @@ from cpsolver.cards import Card
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import (
-    NATURAL_NAMES,
     kernel_mode,
     load_model,
     model_for,
+    natural_code,
     row_values,
     table_filename,
 )
 from cpsolver.chinese.pool import calibrate
 from cpsolver.chinese.search import search_pairing_batch
+from cpsolver.chinese.table_keys import is_legacy
 from cpsolver.chinese.training import deal_hands, play_policy
 from cpsolver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
 from cpsolver.rules.chinese import ChineseRules
@@ -99,8 +100,11 @@ def additive_policy(rules: ChineseRules, tables: npt.NDArray[np.float64]) -> Pol
             hands, tables, poker, mode=K.MODE_ADDITIVE, strict=rules.strict_order
         )
         natural = np.zeros(len(hands), dtype=np.int64)
-        if rules.naturals:
+        if rules.naturals and rules.natural_table is None:
             natural = np.array([K.natural_code(h) for h in hands], dtype=np.int64)
+        elif rules.naturals:  # RULES §2.5: the rule set's own list, ranked as it lists them
+            order = K.kernel_terms(rules).order
+            natural = K.natural_codes(np.ascontiguousarray(hands, dtype=np.int8), order)
         return np.ascontiguousarray(classes[:, ::-1]), natural
 
     return play
@@ -117,7 +121,7 @@ def calibrated_policy(rules: ChineseRules) -> Policy:
             cards = [Card.from_index(int(c)) for c in hand]
             scored = calibrate(cards, rules, analyse(cards, rules, top=10, model=model))
             rows[i] = next(c for c in scored if c.natural is None).classes
-            natural[i] = NATURAL_NAMES.index(scored[0].natural) if scored[0].natural else 0
+            natural[i] = natural_code(rules, scored[0].natural) if scored[0].natural else 0
         return rows, natural
 
     return play
@@ -190,8 +194,23 @@ def duplicate(
     b: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
     deals: int,
 ) -> npt.NDArray[np.float64]:
-    """A's mean units per deal over its seats (A in one seat, B in the others), per deal."""
+    """A's mean units per deal over its seats (A in one seat, B in the others), per deal; a
+    rule set of RULES §2.5 settles each table whole (ev_kernel.settle_table_candidates: its
+    own settlement, the sweep included)."""
     p = rules.players
+    if not is_legacy(rules):
+        rows_a, nat_a = a[0].reshape(deals, p, 3), a[1].reshape(deals, p)
+        rows_b, nat_b = b[0].reshape(deals, p, 3), b[1].reshape(deals, p)
+        terms = K.kernel_terms(rules).args()
+        out = np.zeros(deals)
+        for seat in range(p):
+            others = [o for o in range(p) if o != seat]
+            for d in range(deals):
+                out[d] += K.settle_table_candidates(
+                    rows_a[d, seat : seat + 1], nat_a[d, seat : seat + 1],
+                    rows_b[d, others][None], nat_b[d, others][None], *terms,
+                )[0, 0]  # fmt: skip
+        return out / p
     return _duplicate(  # type: ignore[no-any-return]
         a[0].reshape(deals, p, 3), a[1].reshape(deals, p), b[0].reshape(deals, p, 3),
         b[1].reshape(deals, p), row_values(rules), kernel_mode(rules), K.NATURAL_UNITS,
@@ -225,7 +244,7 @@ def main() -> None:
         parser.error("--set takes OPTION=VALUE")
     overrides = dict(item.split("=", 1) for item in args.sets)
     for preset in args.rules:
-        rules = ChineseRules.preset(preset).replace(**overrides)
+        rules = ChineseRules.resolve(preset, **overrides)
         label = " ".join([preset, *args.sets])
         rng = np.random.default_rng(np.random.SeedSequence((args.seed, 0xBE)))
         hands = deal_hands(rng, args.deals, rules.players).reshape(-1, 13)

@@ -33,7 +33,15 @@ from cpsolver.chinese import ev_kernel as K
 from cpsolver.errors import CpsolverError
 from cpsolver.rules.chinese import ChineseRules, NaturalName
 
-__all__ = ["FILE", "SAMPLE", "SEED", "count_masks", "mask_counts", "natural_rates"]
+__all__ = [
+    "FILE",
+    "SAMPLE",
+    "SEED",
+    "clear_cache",
+    "count_masks",
+    "mask_counts",
+    "natural_rates",
+]
 
 SAMPLE = 1_000_000
 """Hands in the shipped histogram."""
@@ -73,6 +81,12 @@ def mask_counts() -> tuple[int, tuple[tuple[int, int], ...]]:
     if data.get("format") != FORMAT or sum(c for _, c in counts) != size:
         raise CpsolverError(f"{FILE}: not a {FORMAT} file, or its counts do not add up")
     return size, counts
+
+
+def clear_cache() -> None:
+    """Forget the histogram and the rates made from it (the next use reads the file again)."""
+    mask_counts.cache_clear()
+    _rates.cache_clear()
 
 
 def natural_rates(rules: ChineseRules) -> npt.NDArray[np.float64]:

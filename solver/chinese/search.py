@@ -670,9 +670,20 @@ def pairing_mode(mode: int | FloatArray) -> FloatArray:
 
 @njit(cache=True, nogil=True)
 def _pair_value(
-    mode: FloatArray, jf: int, im: int, ib: int, g3: FloatArray, gm: FloatArray, gb: FloatArray
+    kind: int,
+    bonus: float,
+    e: int,
+    we: float,
+    they: float,
+    jf: int,
+    im: int,
+    ib: int,
+    g3: FloatArray,
+    gm: FloatArray,
+    gb: FloatArray,
 ) -> float:  # pragma: no cover - compiled
-    kind = mode[0]
+    """A split's value under the pairing mode ``kind, bonus, e, we, they`` (the fields of
+    :data:`MODE_FIELDS`, read once per scan so that the scan's loop keeps them in registers)."""
     if kind == 0:
         return float(g3[0, jf] + gm[0, im] + gb[0, ib])
     w0, w1, w2 = g3[1, jf], gm[1, im], gb[1, ib]
@@ -683,11 +694,6 @@ def _pair_value(
     l1 = 1.0 - w1 - t1
     l2 = 1.0 - w2 - t2
     rows = v0 * w0 + v1 * w1 + v2 * w2 - p0 - p1 - p2
-    # Expected row units of the pairings we scoop (win all three rows) / are scooped in.
-    scoop = w0 * w1 * w2
-    scooped = l0 * l1 * l2
-    ours = scoop * (v0 + v1 + v2)
-    theirs = p0 * l1 * l2 + l0 * p1 * l2 + l0 * l1 * p2
     if kind == 1:
         # Distribution of (rows won - rows lost) over front and middle, then the back.
         q2 = w0 * w1
@@ -698,23 +704,34 @@ def _pair_value(
         ahead = q2 + q1 * (w2 + t2) + q0 * w2
         behind = qm2 + qm1 * (l2 + t2) + q0 * l2
         value = rows + ahead - behind
-        win = ours + scoop  # the majority unit comes with a scoop
-        loss = theirs + scooped
     elif kind == 2:
         # A scoop doubles the pairing: the scooper collects its row units once more.
+        ours = w0 * w1 * w2 * (v0 + v1 + v2)
+        theirs = p0 * l1 * l2 + l0 * p1 * l2 + l0 * l1 * p2
         value = rows + ours - theirs
-        win = 2.0 * ours
-        loss = 2.0 * theirs
     elif kind == 3:
-        value = rows + mode[1] * (scoop - scooped)
-        win = ours + mode[1] * scoop
-        loss = theirs + mode[1] * scooped
+        value = rows + bonus * (w0 * w1 * w2 - l0 * l1 * l2)
     else:
         value = rows
-        win = ours
-        loss = theirs
-    if mode[2] > 0:
-        value += win * scoop ** mode[2] * mode[3] - loss * mode[4]
+    if e > 0:
+        # CP-13's sweep: the expected amounts of the pairings we scoop / are scooped in.
+        scoop = w0 * w1 * w2
+        scooped = l0 * l1 * l2
+        win = scoop * (v0 + v1 + v2)
+        loss = p0 * l1 * l2 + l0 * p1 * l2 + l0 * l1 * p2
+        if kind == 1:
+            win += scoop  # the majority unit comes with a scoop
+            loss += scooped
+        elif kind == 2:
+            win *= 2.0
+            loss *= 2.0
+        elif kind == 3:
+            win += bonus * scoop
+            loss += bonus * scooped
+        sweep = we  # scoop ** e by products (e is 1 or 2)
+        for _ in range(e):
+            sweep *= scoop
+        value += win * sweep - loss * they
     return float(value)
 
 
@@ -764,6 +781,7 @@ def _scan_pairing(
 ) -> int:  # pragma: no cover - compiled
     """The split scan over gathered per-subset fields (``g3[field, front subset]``, ``gm`` /
     ``gb`` the same fields of every 5-subset as a middle / as a back)."""
+    kind, bonus, e, we, they = int(mode[0]), mode[1], int(mode[2]), mode[3], mode[4]
     found = 0
     for k in range(top_k):
         out_value[k] = -np.inf
@@ -780,7 +798,7 @@ def _scan_pairing(
             hi, lo, ihi, ilo = cls5[ib], cls5[ia], ib, ia
         if lo < cf or (strict and hi == lo):
             continue
-        v = _pair_value(mode, jf, ilo, ihi, g3, gm, gb)
+        v = _pair_value(kind, bonus, e, we, they, jf, ilo, ihi, g3, gm, gb)
         if found == top_k and v <= worst:
             continue
         found = _keep_best(out_split, out_value, found, top_k, s, v)
@@ -1168,6 +1186,7 @@ def _split_values_removal(
         hand, rows, values, code5, code3, masks, distinct, flush, binom, prob, below, paid
     )
     nfields = 1 if mode[0] == 0 else 5
+    kind, bonus, e, we, they = int(mode[0]), mode[1], int(mode[2]), mode[3], mode[4]
     g3 = np.empty((nfields, cls3.shape[0]))
     gm = np.empty((nfields, cls5.shape[0]))
     gb = np.empty((nfields, cls5.shape[0]))
@@ -1189,7 +1208,7 @@ def _split_values_removal(
         if mode[0] == 0:  # _search's sum: (front + middle) + back
             v = g3[0, jf] + gm[0, ilo] + gb[0, ihi]
         else:
-            v = _pair_value(mode, jf, ilo, ihi, g3, gm, gb)
+            v = _pair_value(kind, bonus, e, we, they, jf, ilo, ihi, g3, gm, gb)
         out[n, 0] = s
         out[n, 1] = hi
         out[n, 2] = lo
@@ -1272,6 +1291,7 @@ def _rate_range(
     paid = np.empty(rows.shape)
     add = np.empty((3, pos.shape[0]))
     nfields = 1 if mode[0] == 0 else 5
+    kind, bonus, e, we, they = int(mode[0]), mode[1], int(mode[2]), mode[3], mode[4]
     g3 = np.empty((nfields, 1))
     gm = np.empty((nfields, 1))
     gb = np.empty((nfields, 1))
@@ -1310,7 +1330,7 @@ def _rate_range(
         if mode[0] == 0:  # the scans' sum: (front + middle) + back
             out_given[h] = g3[0, 0] + gm[0, 0] + gb[0, 0]
         else:
-            out_given[h] = _pair_value(mode, 0, 0, 0, g3, gm, gb)
+            out_given[h] = _pair_value(kind, bonus, e, we, they, 0, 0, 0, g3, gm, gb)
 
 
 @dataclass(frozen=True, eq=False)
