@@ -15,7 +15,9 @@ percentile rank among all 5-card hands, or all 3-card fronts for the front) and
 ``calibrated`` (``solve(cards, calibrated=True)``: the ``ev`` top 10 re-scored against the
 weighted opponent pool, issue 14; ~20 ms a hand, so it is played only when named). The
 deterministic policies always declare a natural, as ``solve`` does for them. ``--player NAME``
-puts another policy than ``ev`` in seat A.
+puts another policy than ``ev`` in seat A. ``stand-in`` (issue 28): under a rule set of RULES
+§2.5 whose own key is trained (its file named by ``CPSOLVER_TABLES``), the shipped stand-in
+key's opponents served to it (what answers while its key is untrained, docs/EV.md).
 
     python -m bench.matches --deals 10000 --seed 1
     python -m bench.matches --rules standard --set players=2 --rivals strength percentile
@@ -44,11 +46,13 @@ from cpsolver.chinese.ev_model import (
     model_for,
     natural_code,
     row_values,
+    serve,
     table_filename,
+    tables_info,
 )
 from cpsolver.chinese.pool import calibrate
 from cpsolver.chinese.search import search_pairing_batch
-from cpsolver.chinese.table_keys import is_legacy
+from cpsolver.chinese.table_keys import is_legacy, stand_in_key, table_key
 from cpsolver.chinese.training import deal_hands, play_policy
 from cpsolver.evaluator.poker import MULTISET_WEIGHTS, NUM_CLASSES, poker_tables
 from cpsolver.rules.chinese import ChineseRules
@@ -140,6 +144,12 @@ def policies(rules: ChineseRules, baseline: Path | None = None) -> dict[str, Pol
         cls * NUM_CLASSES**2,
     )
     extra: dict[str, Policy] = {}
+    key = table_key(rules)
+    stand_in = stand_in_key(key)
+    if stand_in != key and not tables_info(rules).stand_in:
+        # The rule set's own key is trained (CPSOLVER_TABLES): its stand-in, for comparison.
+        standing = serve(model_for(stand_in), rules)
+        extra["stand-in"] = lambda h: play_policy(h, rules, standing)
     if baseline is not None:
         other = load_model(baseline / table_filename(rules), rules)
         extra["baseline tables"] = lambda h: play_policy(h, rules, other, card_removal=False)
@@ -263,6 +273,7 @@ def main() -> None:
             )
         rivals = ["ev", "strength", "percentile", "previous", "full-deck tables", "calibrated"]
         rivals += ["baseline tables"] if args.baseline else []
+        rivals += ["stand-in"] if "stand-in" in played else []
         for rival in [r for r in rivals if r in played and r != me]:
             mean, half = mean_ci(duplicate(rules, played[me], played[rival], args.deals))
             print(

@@ -121,8 +121,9 @@ def direct_ev(
     ``sweep=double`` at a table of ``n + 1`` = 3 or 4 (CP-13), the sweep with the opponents
     independent (no naturals here): every pairing doubled once more when we scoop all ``n``,
     ``E[u; scoop] * P(scoop)^(n-1)`` per pairing, and an opponent's against us when it scoops us
-    and the others, ``E[u; scooped] * s^(n-1)``, ``s`` the chance one opponent scoops another
-    (rows independent, from the full-deck distributions ``full_deck``)."""
+    and the others, ``E[u; scooped] * s``, ``s`` the chance that a hand which scooped one hand
+    scoops ``n - 1`` more (rows independent, from the full-deck distributions ``full_deck``:
+    enumerated here over its row classes)."""
     total = swept = scooped = p_scoop = 0.0
     for (f, pf), (m, pm), (b, pb) in itertools.product(*_supports(model)):
         theirs = (f, m, b)
@@ -137,10 +138,16 @@ def direct_ev(
     rules = model.rules
     if rules.sweep.value == "double" and rules.players >= 3:
         e = rules.players - 2
-        s = 1.0
-        for support in _supports(full_deck or model):  # P(a row beats another's), per row
-            s *= sum(pa * pb for a, pa in support for b, pb in support if a > b)
-        total += swept * p_scoop**e + scooped * s**e
+        supports = _supports(full_deck or model)
+        both = once = 0.0  # P(A scoops B and e more), P(A scoops B), over A's row classes
+        for hand in itertools.product(*supports):
+            p_a = hand[0][1] * hand[1][1] * hand[2][1]
+            beat = 1.0  # P(A scoops one other hand), rows independent
+            for (a, _), support in zip(hand, supports, strict=True):
+                beat *= sum(pb for b, pb in support if a > b)
+            once += p_a * beat
+            both += p_a * beat ** (e + 1)
+        total += swept * p_scoop**e + scooped * both / once
     return total
 
 

@@ -357,16 +357,17 @@ def kernel_mode(rules: ChineseRules) -> int:
 def kernel_pairing(model: OpponentModel) -> npt.NDArray[np.float64]:
     """The pairing mode the split kernels combine the row tables by under the model's rule set
     (:data:`cpsolver.chinese.search.MODE_FIELDS`): the scoop rule (CP-9, CP-13's
-    ``scoop_bonus:N``) and, at a table of 3 or 4 under ``sweep=double``, the sweep priced with
-    the opponents independent: ``e = players - 2``, ``we = (1 - q)^e``, ``they = ((1 - q) s)^e``
-    where ``q`` is an opponent's natural rate and ``s`` the rate of one opponent scooping
-    another, rows independent (``prod_r P(row r beats another's)`` under the model's
-    distributions). Cached per rule set.
+    ``scoop_bonus:N``) and, at a table of 3 or 4 under ``sweep=double``, the sweep:
+    ``e = players - 2`` other opponents; ``we = (1 - q)^e`` (``q`` an opponent's natural
+    rate: our scoop of each of them is independent given our cards); ``they = (1 - q)^e *
+    prod_r E[F_r^(e+1)] / E[F_r]``, the chance that an opponent who scooped us scoops the
+    ``e`` others too, its rows independent (``F_r(x)``: the chance its row of class ``x`` beats
+    another's, under the full-deck distributions). Cached per rule set.
 
     >>> kernel_pairing(model_for(ChineseRules())).tolist()
     [0.0, 0.0, 0.0, 0.0, 0.0]
     >>> mode = kernel_pairing(model_for(ChineseRules.preset("shisanshui")))
-    >>> mode[:3].tolist(), bool(0.9 < mode[3] < 1.0), bool(0.0 < mode[4] < 0.05)
+    >>> mode[:3].tolist(), bool(0.9 < mode[3] < 1.0), bool(0.05 < mode[4] < 0.2)
     ([2.0, 0.0, 2.0], True, True)
     """
     found = model.__dict__.get("_pairing")
@@ -392,11 +393,15 @@ def _kernel_pairing(model: OpponentModel) -> npt.NDArray[np.float64]:
     if kind == MODE_ADDITIVE:
         kind = PAIR_ROWS  # per-row units from the fields, so that the sweep can be priced
     plays = float(natural_rates(model)[0])
-    beats = 1.0
+    # P(an opponent who scooped us scoops the e others too): a scooper is strong, so not
+    # s^e but, rows independent, prod_r E[F_r^(e+1)] / E[F_r] with F_r(x) the chance its row
+    # r of class x beats another's (the rows' distributions, full deck).
+    sweeps = 1.0
     for r in range(3):
         d = model.rows[r]
-        beats *= (1.0 - float((d * d).sum())) / 2.0
-    return np.array([kind, bonus, float(e), plays**e, (plays * beats) ** e])
+        beats = np.cumsum(d) - d  # F(x) = P(another's row is weaker)
+        sweeps *= float((d * beats ** (e + 1)).sum()) / float((d * beats).sum())
+    return np.array([kind, bonus, float(e), plays**e, plays**e * sweeps])
 
 
 def pairing_ev(

@@ -640,11 +640,12 @@ def calibrate(
 def _sweep_terms(
     full: npt.NDArray[np.float64], rules: ChineseRules, pool: OpponentPool
 ) -> npt.NDArray[np.float64]:
-    """What CP-13's sweep adds to each candidate at a table of 3 or 4, the opponents taken as
-    independent draws of the pool: every pairing doubled once more when we scoop all ``n``
-    opponents (``n * E[u; we scoop] * P(we scoop)^(n - 1)``), and an opponent's pairing with
-    us doubled when it scoops us and the ``n - 1`` others (``n * E[u; they scoop us] *
-    s^(n - 1)``, ``s`` the pool's rate of one hand scooping another: :func:`scoop_rate`)."""
+    """What CP-13's sweep adds to each candidate at a table of 3 or 4 (``n`` opponents), the
+    opponents independent given our cards: every pairing doubled once more when we scoop all
+    ``n`` (``n * E[u; we scoop] * P(we scoop)^(n - 1)``), and an opponent's pairing with us
+    doubled when it scoops us and the ``n - 1`` others (``n * E[u; it scoops us] * s``, ``s``
+    the pool's rate of a hand that scooped one hand scooping ``n - 1`` more:
+    :func:`sweep_rate`)."""
     n = rules.players - 1
     if rules.sweep is not Sweep.DOUBLE or n < 2:
         return np.zeros(full.shape[0])
@@ -652,26 +653,35 @@ def _sweep_terms(
     p_scoop = full[:, 4] / total
     ours = full[:, 5] / total
     theirs = full[:, 7] / total
-    return n * (ours * p_scoop ** (n - 1) + theirs * scoop_rate(rules, pool) ** (n - 1))
+    return n * (ours * p_scoop ** (n - 1) + theirs * sweep_rate(rules, pool, n - 1))
 
 
-def scoop_rate(rules: ChineseRules, pool: OpponentPool) -> float:
-    """How often one pool hand scoops another, both playing rows (consecutive pool hands
-    paired: 50,000 pairings of the 100,000; cached per rule set and pool): CP-17's scoop by
-    rows (a scoop by a natural under ``naturals_scooped`` is not counted)."""
-    key = (rules, id(pool))
+def sweep_rate(rules: ChineseRules, pool: OpponentPool, others: int) -> float:
+    """Of the pool's hands that scoop another (both playing rows), the share that also scoop
+    ``others`` more hands (each playing rows): consecutive groups of ``others + 2`` pool hands,
+    the first against the rest (a scooper is strong: this is well above the plain scoop rate
+    to the power ``others``). CP-17's scoop by rows; cached per rule set, pool and count."""
+    key = (rules, id(pool), others)
     found = _SCOOP_RATES.get(key)
     if found is None:
         rows = pool.rows_for(rules)
         plays = pool.natural_for(rules) == 0
-        half = rows.shape[0] // 2
-        a, b = rows[0 : 2 * half : 2], rows[1 : 2 * half : 2]
-        both = plays[0 : 2 * half : 2] & plays[1 : 2 * half : 2]
-        found = _SCOOP_RATES[key] = float(((a > b).all(axis=1) & both).mean())
+        size = others + 2
+        groups = rows.shape[0] // size
+        first = rows[0 : groups * size : size]
+        scoops = [
+            (first > rows[k : groups * size : size]).all(axis=1)
+            & plays[k : groups * size : size]
+            & plays[0 : groups * size : size]
+            for k in range(1, size)
+        ]
+        once = scoops[0]
+        every = np.logical_and.reduce(scoops)
+        found = _SCOOP_RATES[key] = float(every.sum()) / max(1.0, float(once.sum()))
     return found
 
 
-_SCOOP_RATES: dict[tuple[ChineseRules, int], float] = {}
+_SCOOP_RATES: dict[tuple[ChineseRules, int, int], float] = {}
 
 
 def main(argv: list[str] | None = None) -> int:
