@@ -225,6 +225,14 @@ def warm_up(*, parallel: bool = True) -> None:
         rows.reshape(1, 3), np.zeros(1, dtype=np.int64), rows.reshape(1, 1, 3),
         np.zeros((1, 1), dtype=np.int64), np.ones((3, NUM_CLASSES)), 0, NATURAL_UNITS,
     )  # fmt: skip
+    # RULES §2.5's simulations (rollouts, the pool, matches): the vocabulary's naturals and the
+    # whole settlement, on the arrays kernel_terms makes (read-only: their own compilation).
+    terms = kernel_terms(ChineseRules.preset("shisanshui"))
+    natural_codes(hand.reshape(1, 13), terms.order)
+    settle_table_candidates(
+        rows.reshape(1, 3), np.zeros(1, dtype=np.int64), rows.reshape(1, 1, 3),
+        np.zeros((1, 1), dtype=np.int64), *terms.args(),
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------ RULES §2.5 on arrays
