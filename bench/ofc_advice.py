@@ -72,7 +72,7 @@ def greedy(position: Position, _seed: int) -> Placement:
 
 
 def fill(position: Position, seed: int) -> Placement:
-    """The fill policy (4 completions a decision, V = 10)."""
+    """The fill policy (its defaults: 8 completions a decision, V = 10)."""
     return policy_placement(position, seed=seed)
 
 

@@ -14,9 +14,10 @@ fantasyland (OFC-5), averaged over the cards still to come:
   random numbers); placements whose paired difference to the leader is more than three
   standard errors below zero stop being simulated (they keep their estimate).
 
-Simulation runs in rounds of :data:`ROUND` deals until ``samples`` deals per placement, or
-until the time budget (``budget_ms``; by default :data:`DEFAULT_BUDGET_MS` by street) is
-spent, whichever comes first, and never past the call's deadline
+Simulation runs in rounds of :data:`ROUND` deals (half as many while more than 64
+placements are simulated) until ``samples`` deals per placement, or until another round like
+the last would end past the time budget (``budget_ms``; by default :data:`DEFAULT_BUDGET_MS`
+by street), whichever comes first, and never past the call's deadline
 (:mod:`cpsolver.budget`). The same position, seed and ``samples`` give the same answer
 when the time budget does not cut the run short (``budget_ms=None`` with ``samples`` set:
 no time limit).
@@ -89,13 +90,14 @@ DEFAULT_BUDGET_MS = (1000.0, 200.0)
 DEFAULT_SAMPLES = 5000
 """Deals per placement at most when the caller names no ``samples``."""
 
-DEFAULT_FILLS = 4
+DEFAULT_FILLS = 8
 """Random completions per decision of the fill policy (:mod:`cpsolver.ofc.simulate`)."""
 
 ROUND = 16
 """Deals simulated per round, between two looks at the clock and the leaders."""
 
 _PRUNE_AFTER = 32
+_MANY = 64
 _PRUNE_SE = 3.0
 _MAX_SAMPLES = 1_000_000
 _MAX_FILLS = 64
@@ -208,11 +210,15 @@ def advise(
         done = 0
         while done < most:
             check_budget()
-            batch = min(ROUND, most - done)
+            # many placements (street 1): shorter rounds, so the clock is read often enough
+            batch = min(ROUND if run.active.sum() <= _MANY else ROUND // 2, most - done)
+            round_started = time.perf_counter()
             run.simulate([stream.getrandbits(31) for _ in range(batch)])
             done += batch
             run.prune()
-            if limit is not None and time.perf_counter() - started >= limit:
+            now = time.perf_counter()
+            # stop when another round like this one would end past the limit
+            if limit is not None and now - started + (now - round_started) > limit:
                 break
             if run.active.sum() == 1 and done >= _PRUNE_AFTER:
                 break

@@ -11,8 +11,9 @@ and fantasyland entry from the rule set's tables (:class:`SimTables`, built by
 discard, which row each kept card goes to) and keeps the one whose board, completed with the
 same ``fills`` random draws of the cards it has not seen, scores best on average. A completed
 board scores ``-foul_cost`` when fouled, else for each opponent its royalties plus, per row,
-``2 p - 1`` with ``p`` the share of random hands of that size the row beats (:func:`row_values`),
-plus the fantasyland value when it enters. The same draws serve every placement of one
+``2 p - 1`` with ``p`` the share of finished rows of that kind it beats,
+plus the fantasyland value when it enters (``p``: :func:`cpsolver.ofc.rows.row_values`, rows
+of self-play). The same draws serve every placement of one
 decision, so placements are compared on equal luck. Its speed and strength are measured in
 bench/ofc.py (docs/BENCHMARKS.md).
 """
@@ -28,6 +29,7 @@ import numpy.typing as npt
 from cpsolver.chinese.search import WEIGHTS
 from cpsolver.evaluator.poker import NUM_CLASSES, poker_tables
 from cpsolver.jit import njit
+from cpsolver.ofc.rows import row_values
 from cpsolver.rules.chinese import Row
 from cpsolver.rules.ofc import OfcRules
 
@@ -39,8 +41,8 @@ __all__ = [
     "play_rollouts",
     "policy_choose",
     "policy_seeded",
-    "row_values",
     "sim_tables",
+    "uniform_row_counts",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -69,26 +71,19 @@ class SimTables:
 
 
 @cache
-def row_values() -> FloatArray:
-    """``[r, cls]``: ``2 p - 1``, ``p`` the share of the C(52, 5) five-card hands (C(52, 3)
-    fronts for the front) that class ``cls`` beats, ties counted half: the policy's guess of a
-    row's worth against one opponent, from the evaluator alone.
+def uniform_row_counts() -> FloatArray:
+    """``[r, cls]``: how many of the C(52, 5) five-card hands (C(52, 3) fronts for the front
+    row) have strength class ``cls``: the prior of :func:`cpsolver.ofc.rows.row_values`.
 
-    >>> from cpsolver.evaluator.poker import evaluate
-    >>> v = row_values()
-    >>> round(float(v[0, evaluate("As Ks Qs Js Ts").strength]), 4)
-    1.0
-    >>> round(float(v[2, evaluate("2c 3d 5h").strength]), 4)
-    -0.9913
+    >>> counts = uniform_row_counts()
+    >>> int(counts[0].sum()), int(counts[2].sum())
+    (2598960, 22100)
     """
     tables = poker_tables(False)
     counts5 = np.zeros(NUM_CLASSES, dtype=np.float64)
     counts3 = np.zeros(NUM_CLASSES, dtype=np.float64)
     _count_classes(tables.nonflush5, tables.flush5, tables.front3, WEIGHTS, counts5, counts3)
-    out = np.empty((3, NUM_CLASSES), dtype=np.float64)
-    for r, counts in ((0, counts5), (1, counts5), (2, counts3)):
-        below = np.cumsum(counts) - counts
-        out[r] = 2 * (below + counts / 2) / counts.sum() - 1
+    out = np.stack([counts5, counts5, counts3])
     out.setflags(write=False)
     return out
 
