@@ -1,12 +1,14 @@
 """Benchmark of OFC street advice (issue 31; not a test): ``python -m bench.ofc_advice``.
 
-Three parts, each printed with its parameters (seeded; the load average is shown):
+Four parts, each printed with its parameters (seeded; the load average is shown):
 
 * ``policy``: the fill policy every simulated seat plays (:mod:`cpsolver.ofc.simulate`):
   its time per decision, and a duplicate match against the greedy baseline of the issue
   (below), ``--hands`` seeded deals at a 2-player pineapple table, each played twice with the
   seats swapped: the fill policy's mean units per hand with a 95% interval, and each policy's
   foul rate and fantasyland entry rate.
+* ``fantasyland``: what a fantasyland hand is worth (the default V of advice), see
+  :func:`fantasyland_worth`.
 * ``advice``: ``cpsolver.ofc.advise`` under its default time budget on ``--positions``
   positions per street (3-player pineapple, seat N's decision, the boards built by the fill
   policy on seeded deals): the wall time, and how stable the answer is: the share of runs
@@ -33,7 +35,7 @@ from collections.abc import Callable, Sequence
 
 from cpsolver.cards import Card
 from cpsolver.evaluator.poker import evaluate
-from cpsolver.ofc import Board, OfcRules, advise, deal
+from cpsolver.ofc import Board, OfcRules, advise, deal, fantasyland, score
 from cpsolver.ofc.advice import policy_placement
 from cpsolver.ofc.position import Placement, Position, legal_placements
 from cpsolver.ofc.scoring import evaluate_board, settle_pair
@@ -128,6 +130,35 @@ def match(hands: int, seed: int) -> None:
               f"{entries[name] / n:.1%}")  # fmt: skip
 
 
+def fantasyland_worth(hands: int, seed: int) -> None:
+    """What a fantasyland hand is worth against two seats playing streets by the fill policy:
+    the fantasyland seat sets 14 cards by the ``royalties`` objective with V = 0 (its board
+    is face down: the others' positions leave it out); E = its mean units, s = its share of
+    stays; V = E / (1 - s), the value of entering with every stay counted."""
+    rules = OfcRules()
+    rng = random.Random(seed)
+    deck = [Card.from_index(i) for i in range(52)]
+    units: list[float] = []
+    stays = 0
+    for h in range(hands):
+        cards = rng.sample(deck, 14 + 2 * 17)
+        fl_cards, rest = cards[:14], cards[14:]
+        best = fantasyland(fl_cards, rules=rules)
+        fl_board = Board(best.back, best.middle, best.front, in_fantasyland=True)
+        streets = [[rest[17 * p : 17 * p + 5]] + [rest[17 * p + 5 + 3 * t : 17 * p + 8 + 3 * t]
+                    for t in range(4)] for p in range(2)]  # fmt: skip
+        boards = play(streets, [fill, fill], rules, seed + h)
+        table = score({"F": fl_board, "A": boards[0], "B": boards[1]}, rules)
+        units.append(table.net[0])
+        stays += table.boards[0].fantasyland > 0
+    mean = statistics.mean(units)
+    half = 1.96 * statistics.stdev(units) / math.sqrt(len(units))
+    share = stays / hands
+    print(f"fantasyland hand vs two fill-policy seats, {hands} hands (seed {seed}): "
+          f"E = {mean:+.2f} units [{mean - half:+.2f}, {mean + half:+.2f}], stays {share:.1%}, "
+          f"V = E / (1 - s) = {mean / (1 - share):.1f}")  # fmt: skip
+
+
 def policy_speed(seed: int) -> None:
     rules = OfcRules()
     rng = random.Random(seed)
@@ -194,7 +225,9 @@ def advice(count: int, reference: int, seed: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("part", choices=("policy", "advice", "all"), nargs="?", default="all")
+    parser.add_argument(
+        "part", choices=("policy", "fantasyland", "advice", "all"), nargs="?", default="all"
+    )
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--reference", type=int, default=2000)
@@ -205,6 +238,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.part in ("policy", "all"):
         policy_speed(args.seed)
         match(args.hands, args.seed)
+    if args.part in ("fantasyland", "all"):
+        fantasyland_worth(args.hands // 2, args.seed)
     if args.part in ("advice", "all"):
         advice(args.positions, args.reference, args.seed)
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
