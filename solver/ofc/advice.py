@@ -81,8 +81,8 @@ __all__ = [
 IntArray = npt.NDArray[np.int64]
 
 DEFAULT_FANTASYLAND_VALUE = 10.0
-"""V when the caller names none: what entering fantasyland is worth, in units (see
-docs/OFC.md for how it was estimated)."""
+"""V when the caller names none: what entering fantasyland is worth, in units. A conservative
+figure: against two fill-policy seats entering is worth about 34.5 (docs/BENCHMARKS.md)."""
 
 DEFAULT_BUDGET_MS = (1000.0, 200.0)
 """The time budget when the caller names none: street 1, then every later street."""
