@@ -42,7 +42,6 @@ __all__ = [
     "policy_choose",
     "policy_seeded",
     "sim_tables",
-    "uniform_row_counts",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -68,45 +67,6 @@ class SimTables:
     royalty: IntArray
     enters: IntArray
     row_value: FloatArray
-
-
-@cache
-def uniform_row_counts() -> FloatArray:
-    """``[r, cls]``: how many of the C(52, 5) five-card hands (C(52, 3) fronts for the front
-    row) have strength class ``cls``: the prior of :func:`cpsolver.ofc.rows.row_values`.
-
-    >>> counts = uniform_row_counts()
-    >>> int(counts[0].sum()), int(counts[2].sum())
-    (2598960, 22100)
-    """
-    tables = poker_tables(False)
-    counts5 = np.zeros(NUM_CLASSES, dtype=np.float64)
-    counts3 = np.zeros(NUM_CLASSES, dtype=np.float64)
-    _count_classes(tables.nonflush5, tables.flush5, tables.front3, WEIGHTS, counts5, counts3)
-    out = np.stack([counts5, counts5, counts3])
-    out.setflags(write=False)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _count_classes(
-    nonflush5: I16,
-    flush5: I16,
-    front3: I16,
-    weights: IntArray,
-    counts5: FloatArray,
-    counts3: FloatArray,
-) -> None:  # pragma: no cover - compiled
-    cards = np.empty(5, dtype=np.int64)
-    for a in range(52):
-        for b in range(a + 1, 52):
-            for c in range(b + 1, 52):
-                cards[0], cards[1], cards[2] = a, b, c
-                counts3[_front_class(cards, 0, front3, weights)] += 1
-                for d in range(c + 1, 52):
-                    for e in range(d + 1, 52):
-                        cards[3], cards[4] = d, e
-                        counts5[_five_class(cards, 0, nonflush5, flush5, weights)] += 1
 
 
 def sim_tables(rules: OfcRules) -> SimTables:
