@@ -19,7 +19,9 @@ call, before any work:
    other and each takes its own time, not 4x it; the call is admitted only if the lane's work
    ahead of it plus its own fits the time left before its deadline. A cheap call is admitted if
    the queue ahead of it plus its own time fits. Calls without a deadline get the server's
-   ``default_budget``.
+   ``default_budget``. A call whose own work would not fit its deadline even with nothing
+   queued ahead is refused with DEADLINE_EXCEEDED (no worker could do it in time, so the
+   RetryInfo of an overload refusal would mislead).
 3. **At its slot**: an admitted call whose deadline has passed meanwhile is refused with
    DEADLINE_EXCEEDED (nobody would read the answer); one that finds no slot in time (the
    estimate was wrong) with RESOURCE_EXHAUSTED.
@@ -364,7 +366,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             wait = self._expected_wait(now) if self._calls >= self._max_calls else 0.0
             if wait + cost + SEND_MARGIN > budget:
                 self._dequeue(queued)
-                raise self._too_late(method, cost, budget, wait)
+                raise self._too_late(context, method, cost, budget, wait)
         # Normally a slot frees in time (the arrival estimate holds the queue to what the
         # slots clear within max_queue); when the estimate was wrong, the call waits at most
         # max_queue seconds since it arrived, never so long that its work no longer fits.
@@ -394,7 +396,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             if len(self._lane) >= self._max_calls or wait > self._max_queue:
                 raise self._lane_full(method, wait)
             if wait + cost + SEND_MARGIN > budget:
-                raise self._too_late(method, cost, budget, wait)
+                raise self._too_late(context, method, cost, budget, wait)
             ticket = _LaneTicket(cost)
             self._lane.append(ticket)
             try:
@@ -414,8 +416,21 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             self._lane_freed.notify_all()  # the next in line may now be first
         raise self._no_slot(context, method)
 
-    def _too_late(self, method: str, cost: float, budget: float, wait: float) -> _Refused:
+    def _too_late(
+        self, context: grpc.ServicerContext, method: str, cost: float, budget: float, wait: float
+    ) -> _Refused:
         self._on_refusal(method, "deadline")
+        if wait <= 0 and seconds_left(context) is not None:
+            # Nothing is queued ahead: the call's own work does not fit the deadline its caller
+            # set, so no worker could finish it in time; retrying later or elsewhere (what
+            # RESOURCE_EXHAUSTED with RetryInfo invites) cannot help, only a longer deadline.
+            return _Refused(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"this call's work (about {cost * 1000:.0f} ms) cannot finish within its "
+                f"{budget * 1000:.0f} ms deadline even on an idle worker; retry with a longer "
+                f"deadline",
+                None,
+            )
         return _Refused(
             grpc.StatusCode.RESOURCE_EXHAUSTED,
             f"server busy: this call's work (about {cost * 1000:.0f} ms) would not finish within "
