@@ -8,6 +8,7 @@ PY     := $(VENV)/bin/python
 SERVE_STAMP := $(VENV)/.serve-stamp
 STAMP       := $(VENV)/.installed-stamp
 PORT        ?= 50051
+EDGE_PORT   ?= 8080
 # setuptools warns on every editable install that a folder named like the package could shadow
 # it: not the case here (the folders are not import names, pyproject's package-dir maps them).
 PIP         := PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet
@@ -31,10 +32,11 @@ setup: $(STAMP)
 run: $(SERVE_STAMP)
 	$(VENV)/bin/cpsolver serve --host 127.0.0.1 --port $(PORT)
 
-# Envoy (deploy/envoy/envoy.yaml, rendered for loopback) on 127.0.0.1:8080 in front of
-# `make run`'s server: gRPC, gRPC-Web and HTTP/JSON (docs/DEPLOY.md, "The edge").
+# Envoy (deploy/envoy/envoy.yaml, rendered for loopback) on 127.0.0.1:$(EDGE_PORT) (8080) in
+# front of two servers of its own on free ports: gRPC, gRPC-Web and HTTP/JSON on that one port
+# (docs/DEPLOY.md, "The edge"); Ctrl-C stops it all.
 edge: $(STAMP)
-	$(PY) deploy/envoy/local.py --upstream 127.0.0.1:$(PORT) --port 8080
+	$(PY) deploy/envoy/local.py --serve 2 --port $(EDGE_PORT)
 
 # Two pytest processes, each file's tests together in one (its module fixtures, e.g. a server,
 # start once): 9-10 minutes on 2 cores instead of 15-16 in one process. TEST_WORKERS=0 runs

