@@ -21,7 +21,9 @@ call, before any work:
    the queue ahead of it plus its own time fits. Calls without a deadline get the server's
    ``default_budget``. A call whose own work would not fit its deadline even with nothing
    queued ahead is refused with DEADLINE_EXCEEDED (no worker could do it in time, so the
-   RetryInfo of an overload refusal would mislead).
+   RetryInfo of an overload refusal would mislead). An *anytime* method (the service's
+   ``anytime_methods``: its work stops at the deadline with the answer so far, e.g. OFC street
+   advice) needs only one round of work (:data:`ANYTIME_SECONDS`) to fit, not its mean.
 3. **At its slot**: an admitted call whose deadline has passed meanwhile is refused with
    DEADLINE_EXCEEDED (nobody would read the answer); one that finds no slot in time (the
    estimate was wrong) with RESOURCE_EXHAUSTED.
@@ -43,7 +45,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
@@ -94,6 +96,10 @@ DEFAULT_BUDGET = 120.0
 # The answer still has to travel after the work: a call is admitted only if its work is
 # expected to end this long before its deadline.
 SEND_MARGIN = 0.002
+# The least work an *anytime* call needs (a method whose work stops at the call's deadline
+# with the answer so far, e.g. OFC street advice): one round of its sampling. Such a call is
+# admitted when this much fits after the work queued ahead, whatever its class's mean.
+ANYTIME_SECONDS = 0.010
 
 
 class CostModel:
@@ -205,12 +211,14 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         *,
         default_budget: float = DEFAULT_BUDGET,
         classifiers: Mapping[str, Classifier] | None = None,
+        anytime: Collection[str] = (),
         on_refusal: Callable[[str, str], None] | None = None,
         on_late: Callable[[str], None] | None = None,
     ) -> None:
         self._max_calls, self._max_streams, self._max_queue = max_calls, max_streams, max_queue
         self._default_budget = default_budget
         self._classifiers = dict(classifiers or {})
+        self._anytime = frozenset(anytime)
         self._on_refusal = on_refusal or (lambda method, reason: None)
         self._on_late = on_late or (lambda method: None)
         self._lock = threading.Lock()
@@ -359,18 +367,20 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             raise _Refused(grpc.StatusCode.DEADLINE_EXCEEDED,
                            "deadline passed before the call ran", None)  # fmt: skip
         cost = self._costs.expected(key, method)
+        # the work the call must have time for: all of it, or one round of an anytime call's
+        needed = min(cost, ANYTIME_SECONDS) if method in self._anytime else cost
         if cost > HEAVY_SECONDS:
-            return self._enter_lane(context, queued, method, cost, budget)
+            return self._enter_lane(context, queued, method, cost, needed, budget)
         now = time.monotonic()
         with self._lock:
             wait = self._expected_wait(now) if self._calls >= self._max_calls else 0.0
-            if wait + cost + SEND_MARGIN > budget:
+            if wait + needed + SEND_MARGIN > budget:
                 self._dequeue(queued)
-                raise self._too_late(context, method, cost, budget, wait)
+                raise self._too_late(context, method, needed, budget, wait)
         # Normally a slot frees in time (the arrival estimate holds the queue to what the
         # slots clear within max_queue); when the estimate was wrong, the call waits at most
         # max_queue seconds since it arrived, never so long that its work no longer fits.
-        patience = min(self._max_queue - (now - queued.arrived), budget - cost - SEND_MARGIN)
+        patience = min(self._max_queue - (now - queued.arrived), budget - needed - SEND_MARGIN)
         with self._lock:
             admitted = self._slot_freed.wait_for(
                 lambda: self._calls < self._max_calls, max(patience, 0.0)
@@ -387,6 +397,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         queued: _Queued,
         method: str,
         cost: float,
+        needed: float,
         budget: float,
     ) -> tuple[float, bool]:
         now = time.monotonic()
@@ -395,8 +406,9 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             wait = self._lane_wait(now)
             if len(self._lane) >= self._max_calls or wait > self._max_queue:
                 raise self._lane_full(method, wait)
-            if wait + cost + SEND_MARGIN > budget:
-                raise self._too_late(context, method, cost, budget, wait)
+            if wait + needed + SEND_MARGIN > budget:
+                raise self._too_late(context, method, needed, budget, wait)
+            cost = min(cost, budget - wait)  # an anytime call stops at its deadline
             ticket = _LaneTicket(cost)
             self._lane.append(ticket)
             try:
@@ -404,14 +416,14 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
                     lambda: self._lane_busy_until is None
                     and self._lane[0] is ticket
                     and self._calls < self._max_calls,
-                    max(budget - cost - SEND_MARGIN, 0.0),
+                    max(budget - needed - SEND_MARGIN, 0.0),
                 )
             finally:
                 self._lane.remove(ticket)
             if admitted:
                 self._calls += 1
                 started = time.monotonic()
-                self._lane_busy_until = started + cost
+                self._lane_busy_until = started + min(cost, budget - (started - now))
                 return budget - (started - now), True
             self._lane_freed.notify_all()  # the next in line may now be first
         raise self._no_slot(context, method)

@@ -7,6 +7,8 @@ interceptor (INVALID_ARGUMENT with the request's field paths).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import grpc
 
 from cpsolver.ofc import advise, deal, fantasyland, score
@@ -79,8 +81,23 @@ class OpenFaceServicer(pb_grpc.OpenFaceServiceServicer):
         return advice_to_wire(advice)
 
 
+def _advice_cost_class(body: bytes) -> Hashable:
+    # Street 1 ranks ~232 placements, later streets a handful: what an advice's work depends
+    # on is its street, its budget and sample count, and how many seats are simulated.
+    request = pb.AdviseOpenFaceRequest.FromString(body)
+    return (
+        request.street,
+        request.budget_ms if request.HasField("budget_ms") else None,
+        request.samples if request.HasField("samples") else None,
+        len(request.opponents),
+    )
+
+
 SERVICE = Service(
     name=pb.DESCRIPTOR.services_by_name["OpenFaceService"].full_name,
     add_to_server=pb_grpc.add_OpenFaceServiceServicer_to_server,
     make_servicer=OpenFaceServicer,
+    cost_classes={"AdviseOpenFace": _advice_cost_class},
+    # advice stops at the call's deadline with its ranking so far (docs/OFC.md)
+    anytime_methods=frozenset({"AdviseOpenFace"}),
 )

@@ -50,6 +50,9 @@ class Service:
     # admission control learns a cost per class: cpsolver.server.admission.Classifier);
     # a method not listed is one class
     cost_classes: Mapping[str, Callable[[bytes], Hashable]] = field(default_factory=dict)
+    # methods whose work stops at the call's deadline with the answer so far: admitted when
+    # one round of their work fits, not their mean (cpsolver.server.admission.ANYTIME_SECONDS)
+    anytime_methods: frozenset[str] = frozenset()
 
 
 # Modules defining a module-level ``SERVICE``; imported in the worker process only.

@@ -108,6 +108,9 @@ def build_server(
             for service in services
             for name, classify in service.cost_classes.items()
         },
+        anytime=[
+            f"/{service.name}/{name}" for service in services for name in service.anytime_methods
+        ],
         on_refusal=None if metrics is None else metrics.refused,
         on_late=None if metrics is None else metrics.late,
     )

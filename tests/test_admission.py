@@ -17,7 +17,7 @@ from grpc_status import rpc_status
 from helpers import wire
 from test_server_metrics import scrape, value
 
-from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc
+from cpsolver.v1 import chinese_poker_pb2, chinese_poker_pb2_grpc, open_face_pb2, open_face_pb2_grpc
 
 HAND = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
 SOLVE = "/cpsolver.v1.ChinesePokerService/Solve"
@@ -75,6 +75,33 @@ def test_a_call_whose_work_cannot_fit_its_deadline_is_refused_at_once(serve_grpc
         samples = scrape(_metrics_port(server))
         assert value(samples, "cpsolver_admission_refusals_total",
                      grpc_method="Solve", reason="deadline") == 1  # fmt: skip
+        channel.close()
+
+
+def test_an_anytime_call_is_admitted_with_less_time_than_it_usually_takes(serve_grpc) -> None:
+    """Street advice stops at its deadline with its ranking so far: once the worker has seen
+    a street-1 advice take ~1 s (its default budget), one of the same cost class with 500 ms
+    left is still admitted and answers every placement within the deadline (a Solve of such
+    a cost would be refused), and one with 1 ms is DEADLINE_EXCEEDED."""
+    request = open_face_pb2.AdviseOpenFaceRequest(
+        street=1, hand=wire("As Kd 7c 7h 2s"), opponents=[open_face_pb2.OpenFaceBoard()] * 2
+    )
+    with serve_grpc("--workers", "1") as server:
+        channel = server.channel()
+        stub = open_face_pb2_grpc.OpenFaceServiceStub(channel)
+        for _ in range(2):  # the first may compile the advice kernels
+            learned = stub.AdviseOpenFace(request, timeout=300)
+        assert learned.elapsed_ms > 600  # its cost: the default budget of street 1
+        started = time.monotonic()
+        reply = stub.AdviseOpenFace(request, timeout=0.5)
+        assert time.monotonic() - started < 0.5
+        assert len(reply.ranked) == 232 and not reply.exact and reply.elapsed_ms < 500
+        try:
+            stub.AdviseOpenFace(request, timeout=0.001)
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        else:
+            raise AssertionError("an advice with 1 ms left answered")
         channel.close()
 
 
