@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["compile_counts", "dispatcher", "in_cache", "njit", "prange"]
+__all__ = ["compile_counts", "dispatcher", "in_cache", "njit", "prange", "signatures"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -118,6 +118,18 @@ def compile_counts() -> tuple[int, int]:
         compiled += sum(stats.cache_misses.values())
         loaded += sum(stats.cache_hits.values())
     return compiled, loaded
+
+
+def signatures() -> dict[str, int]:
+    """How many signatures each kernel has compiled or loaded from numba's cache in this
+    process, by ``module.qualified_name``; empty before numba is loaded. What a warm-up left
+    out shows as a kernel whose count grows on a later call (tests/test_warmup.py)."""
+    with _LOCK:
+        made = list(_dispatchers)
+    return {
+        f"{kernel.py_func.__module__}.{kernel.py_func.__qualname__}": len(kernel.signatures)
+        for kernel in made
+    }
 
 
 def in_cache(kernel: Callable[..., Any]) -> bool:

@@ -18,6 +18,7 @@ __all__ = [
     "parallel_kernels_cached",
     "steps",
     "warm_up",
+    "warm_up_open_face",
     "warm_up_parallel",
     "warm_up_search",
 ]
@@ -39,6 +40,27 @@ def warm_up_search(*, parallel: bool = True) -> None:
 
     search.warm_up(parallel=parallel)
     select.warm_up()
+
+
+def warm_up_open_face() -> None:
+    """Load (or compile) open-face Chinese poker's kernels and tables: street advice's
+    simulation and fill policy (:func:`cpsolver.ofc.advice.warm_up`: both fantasyland options;
+    the exact last street and the classic variant run the same kernels), a fantasyland set
+    (the 13-of-N search on the rule set's royalty tables) and a table settled. All are
+    fork-safe (no ``parallel=True`` kernel), so a server's supervisor loads them before it
+    forks and every worker inherits them."""
+    from cpsolver.ofc.advice import warm_up as warm_up_advice
+    from cpsolver.ofc.fantasyland import fantasyland
+    from cpsolver.ofc.scoring import score
+
+    warm_up_advice()
+    fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d", fantasyland_value=1.0)
+    score(
+        [
+            {"back": "2s 2h 2d 2c Ks", "middle": "As Ah Ad Kh Kd", "front": "Qs Qh 3c"},
+            {"back": "9s 8s 7s 6s 5s", "middle": "Th Td Tc 3h 3d", "front": "Jc Jd 4s"},
+        ]
+    )
 
 
 def warm_up_parallel() -> None:
@@ -100,6 +122,7 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
         (SEARCH_STEP, lambda: warm_up_search(parallel=parallel)),
         ("compiling the expected-value kernels", lambda: ev_kernel.warm_up(parallel=parallel)),
         ("loading the expected-value tables of every rule set", tables),
+        ("compiling the open-face kernels", warm_up_open_face),
     ]
 
 
@@ -108,7 +131,7 @@ def warm_up(progress: Progress | None = None, *, parallel: bool = True) -> float
 
     >>> seen = []
     >>> seconds = warm_up(lambda step, total, what: seen.append((step, total)))
-    >>> seen == [(1, 4), (2, 4), (3, 4), (4, 4)] and seconds > 0
+    >>> seen == [(1, 5), (2, 5), (3, 5), (4, 5), (5, 5)] and seconds > 0
     True
     """
     start = time.perf_counter()

@@ -32,13 +32,13 @@ def test_compile_reports_every_step(kernel_cache: Path) -> None:
     """``cpsolver compile`` said what it did, step by step (the fixture kept its output)."""
     log = (kernel_cache.parent / "compile.log").read_text()
     steps = [line for line in log.splitlines() if re.match(r"\d+/\d+ ", line)]
-    assert steps[0].startswith("1/4 ") and steps[-1].startswith("4/4 "), log
+    assert steps[0].startswith("1/5 ") and steps[-1].startswith("5/5 "), log
     assert "cached kernel files" in log and str(kernel_cache) in log
 
 
 def test_compile_caches_every_kernel_module(kernel_cache: Path) -> None:
     names = {Path(f).name.split(".")[0] for f in _files(kernel_cache) if f.endswith(".nbi")}
-    assert {"search", "select", "ev_kernel"} <= names
+    assert {"search", "select", "ev_kernel", "simulate"} <= names
 
 
 def test_a_server_loads_a_read_only_cache_without_compiling(kernel_cache: Path) -> None:
@@ -60,13 +60,14 @@ def test_a_server_loads_a_read_only_cache_without_compiling(kernel_cache: Path) 
     copy = Path(used[0].removeprefix("kernel cache: "))
     assert copy != kernel_cache and "cpsolver-kernels-" in copy.name
     steps = [
-        "warm-up 1/4: building the evaluator tables",
-        "warm-up 2/4: compiling the search kernels",
-        "warm-up 3/4: compiling the expected-value kernels",
-        "warm-up 4/4: loading the expected-value tables of every rule set",
+        "warm-up 1/5: building the evaluator tables",
+        "warm-up 2/5: compiling the search kernels",
+        "warm-up 3/5: compiling the expected-value kernels",
+        "warm-up 4/5: loading the expected-value tables of every rule set",
+        "warm-up 5/5: compiling the open-face kernels",
     ]
     before_fork = " (before forking the workers)"
-    progress = [m for m in messages if re.match(r"warm-up \d/4: ", m)]
+    progress = [m for m in messages if re.match(r"warm-up \d/5: ", m)]
     # The supervisor loads what is safe to fork with, then the worker the rest.
     assert progress == [s + before_fork for s in steps] + steps
     assert _files(kernel_cache) == before
