@@ -189,8 +189,9 @@ def advise_command(
 ) -> None:
     """Rank every legal placement of a street's hand by expected units (STATE.json or -).
 
-    STATE.json holds {"rules": "pineapple", "street": 1-5, "hand": [...], "board": {...},
-    "opponents": [{...}], "dead": [...]}: exact when nothing is left to deal, else simulated.
+    STATE.json holds {"rules": "pineapple", "street": 1-5 (classic 1-9), "hand": [...],
+    "board": {...}, "opponents": [{...}], "dead": [...]}: exact when nothing is left to deal,
+    else simulated.
     """
     overrides: dict[str, Any] = parse_assignments(assignments)
     document = read_json(file)
@@ -216,7 +217,8 @@ def advise_command(
     console = make_console()
     how = "exact" if advice.exact else f"simulated, policy {advice.policy}, seed {advice.seed}"
     console.print(
-        f"street {advice.position.street}: {len(advice.ranked)} placements ({how}; "
+        f"street {advice.position.street}: {len(advice.ranked)} placement"
+        f"{'' if len(advice.ranked) == 1 else 's'} ({how}; "
         f"fantasyland worth {advice.fantasyland_value:g})"
     )
     for i, r in enumerate(advice.ranked[:top], 1):

@@ -6,6 +6,7 @@ fouls and fantasyland; bad input names its field."""
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -67,8 +68,9 @@ def _random_last_street(rng: random.Random, opponents: int) -> dict[str, object]
 def _brute_force(
     position: dict[str, object], value: float
 ) -> dict[tuple[frozenset[Card], ...], float]:
-    """Every way to keep 2 of the 3 cards and fill the two holes, valued by the reference
-    scorer: units against each opponent + V when the board enters fantasyland."""
+    """Every way to fill the board's holes with cards of the hand (pineapple: 2 of 3 into two
+    holes; classic: the one card into the one hole), valued by the reference scorer: units
+    against each opponent + V when the board enters fantasyland."""
     hand = [Card.of(c) for c in position["hand"]]  # type: ignore[union-attr]
     board = {r: [Card.of(c) for c in position["board"][r]] for r in ROWS}  # type: ignore[index]
     others = [
@@ -77,7 +79,7 @@ def _brute_force(
     ]
     holes = [r for r in ROWS for _ in range(SIZES[r] - len(board[r]))]
     out = {}
-    for kept in itertools.permutations(hand, 2):
+    for kept in itertools.permutations(hand, len(holes)):
         final = {r: list(board[r]) for r in ROWS}
         for card, row in zip(kept, holes, strict=True):
             final[row].append(card)
@@ -235,3 +237,218 @@ def test_bad_input_names_the_field() -> None:
     with pytest.raises(CardError) as card:
         advise({**good, "hand": "3c 4c 4c"})
     assert card.value.violations[0].field == "hand[2]"
+
+
+# -- classic (RULES OFC-1: 5 cards, then 8 streets of 1 card, placed; no discard) -----------
+
+
+def _random_classic_board(
+    rng: random.Random, deck: list[Card], holes: Sequence[str]
+) -> tuple[dict[str, list[str]], list[Card]]:
+    """A board with one empty slot per entry of ``holes``; often a queen, king or ace in a
+    front with a hole (its pair may come later: fantasyland in reach) over trips and quads."""
+    board: dict[str, list[str]] = {row: [] for row in ROWS}
+    if "front" in holes and rng.random() < 0.6:
+        rank = rng.choice((12, 13, 14))
+        card = next(c for c in deck if c.rank == rank)
+        deck.remove(card)
+        board["front"].append(str(card))
+        for row, size in (("middle", 3), ("back", 4)):
+            room = min(size, SIZES[row] - holes.count(row))
+            ranks = [
+                r for r in range(2, 15) if r != rank and sum(c.rank == r for c in deck) >= room
+            ]
+            chosen = rng.choice(ranks)
+            made = [c for c in deck if c.rank == chosen][:room]
+            for c in made:
+                deck.remove(c)
+            board[row] = [str(c) for c in made]
+    for row in ROWS:
+        n = SIZES[row] - holes.count(row) - len(board[row])
+        board[row] += [str(c) for c in deck[:n]]
+        del deck[:n]
+    return board, deck
+
+
+def _complete_boards(deck: list[Card], n: int) -> list[dict[str, list[str]]]:
+    others = []
+    for _ in range(n):
+        other: dict[str, list[str]] = {}
+        for row in ROWS:
+            other[row] = [str(c) for c in deck[: SIZES[row]]]
+            del deck[: SIZES[row]]
+        others.append(other)
+    return others
+
+
+def _shuffled_deck(rng: random.Random, opponents: int) -> list[Card]:
+    short = [c for c in DECK_52.cards if c.rank >= 7]
+    deck = list(short if rng.random() < 0.5 and opponents == 1 else DECK_52.cards)
+    rng.shuffle(deck)
+    return deck
+
+
+def _random_classic_last_street(rng: random.Random, opponents: int) -> dict[str, object]:
+    """Classic street 9: 12 cards placed, 1 in hand, the 1-3 opponents' boards complete; the
+    card in hand pairs the front's queen, king or ace when it is the hole, often."""
+    deck = _shuffled_deck(rng, opponents)
+    hole = rng.choice(ROWS)
+    board, deck = _random_classic_board(rng, deck, [hole])
+    hand = deck.pop(0)
+    if hole == "front" and board["front"] and rng.random() < 0.7:
+        rank = Card.of(board["front"][0]).rank
+        pair = [c for c in deck if c.rank == rank]
+        if pair:
+            deck.remove(pair[0])
+            deck.append(hand)
+            hand = pair[0]
+    others = _complete_boards(deck, opponents)
+    return {"street": 9, "hand": [str(hand)], "board": board, "opponents": others}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_classic_last_street_equals_exhaustive_evaluation(seed: int) -> None:
+    """Classic's last street (street 9, one card, no discard) against 1-3 complete opponents:
+    exact, the one legal placement valued as the reference scorer values the board."""
+    rng = random.Random(100 + seed)
+    for _ in range(15):
+        opponents = rng.choice((1, 2, 3))
+        position = _random_classic_last_street(rng, opponents)
+        value = rng.choice((0.0, 8.0, 15.5))
+        advice = advise(position, "classic", fantasyland_value=value)
+        expected = _brute_force(position, value)
+        assert advice.exact and len(expected) == 1
+        got = {
+            tuple(frozenset(r.placement.row(row_enum)) for row_enum in _row_enums()): r.value
+            for r in advice.ranked
+        }
+        assert got == expected
+        (only,) = advice.ranked
+        assert only.placement.discard == () and only.samples == 1 and only.stderr == 0.0
+        final = {
+            row: only.placement.on(advice.position.board).row(e)
+            for row, e in zip(ROWS, _row_enums(), strict=True)
+        }
+        assert only.foul == float(reference.fouled(final))
+        fl = reference.fantasyland(final, progressive=False, in_fantasyland=False, stay="default")
+        assert only.fantasyland == float(fl > 0)
+
+
+def _classic_expectation(
+    position: dict[str, object], value: float
+) -> dict[str, tuple[float, float]]:
+    """Classic street 8 against complete opponents, from first principles: the card in hand
+    goes into one of the two holes, the one card still to come (any unseen card, equally
+    likely) into the other; each placement's mean value over every such card, and its
+    standard deviation."""
+    hand = Card.of(position["hand"][0])  # type: ignore[index]
+    board = {r: [Card.of(c) for c in position["board"][r]] for r in ROWS}  # type: ignore[index]
+    others = [
+        {r: [Card.of(c) for c in o[r]] for r in ROWS}
+        for o in position["opponents"]  # type: ignore[union-attr]
+    ]
+    seen = {
+        hand,
+        *(c for r in ROWS for c in board[r]),
+        *(c for o in others for r in ROWS for c in o[r]),
+    }
+    unseen = [c for c in DECK_52.cards if c not in seen]
+    holes = [r for r in ROWS if len(board[r]) < SIZES[r]]
+    out = {}
+    for row in holes:
+        now = {r: board[r] + ([hand] if r == row else []) for r in ROWS}
+        (last,) = [r for r in ROWS for _ in range(SIZES[r] - len(now[r]))]
+        values = []
+        for card in unseen:
+            final = {r: now[r] + ([card] if r == last else []) for r in ROWS}
+            units = sum(reference.pair_units(final, o) for o in others)
+            fl = reference.fantasyland(
+                final, progressive=False, in_fantasyland=False, stay="default"
+            )
+            values.append(units + (value if fl else 0.0))
+        mean = sum(values) / len(values)
+        out[row] = (mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)))
+    return out
+
+
+def test_classic_street_eight_agrees_with_the_exact_expectation() -> None:
+    """One card to place, one still to come to the player, the opponents complete: the
+    simulated value of each placement is within four standard errors of the exact mean over
+    every card that can come (the own last card is forced into the last hole). The standard
+    error is the exact distribution's, over the deals the placement was simulated: a rare
+    card may not come in 32 deals, when the sample's own spread is 0."""
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(12):
+        opponents = rng.choice((1, 2))
+        deck = _shuffled_deck(rng, opponents)
+        holes = rng.sample(ROWS, 2)
+        board, deck = _random_classic_board(rng, deck, holes)
+        hand = deck.pop(0)
+        others = _complete_boards(deck, opponents)
+        position = {"street": 8, "hand": [str(hand)], "board": board, "opponents": others}
+        advice = advise(
+            position, "classic", fantasyland_value=10.0, samples=400, seed=rng.randrange(99)
+        )
+        expected = _classic_expectation(position, 10.0)
+        assert not advice.exact and len(advice.ranked) == len(expected) == 2
+        for r in advice.ranked:
+            (row,) = [
+                label for label, e in zip(ROWS, _row_enums(), strict=True) if r.placement.row(e)
+            ]
+            assert r.placement.discard == () and r.samples >= 32
+            mean, sd = expected[row]
+            assert abs(r.value - mean) <= 4 * sd / math.sqrt(r.samples) + 1e-9, (position, r, mean)
+            checked += r.samples > 100
+    assert checked > 0  # some placements were simulated long enough to be a close check
+
+
+def test_classic_placements_are_one_card_into_a_row_with_room() -> None:
+    first = read_position({"street": 1, "hand": "As Kd 7c 7h 2s", "opponents": [{}]}, "classic")
+    assert len(legal_placements(first)) == 232 == _count_placements((5, 5, 3), 5, 5)
+    boards = [
+        ({"back": "2c 3c 4c 5c 6c", "middle": "7d", "front": ""}, (0, 4, 3)),
+        ({"back": "2c 3c", "middle": "7d 8d 9d Td Jd", "front": "Qh Qs"}, (3, 0, 1)),
+        ({"back": "2c 3c 4c 5c 6c", "middle": "7d 8d 9d Td Jd", "front": "Qh Qs"}, (0, 0, 1)),
+    ]
+    for board, room in boards:
+        placed = sum(len(v.split()) for v in board.values())
+        position = read_position(
+            {"street": placed - 3, "hand": "Ah", "board": board, "opponents": [{}]}, "classic"
+        )
+        placements = legal_placements(position)
+        assert len(placements) == _count_placements(room, 1, 1) == sum(r > 0 for r in room)
+        for p in placements:
+            assert p.discard == () and len(p.back) + len(p.middle) + len(p.front) == 1
+            assert p.on(position.board).size == placed + 1
+
+
+def test_classic_reads_its_own_streets_and_table() -> None:
+    """Classic's boards grow by one card a street: an opponent's board of 6 cards is a
+    street's end there, not in pineapple; 4 seats are a classic table, not a pineapple one;
+    a 4-seat classic table on street 1 needs every card of the deck."""
+    six = {"back": "2s 3s 4s", "middle": "5d 6d", "front": "7h"}
+    position = {"street": 2, "hand": "Qd", "board": {"back": "As Ad", "middle": "Kc Kd",
+                "front": "9h"}, "opponents": [six]}  # fmt: skip
+    advice = advise(position, "classic", samples=16)
+    assert len(advice.ranked) == 3 and not advice.exact
+    with pytest.raises(InvalidInputError) as err:
+        advise({**position, "hand": "Qd Qh Qs"}, "pineapple")
+    assert "opponents[0]" in [v.field for v in err.value.violations]
+    full = {"street": 1, "hand": "As Kd 7c 7h 2s", "opponents": [{}, {}, {}]}
+    assert len(advise(full, "classic", samples=8).ranked) == 232
+    with pytest.raises(InvalidInputError) as err:
+        advise(full, "pineapple", samples=8)
+    assert [v.field for v in err.value.violations] == ["opponents"]
+    with pytest.raises(InvalidInputError) as err:
+        advise({**full, "dead": ["Qc"]}, "classic", samples=8)
+    assert [v.field for v in err.value.violations] == ["dead"]
+    cases = [
+        ({**position, "street": 10}, "street"),
+        ({**position, "hand": "Qd Qh"}, "hand"),
+        ({**position, "street": 3}, "street"),
+    ]
+    for bad, field in cases:
+        with pytest.raises(InvalidInputError) as err:
+            advise(bad, "classic")
+        assert field in [v.field for v in err.value.violations], (field, str(err.value))

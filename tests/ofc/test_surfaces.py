@@ -399,3 +399,102 @@ def test_play_plays_a_whole_hand_street_by_street() -> None:
     assert sum(document["totals"].values()) == 0
     code, out, _ = run_cli(["ofc", "play", "--seed", "4", "--samples", "16"])
     assert code == 0 and out.startswith("seed 4: pineapple, 3 players")
+
+
+CLASSIC_LAST = {
+    "street": 9,
+    "hand": ["Qd"],
+    "board": {"back": ["As", "Ad", "Ac", "9s", "9d"], "middle": ["Ks", "Kd", "4c", "4d", "7h"],
+              "front": ["Qs", "3h"]},
+    "opponents": [{"back": ["Ts", "9h", "8c", "7d", "6s"], "middle": ["Jh", "Jd", "5c", "5d", "2s"],
+                   "front": ["Th", "Td", "3c"]}],
+}  # fmt: skip
+CLASSIC_STREET_FOUR = {
+    "street": 4,
+    "hand": ["Qh"],
+    "board": {"back": ["As", "Ad", "9c"], "middle": ["Jc", "5h"], "front": ["3d", "8s"]},
+    "opponents": [{"back": ["2s", "3s", "4s"], "middle": ["Jd", "Jh", "Qc"], "front": ["8d"]},
+                  {"back": ["Kc", "Kd"], "middle": ["7c", "7h", "6d"], "front": ["Tc", "Ts"]},
+                  {"back": ["6c", "6s", "6h", "Ah"], "middle": ["2c"], "front": ["Kh", "Ks"]}],
+}  # fmt: skip
+
+
+def test_classic_advice_alike_on_every_surface(
+    tmp_path: Path, stub: open_face_pb2_grpc.OpenFaceServiceStub, remote: object
+) -> None:
+    """Classic (OFC-1: one card a street, placed, no discard; 4 seats): the last street,
+    exact (the full house beats the straight, K-K-4-4-7 J-J-5-5-2, Q-Q T-T: a scoop, 6, plus
+    royalties 6 + 0 + 7 against 2 + 0 + 5, plus V = 10 as Q-Q enters fantasyland: 22), and a
+    simulated
+    street 4 at a 4-seat table, through the library, the CLI (the file's "rules" and
+    --rules), the RPC (the preset and the variant) and the typed client."""
+    library = ofc.advise(CLASSIC_LAST, "classic", fantasyland_value=10)
+    assert library.exact and [r.value for r in library.ranked] == [22.0]
+    assert str(library.best.placement) == "front Qd"
+    for position, options in (
+        (CLASSIC_LAST, {}),
+        (CLASSIC_STREET_FOUR, {"samples": 48, "seed": 3}),
+    ):
+        library = ofc.advise(position, "classic", fantasyland_value=10, **options)
+        assert all(r.placement.discard == () for r in library.ranked)
+        extra = ["--samples", "48", "--seed", "3"] if options else []
+        file = tmp_path / "state.json"
+        for document, flags in (
+            ({"rules": "classic", **position}, []),
+            (position, ["--rules", "classic"]),
+        ):
+            file.write_text(json.dumps(document))
+            args = ["ofc", "advise", str(file), "--fantasyland-value", "10", "--json", *flags]
+            code, out, err = run_cli([*args, *extra])
+            assert code == 0, err
+            assert json.loads(out) == library.to_dict()
+            assert json.loads(out)["discard"] == []
+        for rules in (
+            open_face_pb2.OpenFaceRules(preset="classic"),
+            open_face_pb2.OpenFaceRules(variant=open_face_pb2.OpenFaceRules.VARIANT_CLASSIC),
+        ):
+            reply = stub.AdviseOpenFace(
+                _advise_request(position, rules=rules, fantasyland_value=10, **options)
+            )
+            assert [r.value for r in reply.ranked] == [r.value for r in library.ranked]
+            assert [list(r.discard) for r in reply.ranked] == [[] for _ in library.ranked]
+            assert reply.exact == library.exact
+        typed = remote.ofc.advise(position, "classic", fantasyland_value=10, **options)  # type: ignore[attr-defined]
+        assert typed == library
+    code, out, err = run_cli(["ofc", "advise", str(file), "--rules", "classic", "--top", "2",
+                              "--samples", "48", "--seed", "3"])  # fmt: skip
+    assert code == 0, err
+    assert out.splitlines()[0].startswith("street 4: 3 placements (simulated")
+    assert "discard" not in out
+    file.write_text(json.dumps({"rules": "classic", **CLASSIC_LAST}))
+    code, out, err = run_cli(["ofc", "advise", str(file), "--fantasyland-value", "10"])
+    assert code == 0, err
+    assert out.splitlines() == [
+        "street 9: 1 placement (exact; fantasyland worth 10)",
+        "  1. +22.00  foul 0%  fantasyland 100%  front Q♦",
+    ]
+
+
+def test_classic_advice_bad_input_names_the_field_on_every_surface(
+    tmp_path: Path, stub: open_face_pb2_grpc.OpenFaceServiceStub
+) -> None:
+    """Under classic a street is one card: three cards in hand are refused by field, street
+    10 does not exist; the same position is fine under classic and refused under pineapple."""
+    three = {**CLASSIC_STREET_FOUR, "hand": ["Qh", "2d", "3c"]}
+    file = tmp_path / "state.json"
+    file.write_text(json.dumps({"rules": "classic", **three}))
+    code, out, err = run_cli(["ofc", "advise", str(file)])
+    assert code == 2 and out == ""
+    assert "hand: expected 1 card" in err, err
+    classic = open_face_pb2.OpenFaceRules(preset="classic")
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.AdviseOpenFace(_advise_request(three, rules=classic))
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert set(violations(raised.value)) == {"hand"}
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.AdviseOpenFace(_advise_request({**CLASSIC_LAST, "street": 10}, rules=classic))
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(raised.value) == {"street": "classic has streets 1 to 9 (OFC-1), got 10"}
+    file.write_text(json.dumps(CLASSIC_STREET_FOUR))  # three opponents: not a pineapple table
+    code, out, err = run_cli(["ofc", "advise", str(file), "--samples", "8"])
+    assert code == 2 and "opponents: pineapple has 1 to 2 opponents (OFC-1), got 3" in err, err
