@@ -1,139 +1,189 @@
-"""Benchmark of ``solve(cards, calibrated=True)`` (not a test): ``python -m bench.calibrated``.
+"""Benchmark of the ``calibrated`` estimator (not a test): ``python -m bench.calibrated``.
 
-Over ``--hands`` seeded random 13-card hands per rule set (``--rules``), in one process,
-medians in milliseconds of: ``pool_weights``, the re-scoring kernel alone (``_rescore`` on the
-solver's top 10 candidates, as ``calibrate`` calls it), ``calibrate`` (both, plus the Python
-around them), ``solve()`` and ``solve(calibrated=True)``. ``--against REV`` loads
-``solver/chinese/pool.py`` of a git revision beside the current one and times both, hand by
-hand in turn (the machine drifts), checking that they return equal weights and candidates.
+Over ``--hands`` seeded random 13-card hands per rule set (``--rules``), medians in
+milliseconds of ``solve(cards)`` (the table model) and ``solve(cards, estimator="calibrated")``,
+and of the calibrated solve's parts where the code has them: ``analyse`` (the table model's top
+10 candidates), ``pool_weights``, the pool kernels (``pool_sums``: weights and cells in one
+pass; ``reference``: weights then the loop over (candidate, pool hand) pairs) and
+``calibrate``. Then ``solve_many(hands, estimator="calibrated")`` in hands per second.
+
+``--against REV`` times the code of a git revision beside the working tree's, side by side in
+one run: each is a child process (the revision's ``solver/`` from ``git archive``, imported as
+``cpsolver``), the hands sent to each in turn, one at a time (the machine drifts), then each
+one's ``solve_many``; the parent checks that both chose the same rows and prints how often
+they differ and by how much in value.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
+import json
+import os
 import random
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
-from collections.abc import Callable
+from io import BytesIO
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-import numpy as np
-
-from cpsolver.chinese import ev_kernel
-from cpsolver.chinese import pool as current
-from cpsolver.chinese.ev import analyse
-from cpsolver.chinese.ev_model import NATURAL_NAMES, kernel_mode, model_for, row_values
-from cpsolver.rules.chinese import ChineseRules
-
-solve_module = importlib.import_module("cpsolver.chinese.solve")  # the package exports solve()
 NAMES = ["23456789TJQKA"[i // 4] + "cdhs"[i % 4] for i in range(52)]
+REPO = Path(__file__).resolve().parent.parent
 
 
-def _pool_module_at(rev: str, directory: Path) -> ModuleType:
-    source = subprocess.run(
-        ["git", "show", f"{rev}:solver/chinese/pool.py"], capture_output=True, text=True, check=True
+def _hands(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return [" ".join(NAMES[c] for c in sorted(rng.sample(range(52), 13))) for _ in range(count)]
+
+
+def _ms(start: float) -> float:
+    return 1000 * (time.perf_counter() - start)
+
+
+def _serve() -> None:
+    """The child: reads JSON requests from stdin, answers one JSON line each."""
+    import importlib
+
+    import numpy as np
+
+    from cpsolver.chinese import pool as P
+    from cpsolver.chinese.ev import analyse, hand_array
+    from cpsolver.chinese.ev_model import model_for, natural_code
+    from cpsolver.rules.chinese import ChineseRules
+
+    solve_module = importlib.import_module("cpsolver.chinese.solve")
+    solve, solve_many = solve_module.solve, solve_module.solve_many
+    for line in sys.stdin:
+        ask = json.loads(line)
+        rules = ChineseRules.preset(ask["rules"])
+        out: dict[str, Any] = {}
+        if ask["kind"] == "many":
+            hands = ask["hands"]
+            start = time.perf_counter()
+            many = solve_many(hands, rules, estimator="calibrated")
+            out["seconds"] = time.perf_counter() - start
+            out["classes"] = [[s.hands[r].strength for r in sorted(s.hands)] for s in many]
+        else:
+            cards = ask["cards"]
+            pool, model = P.pool_for(rules), model_for(rules)
+            start = time.perf_counter()
+            solve(cards, rules)
+            out["solve"] = _ms(start)
+            start = time.perf_counter()
+            s = solve(cards, rules, estimator="calibrated")
+            out["solve calibrated"] = _ms(start)
+            out["classes"] = [s.hands[r].strength for r in sorted(s.hands)]
+            out["ev"] = s.value
+            start = time.perf_counter()
+            candidates = analyse(cards, rules, top=10, model=model)
+            out["analyse"] = _ms(start)
+            start = time.perf_counter()
+            P.pool_weights(pool, cards)
+            out["pool_weights"] = _ms(start)
+            if hasattr(P, "pool_sums"):
+                _, hand = hand_array(cards)
+                rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
+                codes = np.array(
+                    [natural_code(rules, c.natural) if c.natural else 0 for c in candidates],
+                    dtype=np.int64,
+                )
+                start = time.perf_counter()
+                P.pool_sums(pool, rules, hand, rows, codes)
+                out["pool_sums"] = _ms(start)
+                start = time.perf_counter()
+                P.pool_sums(pool, rules, hand, rows, codes, reference=True)
+                out["reference"] = _ms(start)
+            start = time.perf_counter()
+            P.calibrate(cards, rules, candidates, pool=pool)
+            out["calibrate"] = _ms(start)
+        print(json.dumps(out), flush=True)
+
+
+def _child(tree: Path | None) -> subprocess.Popen[str]:
+    env = dict(os.environ)
+    if tree is not None:  # the revision's solver/ first on the path, as `cpsolver`
+        env["PYTHONPATH"] = f"{tree}{os.pathsep}{env.get('PYTHONPATH', '')}"
+    return subprocess.Popen(
+        [sys.executable, "-c", "from bench.calibrated import _serve; _serve()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=REPO,
+    )  # fmt: skip
+
+
+def _ask(child: subprocess.Popen[str], request: dict[str, Any]) -> dict[str, Any]:
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(json.dumps(request) + "\n")
+    child.stdin.flush()
+    answer: dict[str, Any] = json.loads(child.stdout.readline())
+    return answer
+
+
+def _tree_at(rev: str, directory: Path) -> Path:
+    raw = subprocess.run(
+        ["git", "archive", rev, "solver"], capture_output=True, check=True, cwd=REPO
     ).stdout
-    path = directory / f"pool_{rev.replace('/', '_')}.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
-    return module
+    with tarfile.open(fileobj=BytesIO(raw)) as tar:
+        tar.extractall(directory / "tree", filter="data")
+    (directory / "path").mkdir()
+    (directory / "path" / "cpsolver").symlink_to(directory / "tree" / "solver")
+    return directory / "path"
 
 
-def _timed(f: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
-    out = f()
-    return 1000 * (time.perf_counter() - start), out
-
-
-def _measure(module: ModuleType, pool: Any, rules: ChineseRules, cards: str) -> dict[str, Any]:
-    """One hand's timings with ``module`` as the pool module (and ``solve``'s calibrate)."""
-    out: dict[str, Any] = {}
-    out["pool_weights"], weights = _timed(lambda: module.pool_weights(pool, cards))
-    candidates = analyse(cards, rules, top=10, model=model_for(rules))
-    codes = np.array(
-        [NATURAL_NAMES.index(c.natural) if c.natural else 0 for c in candidates], dtype=np.int64
-    )
-    rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
-    opp_nat = pool.natural if rules.naturals else np.zeros_like(pool.natural)
-    values, mode = row_values(rules), kernel_mode(rules)
-    sums, odds = np.zeros((len(candidates), 4)), np.zeros((len(candidates), 3, 3))
-    kernel_args = (weights, rows, codes, pool.rows_for(rules), opp_nat, values, mode)
-    out["rescore"], _ = _timed(
-        lambda: module._rescore(*kernel_args, ev_kernel.NATURAL_UNITS, sums, odds)
-    )
-    out["calibrate"], out["candidates"] = _timed(
-        lambda: module.calibrate(cards, rules, candidates, pool=pool)
-    )
-    out["solve"], _ = _timed(lambda: solve_module.solve(cards, rules))
-    solve_module.calibrate = module.calibrate
-    try:
-        out["solve calibrated"], out["solution"] = _timed(
-            lambda: solve_module.solve(cards, rules, calibrated=True)
-        )
-    finally:
-        solve_module.calibrate = current.calibrate
-    out["weights"] = weights
-    return out
-
-
-FIGURES = ("pool_weights", "rescore", "calibrate", "solve", "solve calibrated")
+FIGURES = (
+    "solve", "solve calibrated", "analyse", "pool_weights", "pool_sums", "reference", "calibrate",
+)  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=40)
+    parser.add_argument("--batch", type=int, default=2000, help="hands for solve_many")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="*", default=["standard"])
-    parser.add_argument("--against", metavar="REV", help="also time pool.py of this revision")
+    parser.add_argument("--against", metavar="REV", help="also time this git revision's code")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
-        modules = {"current": current}
+        children = {"current": _child(None)}
         if args.against:
-            modules[args.against] = _pool_module_at(args.against, Path(tmp))
+            children[args.against] = _child(_tree_at(args.against, Path(tmp)))
         for preset in args.rules:
-            rules = ChineseRules.preset(preset)
-            pool = current.pool_for(rules)
-            pools = {
-                name: pool if module is current else module.OpponentPool.of(
-                    pool.key, pool.hands, pool.rows, pool.natural
-                )
-                for name, module in modules.items()
-            }  # fmt: skip
-            rng = random.Random(args.seed)
-            hands = [
-                " ".join(NAMES[c] for c in sorted(rng.sample(range(52), 13)))
-                for _ in range(args.hands)
-            ]
-            for name, module in modules.items():  # compile or load the kernels first
-                _measure(module, pools[name], rules, hands[0])
-            times: dict[str, dict[str, list[float]]] = {
-                name: {f: [] for f in FIGURES} for name in modules
-            }
+            hands = _hands(args.seed, args.hands)
+            for child in children.values():  # compile or load the kernels first
+                _ask(child, {"kind": "one", "rules": preset, "cards": hands[0]})
+            times: dict[str, dict[str, list[float]]] = {n: {} for n in children}
+            chosen: dict[str, list[tuple[list[int], float]]] = {n: [] for n in children}
             for cards in hands:
-                seen = []
-                for name, module in modules.items():
-                    out = _measure(module, pools[name], rules, cards)
+                for name, child in children.items():
+                    out = _ask(child, {"kind": "one", "rules": preset, "cards": cards})
                     for f in FIGURES:
-                        times[name][f].append(out[f])
-                    seen.append(out)
-                for other in seen[1:]:
-                    assert np.array_equal(other["weights"], seen[0]["weights"]), cards
-                    assert other["candidates"] == seen[0]["candidates"], cards
-                    assert other["solution"] == seen[0]["solution"], cards
-            for name in modules:
-                shown = ", ".join(f"{f} {statistics.median(times[name][f]):.2f}" for f in FIGURES)
+                        if f in out:
+                            times[name].setdefault(f, []).append(out[f])
+                    chosen[name].append((out["classes"], out["ev"]))
+            for name in children:
+                shown = ", ".join(
+                    f"{f} {statistics.median(times[name][f]):.3f}" for f in FIGURES
+                    if f in times[name]
+                )  # fmt: skip
                 print(f"{preset} {name}: {shown} ms (medians of {args.hands} hands)", flush=True)
+            names = list(children)
+            for other in names[1:]:
+                pairs = list(zip(chosen[names[0]], chosen[other], strict=True))
+                same = sum(a[0] == b[0] for a, b in pairs)
+                gap = max(abs(a[1] - b[1]) for a, b in pairs)
+                print(f"{preset} {names[0]} vs {other}: same rows on {same} of {len(pairs)} "
+                      f"hands, largest |ev difference| {gap:.2e}", flush=True)  # fmt: skip
+            batch = _hands(args.seed + 1, args.batch)
+            for name, child in children.items():
+                _ask(child, {"kind": "many", "rules": preset, "hands": batch[:50]})  # warm
+                out = _ask(child, {"kind": "many", "rules": preset, "hands": batch})
+                print(f"{preset} {name}: solve_many calibrated {len(batch) / out['seconds']:,.0f} "
+                      f"hands/s ({len(batch)} hands)", flush=True)  # fmt: skip
+        for child in children.values():
+            assert child.stdin is not None
+            child.stdin.close()
+            child.wait()
 
 
 if __name__ == "__main__":

@@ -5,8 +5,10 @@ computations:
   and arranged again by the key's policy equal the stored ones;
 * the weights against the hypergeometric formula written out with ``math.comb``;
 * the weights of the whole pool against the 16 subset tests per hand written out in numpy, and
-  the re-scoring kernel's sums against a plain loop of ``settle_pair`` calls, to the bit, in
-  every scoring mode with naturals on either side;
+  the reference re-scoring loop's sums against a plain loop of ``settle_pair`` calls, to the
+  bit, in every scoring mode with naturals on either side; the cells kernel that ``calibrate``
+  runs against that loop on seeded hands (equal up to rounding: the same terms in another
+  order), and ``calibrate``'s candidates against the loop's;
 * the calibrated value of the choice against a large simulation of the same split (opponents
   dealt from the unseen cards, arranged by the policy, settled with the library's
   ``settle_pair``, the code ``score`` uses), for each scoring mode, with an allowance well
@@ -41,6 +43,7 @@ from cpsolver.chinese.pool import (
     pool_filename,
     pool_for,
     pool_hands,
+    pool_sums,
     pool_weights,
 )
 from cpsolver.chinese.solve import solve
@@ -125,7 +128,7 @@ def test_rescoring_sums_equal_a_loop_of_settle_pair_calls(preset: str) -> None:
     values, mode = row_values(rules), kernel_mode(rules)
     opp_rows, opp_nat = pool.rows_for(rules), pool.natural
     sums, odds = np.zeros((len(rows), 4)), np.zeros((len(rows), 3, 3))
-    pool_module._rescore(
+    pool_module._rescore_pairs(
         w, rows, codes, opp_rows, opp_nat, values, mode, ev_kernel.NATURAL_UNITS, sums, odds
     )
     want_sums, want_odds = np.zeros_like(sums), np.zeros_like(odds)
@@ -145,6 +148,64 @@ def test_rescoring_sums_equal_a_loop_of_settle_pair_calls(preset: str) -> None:
                     )
     assert np.array_equal(sums, want_sums)
     assert np.array_equal(odds, want_odds)
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_four", "scoop_double", "eastern"])
+def test_cells_equal_the_pair_loop_on_seeded_hands(preset: str) -> None:
+    """The cells kernel (what ``calibrate`` runs) against the (candidate, pool hand) loop kept
+    as the reference, on 30 seeded hands: each hand's top 10 candidates, the best split's rows
+    declaring each natural, and a pool hand's own rows (ties in every row): the weight sums
+    (same terms, same order) equal to the bit, every other sum and odd to 1e-10 relative."""
+    from cpsolver.chinese.ev import analyse, hand_array
+
+    if preset == "scoop_double":
+        rules = ChineseRules.preset("standard", scoring="scoop_double")
+    else:
+        rules = ChineseRules.preset(preset)
+    pool = pool_for(rules)
+    rng = random.Random(32)
+    for n in range(30):
+        cards = " ".join(_names(sorted(rng.sample(range(52), 13))))
+        if n == 0:
+            cards = EV_MD_HAND
+        classes = [c.classes for c in analyse(cards, rules, top=10) if c.natural is None]
+        rows = np.array(
+            classes + classes[:1] * 4 + [pool.rows_for(rules)[n].tolist()], dtype=np.int64
+        )
+        codes = np.array([0] * len(classes) + [1, 2, 3, 4] + [0], dtype=np.int64)
+        _, hand = hand_array(cards)
+        sums, odds = pool_sums(pool, rules, hand, rows, codes)
+        want_sums, want_odds = pool_sums(pool, rules, hand, rows, codes, reference=True)
+        assert np.array_equal(sums[:, [0, 3]], want_sums[:, [0, 3]]), cards
+        assert np.allclose(sums, want_sums, rtol=1e-10, atol=1e-10), cards
+        assert np.allclose(odds, want_odds, rtol=1e-10, atol=1e-10), cards
+
+
+def test_calibrate_chooses_as_the_pair_loop_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``calibrate`` with the cells and with the reference loop on 40 seeded hands per
+    scoring mode: the same order of candidates, values within 1e-9 units."""
+    from cpsolver.chinese.ev import analyse
+
+    cells = pool_module.pool_sums
+
+    def reference(*args: object, **kwargs: object) -> object:
+        return cells(*args, reference=True)  # type: ignore[arg-type]
+
+    for rules in (ChineseRules.preset("standard"), ChineseRules.preset("two_four")):
+        rng = random.Random(7)
+        for _ in range(40):
+            cards = " ".join(_names(sorted(rng.sample(range(52), 13))))
+            candidates = analyse(cards, rules, top=10)
+            fast = pool_module.calibrate(cards, rules, candidates)
+            with monkeypatch.context() as m:
+                m.setattr(pool_module, "pool_sums", reference)
+                ref = pool_module.calibrate(cards, rules, candidates)
+            assert [c.classes for c in fast] == [c.classes for c in ref], cards
+            for a, b in zip(fast, ref, strict=True):
+                assert a.score == pytest.approx(b.score, abs=1e-9)
+                assert a.rollout_ci == pytest.approx(b.rollout_ci, abs=1e-9)
+                for x, y in zip(a.rows, b.rows, strict=True):
+                    assert (x.win, x.tie, x.loss) == pytest.approx((y.win, y.tie, y.loss))
 
 
 def _names(indices: list[int]) -> list[str]:

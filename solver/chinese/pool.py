@@ -351,6 +351,38 @@ _SHARES: npt.NDArray[np.float64] = np.arange(25, dtype=np.float64) / 24.0
 
 
 @njit(cache=True, nogil=True)
+def _fits(free: IntArray) -> npt.NDArray[np.int16]:  # pragma: no cover - compiled
+    """``fits[m]``, bit ``u``: the 13-bit rank set ``m`` is free (unseen) in suit ``u``; every
+    subset of ``free[u]`` (the tests of :func:`_weights`, made once per rank set)."""
+    fits = np.zeros(1 << 13, dtype=np.int16)
+    for u in range(4):
+        sub = free[u]
+        while True:  # the subsets of free[u], free[u] itself down to 0
+            fits[sub] |= 1 << u
+            if sub == 0:
+                break
+            sub = (sub - 1) & free[u]
+    return fits
+
+
+@njit(cache=True, nogil=True)
+def _fitting_count(
+    fits: npt.NDArray[np.int16],
+    suit_ranks: npt.NDArray[np.int16],
+    fitting: npt.NDArray[np.uint8],
+    i: int,
+) -> int:  # pragma: no cover - compiled
+    """How many of the 24 relabellings fit pool hand ``i`` (:func:`_weights`)."""
+    mask = (
+        np.int64(fits[suit_ranks[i, 0]])
+        | (np.int64(fits[suit_ranks[i, 1]]) << 4)
+        | (np.int64(fits[suit_ranks[i, 2]]) << 8)
+        | (np.int64(fits[suit_ranks[i, 3]]) << 12)
+    )
+    return int(fitting[mask])
+
+
+@njit(cache=True, nogil=True)
 def _weights(
     suit_ranks: npt.NDArray[np.int16],
     free: IntArray,
@@ -362,24 +394,18 @@ def _weights(
     of each suit ``t`` are all free (unseen) in suit ``s[t]`` (module doc): the 16 suit-to-suit
     subset tests as one mask, counted by the ``fitting`` table (:func:`_fitting_permutations`).
     The tests depend only on a suit's 13-bit rank set, so they are made once per rank set
-    (``fits[m]``, bit ``u``: ``m`` is free in suit ``u``; every subset of ``free[u]``), and a
-    hand's mask is four lookups."""
-    fits = np.zeros(1 << 13, dtype=np.int16)
-    for u in range(4):
-        sub = free[u]
-        while True:  # the subsets of free[u], free[u] itself down to 0
-            fits[sub] |= 1 << u
-            if sub == 0:
-                break
-            sub = (sub - 1) & free[u]
+    (:func:`_fits`), and a hand's mask is four lookups."""
+    fits = _fits(free)
     for i in range(suit_ranks.shape[0]):
-        mask = (
-            np.int64(fits[suit_ranks[i, 0]])
-            | (np.int64(fits[suit_ranks[i, 1]]) << 4)
-            | (np.int64(fits[suit_ranks[i, 2]]) << 8)
-            | (np.int64(fits[suit_ranks[i, 3]]) << 12)
-        )
-        out[i] = shares[fitting[mask]]
+        out[i] = shares[_fitting_count(fits, suit_ranks, fitting, i)]
+
+
+def _free_ranks(hand: npt.NDArray[np.int8]) -> IntArray:
+    """Per suit, the 13-bit set of the ranks we do not hold (``hand``: kernel card indices)."""
+    free = np.full(4, (1 << 13) - 1, dtype=np.int64)
+    for c in hand.astype(np.int64):
+        free[c & 3] &= ~(1 << (c >> 2))
+    return free
 
 
 def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64]:
@@ -391,16 +417,14 @@ def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64
     (0.0, True, 0.22)
     """
     _, hand = hand_array(cards)
-    free = np.full(4, (1 << 13) - 1, dtype=np.int64)
-    for c in hand.astype(np.int64):
-        free[c & 3] &= ~(1 << (c >> 2))
     out = np.empty(pool.hands.shape[0])
-    _weights(pool.suit_ranks, free, _fitting_permutations(), _SHARES, out)  # built on first use
+    fitting = _fitting_permutations()  # built on first use
+    _weights(pool.suit_ranks, _free_ranks(hand), fitting, _SHARES, out)
     return out
 
 
 @njit(cache=True, nogil=True)
-def _rescore(
+def _rescore_pairs(
     weights: npt.NDArray[np.float64],
     cand_rows: IntArray,
     cand_nat: IntArray,
@@ -544,6 +568,201 @@ def _rescore(
 
 
 @njit(cache=True, nogil=True)
+def _row_cells(
+    cand_rows: IntArray, ncls: int
+) -> tuple[npt.NDArray[np.int32], IntArray, IntArray]:  # pragma: no cover - compiled
+    """The cells of :func:`_rescore_cells`: per row ``r``, the candidates' distinct classes
+    ``t[0] < ... < t[q-1]`` cut the classes into ``2q + 1`` cells, ``2p + 1`` the class ``t[p]``
+    itself and ``2p`` the classes between ``t[p-1]`` and ``t[p]``; returns ``lut[r, c]`` (class
+    ``c``'s cell), ``size[r]`` (``2q + 1``) and ``level[k, r]`` (the cell of candidate ``k``'s
+    own class: a class in a lower cell loses to it, in a higher one beats it)."""
+    m = cand_rows.shape[0]
+    lut = np.empty((3, ncls), dtype=np.int32)
+    size = np.empty(3, dtype=np.int64)
+    level = np.empty((m, 3), dtype=np.int64)
+    for r in range(3):
+        ts = np.unique(cand_rows[:, r])
+        q = ts.shape[0]
+        size[r] = 2 * q + 1
+        p = 0
+        for c in range(ncls):
+            while p < q and ts[p] < c:
+                p += 1
+            lut[r, c] = 2 * p + 1 if p < q and ts[p] == c else 2 * p
+        for k in range(m):  # a natural's rows (-1) included: no class below them
+            level[k, r] = 2 * np.searchsorted(ts, cand_rows[k, r]) + 1
+    return lut, size, level
+
+
+@njit(cache=True, nogil=True)
+def _rescore_cells(
+    suit_ranks: npt.NDArray[np.int16],
+    free: IntArray,
+    fitting: npt.NDArray[np.uint8],
+    shares: npt.NDArray[np.float64],
+    cand_rows: IntArray,
+    cand_nat: IntArray,
+    opp_rows: npt.NDArray[np.int32],
+    opp_nat: npt.NDArray[np.int8],
+    values: npt.NDArray[np.float64],
+    scoring: int,
+    natural_units: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+    odds: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """:func:`_rescore_pairs`' ``sums`` and ``odds`` (the same algebra, summed in another
+    order: equal up to rounding, tests/test_pool.py), with the weights (:func:`_weights`) made
+    in the same pass, without a loop over (candidate, pool hand) pairs.
+
+    Against a candidate, a pool hand's rows only matter through where each row's class falls
+    among the candidates' classes of that row (:func:`_row_cells`): the cell triple fixes which
+    rows win, tie and lose against *every* candidate. So the pass over the pool adds each
+    weighted hand that plays rows into its cell's sums of ``w``, ``w * p_r`` and ``w * p_r *
+    p_s`` (``p_r``: what its row ``r`` collects when it wins), and each candidate then reads the
+    non-empty cells (hundreds to a few thousand, against ~20,000 weighted hands): with ``u = C -
+    D * B`` in a cell (``C``: our rows' units with the majority point or the scoop, ``B``: the
+    sum of ``p_r`` over the rows we lose, ``D``: 2 when they scoop us, else 1), ``sum w u =
+    C S_w - D S_B`` and ``sum w u^2 = C^2 S_w - 2 C D S_B + D^2 S_BB``. Hands that declare a
+    natural are summed by natural; the odds come from each row's cell marginals. Where the time
+    goes (docs/BENCHMARKS.md): the weights' pass over the 100,000 hands, then ~20,000 weighted
+    hands added into their cells; the candidates' part is a few microseconds."""
+    lut, size, level = _row_cells(cand_rows, values.shape[1])
+    s1, s2 = size[1], size[2]
+    ncells = size[0] * s1 * s2
+    acc = np.zeros((ncells, 10))  # w, w p_r (3), w p_r^2 (3), w p_0 p_1, w p_0 p_2, w p_1 p_2
+    by_natural = np.zeros(128)  # sum w of the hands that declare natural t
+    total = 0.0
+    squares = 0.0
+    fits = _fits(free)
+    n = suit_ranks.shape[0]
+    kept = np.empty(n, dtype=np.int64)  # the weighted hands, in pool order: a branch on the
+    weight = np.empty(n)  # weight per hand would be mispredicted, a write always is not
+    count = 0
+    for j in range(n):
+        f = _fitting_count(fits, suit_ranks, fitting, j)
+        kept[count] = j
+        weight[count] = shares[f]
+        count += int(f != 0)
+    for h in range(count):
+        i = kept[h]
+        w = weight[h]
+        total += w
+        squares += w * w
+        t = opp_nat[i]
+        if t > 0:
+            by_natural[t] += w
+            continue
+        b0, b1, b2 = opp_rows[i, 0], opp_rows[i, 1], opp_rows[i, 2]
+        e = (np.int64(lut[0, b0]) * s1 + np.int64(lut[1, b1])) * s2 + np.int64(lut[2, b2])
+        p0, p1, p2 = values[0, b0], values[1, b1], values[2, b2]
+        w0, w1, w2 = w * p0, w * p1, w * p2
+        acc[e, 0] += w
+        acc[e, 1] += w0
+        acc[e, 2] += w1
+        acc[e, 3] += w2
+        acc[e, 4] += w0 * p0
+        acc[e, 5] += w1 * p1
+        acc[e, 6] += w2 * p2
+        acc[e, 7] += w0 * p1
+        acc[e, 8] += w0 * p2
+        acc[e, 9] += w1 * p2
+    cells = np.empty((ncells, 3), dtype=np.int64)  # the non-empty cells' coordinates
+    marginal = np.zeros((3, max(size[0], max(s1, s2))))
+    found = 0
+    plays = 0.0
+    for e in range(ncells):
+        if acc[e, 0] == 0.0:
+            continue
+        c0, c1, c2 = e // (s1 * s2), (e // s2) % s1, e % s2
+        cells[found, 0], cells[found, 1], cells[found, 2] = c0, c1, c2
+        acc[found] = acc[e]  # compacted in place (found <= e)
+        marginal[0, c0] += acc[found, 0]
+        marginal[1, c1] += acc[found, 0]
+        marginal[2, c2] += acc[found, 0]
+        plays += acc[found, 0]
+        found += 1
+    nu = np.zeros(128)  # natural_units by code (codes beyond the table count 0)
+    for t in range(min(128, natural_units.shape[0])):
+        nu[t] = natural_units[t]
+    step = np.array([-1.0, -1.0, -1.0, 0.0, 1.0, 1.0, 1.0])  # two_four's point by won - lost
+    for k in range(cand_rows.shape[0]):
+        ours = cand_nat[k]
+        first = 0.0
+        second = 0.0
+        if ours > 0:  # settle_pair's naturals: ours against theirs, or against rows
+            u = nu[ours]
+            first += plays * u
+            second += plays * u * u
+            for t in range(1, 128):
+                if by_natural[t] == 0.0:
+                    continue
+                u = nu[ours] if ours < t else (0.0 if ours == t else -nu[t])
+                first += by_natural[t] * u
+                second += by_natural[t] * u * u
+        else:
+            for t in range(1, 128):
+                if by_natural[t] != 0.0:  # theirs against our rows
+                    first -= by_natural[t] * nu[t]
+                    second += by_natural[t] * nu[t] * nu[t]
+            a0, a1, a2 = cand_rows[k, 0], cand_rows[k, 1], cand_rows[k, 2]
+            pa0, pa1, pa2 = values[0, a0], values[1, a1], values[2, a2]
+            v0, v1, v2 = level[k, 0], level[k, 1], level[k, 2]
+            for e in range(found):
+                c0, c1, c2 = cells[e, 0], cells[e, 1], cells[e, 2]
+                g0, g1, g2 = c0 < v0, c1 < v1, c2 < v2
+                l0, l1, l2 = c0 > v0, c1 > v1, c2 > v2
+                units_a = 0.0
+                if g0:
+                    units_a += pa0
+                if g1:
+                    units_a += pa1
+                if g2:
+                    units_a += pa2
+                big_c = units_a
+                big_d = 1.0
+                if scoring == K.MODE_TWO_FOUR:
+                    won = np.int64(g0) + np.int64(g1) + np.int64(g2)
+                    big_c += step[won - np.int64(l0) - np.int64(l1) - np.int64(l2) + 3]
+                elif scoring == K.MODE_SCOOP:
+                    if g0 and g1 and g2:
+                        big_c += units_a
+                    if l0 and l1 and l2:
+                        big_d = 2.0
+                s_b = 0.0
+                s_bb = 0.0
+                if l0:
+                    s_b += acc[e, 1]
+                    s_bb += acc[e, 4]
+                if l1:
+                    s_b += acc[e, 2]
+                    s_bb += acc[e, 5]
+                    if l0:
+                        s_bb += 2.0 * acc[e, 7]
+                if l2:
+                    s_b += acc[e, 3]
+                    s_bb += acc[e, 6]
+                    if l0:
+                        s_bb += 2.0 * acc[e, 8]
+                    if l1:
+                        s_bb += 2.0 * acc[e, 9]
+                s_w = acc[e, 0]
+                first += big_c * s_w - big_d * s_b
+                second += big_c * big_c * s_w - 2.0 * big_c * big_d * s_b + big_d * big_d * s_bb
+        sums[k, 0] += total
+        sums[k, 1] += first
+        sums[k, 2] += second
+        sums[k, 3] += squares
+        for r in range(3):
+            v = level[k, r]
+            wins = 0.0
+            for c in range(v):
+                wins += marginal[r, c]
+            odds[k, r, 0] += plays
+            odds[k, r, 1] += wins
+            odds[k, r, 2] += marginal[r, v]
+
+
+@njit(cache=True, nogil=True)
 def _rescore_terms(
     weights: npt.NDArray[np.float64],
     cand_rows: IntArray,
@@ -556,7 +775,7 @@ def _rescore_terms(
     natural_units: npt.NDArray[np.float64],
     sums: npt.NDArray[np.float64],
 ) -> None:  # pragma: no cover - compiled
-    """:func:`_rescore`'s sums under a rule set of RULES §2.5, each pairing settled by
+    """:func:`_rescore_pairs`' sums under a rule set of RULES §2.5, each pairing settled by
     :func:`cpsolver.chinese.ev_kernel.settle_terms` (the one settlement's arrays): ``sums[k] =
     (sum w, sum w*u, sum w*u^2, sum w^2, sum w [we scoop], sum w*u [we scoop], sum w [they
     scoop us], sum w*u [they scoop us])``, the last four for the sweep (:func:`calibrate`)."""
@@ -584,6 +803,33 @@ def _rescore_terms(
                 sums[k, 7] += w * u
 
 
+def pool_sums(
+    pool: OpponentPool,
+    rules: ChineseRules,
+    hand: npt.NDArray[np.int8],
+    rows: IntArray,
+    codes: IntArray,
+    *,
+    reference: bool = False,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The pool's ``sums`` and ``odds`` of candidates (``rows``: their row classes, ``codes``:
+    the natural each declares, 0 for none) for our 13 cards ``hand`` (kernel indices), CP-7..11's
+    settlement (:func:`_rescore_pairs`' doc): by the cells of :func:`_rescore_cells`, or with
+    ``reference`` by the loop over (candidate, weighted pool hand) pairs (the same values up to
+    rounding; kept to test the cells against, and to time them)."""
+    sums = np.zeros((rows.shape[0], 4))
+    odds = np.zeros((rows.shape[0], 3, 3))
+    args = (rows, codes, pool.rows_for(rules), pool.natural_for(rules), row_values(rules),
+            kernel_mode(rules), K.NATURAL_UNITS, sums, odds)  # fmt: skip
+    if reference:
+        w = np.empty(pool.hands.shape[0])
+        _weights(pool.suit_ranks, _free_ranks(hand), _fitting_permutations(), _SHARES, w)
+        _rescore_pairs(w, *args)
+    else:
+        _rescore_cells(pool.suit_ranks, _free_ranks(hand), _fitting_permutations(), _SHARES, *args)
+    return sums, odds
+
+
 def calibrate(
     cards: CardsLike,
     rules: ChineseRules,
@@ -597,23 +843,19 @@ def calibrate(
     (:meth:`Candidate.with_estimate`), and its per-row odds from the same weighted pool
     (against an opponent who plays rows)."""
     pool = pool or pool_for(rules)
-    w = pool_weights(pool, cards)
+    _, hand = hand_array(cards)
     codes = np.array(
         [natural_code(rules, c.natural) if c.natural else 0 for c in candidates], dtype=np.int64
     )
     rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
-    opp_nat = pool.natural_for(rules)
-    sums = np.zeros((len(candidates), 4))
-    odds = np.zeros((len(candidates), 3, 3))
-    _rescore(
-        w, rows, codes, pool.rows_for(rules), opp_nat, row_values(rules), kernel_mode(rules),
-        K.NATURAL_UNITS, sums, odds,
-    )  # fmt: skip
+    sums, odds = pool_sums(pool, rules, hand, rows, codes)
     sweep = np.zeros(len(candidates))
     if not is_legacy(rules):  # the whole vocabulary: the one settlement's arrays
         terms = K.kernel_terms(rules)
         full = np.zeros((len(candidates), 8))
-        _rescore_terms(w, rows, codes, pool.rows_for(rules), opp_nat.astype(np.int64),
+        w = pool_weights(pool, cards)
+        _rescore_terms(w, rows, codes, pool.rows_for(rules),
+                       pool.natural_for(rules).astype(np.int64),
                        *terms.args(), full)  # fmt: skip
         sums = full[:, :4]
         sweep = _sweep_terms(full, rules, pool)
@@ -633,7 +875,10 @@ def calibrate(
                 shown.append(replace(row, win=p_win, tie=p_tie, loss=max(0.0, 1 - p_win - p_tie)))
             c = replace(c, rows=tuple(shown))
         out.append(c.with_estimate(opponents * mean + float(sweep[i]), half))
-    out.sort(key=lambda c: -c.score)
+    # Best first; values within rounding of each other (1e-9 units: a split and its twin with
+    # two rows' cards exchanged often have the same value, which the sums reach by other
+    # roundings) keep the table model's order, the order ``candidates`` came in.
+    out.sort(key=lambda c: -round(c.score, 9))
     return out
 
 
