@@ -144,8 +144,9 @@ def analyse(
         def odds(row: int, cls: int) -> tuple[float, float]:
             return float(t[row, K.F_WIN, cls]), float(t[row, K.F_TIE, cls])
 
+    seen: _Rows = {}  # a hand's candidates share rows: each row's hand and odds made once
     out = [
-        _candidate(ordered, rows, (front, middle, back), total_ev(model, value), model, odds)
+        _candidate(ordered, rows, (front, middle, back), total_ev(model, value), model, odds, seen)
         for rows, value, front, middle, back in zip(
             found.rows, found.values, found.front, found.middle, found.back, strict=True
         )
@@ -196,6 +197,10 @@ def best_split_candidate(
     return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model, odds)
 
 
+_Rows = dict[tuple[int, int], tuple[HandValue, RowOdds]]
+"""Per (row, subset index): the row's hand and odds, shared by the candidates of one hand."""
+
+
 def _candidate(
     ordered: tuple[Card, ...],
     rows: tuple[int, int, int],
@@ -203,33 +208,41 @@ def _candidate(
     ev: float,
     model: OpponentModel,
     odds: Odds,
+    seen: _Rows | None = None,
 ) -> Candidate:
     back_i, middle_i, front_i = rows
+    seen = {} if seen is None else seen
     wheel = model.rules.wheel_second_highest
-    hands = tuple(
-        hand_from_class([ordered[p] for p in positions], int(cls), wheel_second_highest=wheel)
-        for positions, cls in zip(
+    values = row_values_view(model.rules)
+    made = []
+    for r, (subset, positions, cls) in enumerate(
+        zip(
+            (front_i, middle_i, back_i),
             (COMB3_LISTS[front_i], COMB5_LISTS[middle_i], COMB5_LISTS[back_i]),
             row_classes,
             strict=True,
         )
-    )
-    classes = (hands[0].strength, hands[1].strength, hands[2].strength)
-    values = row_values_view(model.rules)
-    row_odds = []
-    for r, c in enumerate(classes):
-        win, tie = odds(r, c)
-        royalty = model.rules.royalty(Row(r), hands[r].category, royal=hands[r].is_royal)
-        loss = max(0.0, 1.0 - win - tie)
-        row_odds.append(RowOdds(win, tie, loss, float(values[r, c]), royalty))
+    ):
+        found = seen.get((r, subset))
+        if found is None:
+            hand = hand_from_class(
+                [ordered[p] for p in positions], int(cls), wheel_second_highest=wheel
+            )
+            c = hand.strength
+            win, tie = odds(r, c)
+            royalty = model.rules.royalty(Row(r), hand.category, royal=hand.is_royal)
+            loss = max(0.0, 1.0 - win - tie)
+            found = seen[r, subset] = (hand, RowOdds(win, tie, loss, float(values[r, c]), royalty))
+        made.append(found)
+    hands = (made[0][0], made[1][0], made[2][0])
     return Candidate(
         tuple(hands[0].cards),
         tuple(hands[1].cards),
         tuple(hands[2].cards),
         None,
         ev,
-        classes,
-        tuple(row_odds),
+        (hands[0].strength, hands[1].strength, hands[2].strength),
+        (made[0][1], made[1][1], made[2][1]),
         hands=hands,
     )
 

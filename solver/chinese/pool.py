@@ -43,7 +43,7 @@ import math
 import sys
 import time
 import zipfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from cpsolver.cards import CardsLike
 from cpsolver.chinese import ev_kernel as K
-from cpsolver.chinese.ev import Candidate, hand_array
+from cpsolver.chinese.ev import Candidate, RowOdds, hand_array
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
@@ -867,14 +867,17 @@ def calibrate(
         var = max(second / total - mean * mean, 0.0)
         ess = total * total / squares
         half = 1.96 * opponents * math.sqrt(var / ess)
+        shown = c.rows
         if c.natural is None and c.rows:
-            shown = []
-            for r, row in enumerate(c.rows):
-                plays, win, tie = (float(x) for x in odds[i, r])
-                p_win, p_tie = win / plays, tie / plays
-                shown.append(replace(row, win=p_win, tie=p_tie, loss=max(0.0, 1 - p_win - p_tie)))
-            c = replace(c, rows=tuple(shown))
-        out.append(c.with_estimate(opponents * mean + float(sweep[i]), half))
+            shown = tuple(
+                RowOdds(win / plays, tie / plays, max(0.0, 1 - win / plays - tie / plays),
+                        row.value, row.royalty)
+                for row, (plays, win, tie) in zip(c.rows, odds[i].tolist(), strict=True)
+            )  # fmt: skip
+        value = opponents * mean + float(sweep[i])
+        ci = (value - half, value + half)  # c.with_estimate(value, half), the pool's rows
+        fields = (c.front, c.middle, c.back, c.natural, c.ev, c.classes, shown, value, ci)
+        out.append(Candidate(*fields, 0, c.hands))
     # Best first; values within rounding of each other (1e-9 units: a split and its twin with
     # two rows' cards exchanged often have the same value, which the sums reach by other
     # roundings) keep the table model's order, the order ``candidates`` came in.
