@@ -7,6 +7,7 @@ single-hand solve, natural declarations included (CP-11).
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -69,3 +70,19 @@ def test_solve_many_equals_solve_on_thousands_of_seeded_hands() -> None:
         if many.to_dict() != solve(hand).to_dict()
     ]
     assert differ == []
+
+
+@pytest.mark.parametrize("rules", ["standard", "two_four"])
+def test_solve_many_calibrated_equals_solve_hand_by_hand(rules: str) -> None:
+    """The calibrated batch path (chunks of hands on threads) against ``solve`` one hand at a
+    time: the same Solutions (rows, values, intervals, every candidate of the analysis), in the
+    order given, natural hands included; more hands than one chunk per thread."""
+    solve_module = importlib.import_module("cpsolver.chinese.solve")  # the package: solve()
+    hands = _hands(32, 5 * solve_module.CALIBRATED_CHUNK)
+    batch = solve_many(hands, rules, estimator="calibrated", arrangements=2)
+    assert len(batch) == len(hands)
+    for hand, many in zip(hands, batch, strict=True):
+        one = solve(hand, rules, estimator="calibrated", arrangements=2)
+        assert many.to_dict() == one.to_dict(), [str(c) for c in hand]
+        assert many.analysis == one.analysis
+        assert many.analysis is not None and str(many.analysis.estimator) == "calibrated"

@@ -851,10 +851,11 @@ def solve_many(
 ) -> list[Solution]:
     """:func:`solve` for many hands at once; the search runs on all cores (numba threads).
     ``estimator``, ``arrangements`` and ``seed`` mean what they mean in :func:`solve`, for
-    each hand (a budget is each hand's); one that asks for more than the table model's best
-    arrangement (the ``calibrated`` or ``rollouts:N`` estimator, a budget that buys one, or
-    more than one arrangement) solves the hands one by one with it. ``budget_ms`` is the
-    deprecated name of ``estimator="budget:Nms"``.
+    each hand (a budget is each hand's); the ``calibrated`` estimator (named, or bought by a
+    budget) solves chunks of hands on one thread per core, each hand as :func:`solve` does;
+    one that asks for more than the table model's best arrangement otherwise (``rollouts:N``,
+    a budget that buys it, or more than one arrangement) solves the hands one by one with it.
+    ``budget_ms`` is the deprecated name of ``estimator="budget:Nms"``.
 
     Bad cards raise as in :func:`solve`, with the field ``hands[i]``; one error lists the
     violations of every bad hand.
@@ -885,6 +886,8 @@ def solve_many(
             indices.append(_indices13(hand, ("hands", i)))
     problems.raise_any()
     chosen = asked.chosen(budget_left())
+    if isinstance(obj, EvObjective) and chosen.kind == "calibrated":
+        return _solve_calibrated_batch(indices, resolved, obj, count, chosen)
     if isinstance(obj, EvObjective) and (count > 1 or chosen.kind != "model"):
         return [_solve_ev(ix, resolved, obj, count, chosen, seed, None) for ix in indices]
     if isinstance(obj, EvObjective):
@@ -908,6 +911,38 @@ def solve_many(
         )
         for ix, r, c, v in zip(indices, rows, classes, values, strict=True)
     ]
+
+
+CALIBRATED_CHUNK = 16
+"""Hands per task of :func:`_solve_calibrated_batch`."""
+
+
+def _solve_calibrated_batch(
+    indices: list[list[int]],
+    rules: ChineseRules,
+    obj: EvObjective,
+    count: int,
+    estimator: Estimator,
+) -> list[Solution]:
+    """``solve_many`` under the ``calibrated`` estimator: each hand solved as :func:`solve`
+    solves it (the same code, so the same Solution), chunks of :data:`CALIBRATED_CHUNK` hands
+    on one thread per core. The pool kernel and the table search release the GIL, so one
+    thread's kernels run while another builds its candidates in Python; no numba threading
+    layer is loaded, so the process may fork afterwards."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    chunks = [indices[a : a + CALIBRATED_CHUNK] for a in range(0, len(indices), CALIBRATED_CHUNK)]
+
+    def run(chunk: list[list[int]]) -> list[Solution]:
+        return [_solve_ev(ix, rules, obj, count, estimator, 0, None) for ix in chunk]
+
+    if cores < 2 or len(chunks) < 2:
+        return [s for chunk in chunks for s in run(chunk)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    first = run(chunks[0])  # tables, pool and kernels loaded before the threads start
+    with ThreadPoolExecutor(min(cores, len(chunks) - 1)) as pool:
+        rest = list(pool.map(run, chunks[1:]))
+    return first + [s for chunk in rest for s in chunk]
 
 
 def _solve_ev_batch(
