@@ -91,7 +91,7 @@ def test_weights_are_the_share_of_suit_relabellings_that_avoid_our_cards() -> No
 
 def test_weights_of_the_whole_pool_equal_the_subset_tests_per_hand() -> None:
     pool = pool_for(ChineseRules())
-    ranks = pool.suit_ranks.astype(np.int64)
+    ranks = pool.suit_columns.T.astype(np.int64)
     table = pool_module._fitting_permutations().astype(np.int64)
     rng = random.Random(5)
     for held in (set(rng.sample(range(52), 13)) for _ in range(4)):
