@@ -9,9 +9,9 @@ pass; ``reference``: weights then the loop over (candidate, pool hand) pairs) an
 
 ``--against REV`` times the code of a git revision beside the working tree's, side by side in
 one run: each is a child process (the revision's ``solver/`` from ``git archive``, imported as
-``cpsolver``), the hands sent to each in turn, one at a time (the machine drifts), then each
-one's ``solve_many``; the parent checks that both chose the same rows and prints how often
-they differ and by how much in value.
+``cpsolver``), the hands sent to each in turn, one at a time (the machine drifts), then
+``solve_many`` calls of a tenth of the batch each, in turn; the parent checks that both chose
+the same rows and prints how often they differ and by how much in value.
 """
 
 from __future__ import annotations
@@ -175,11 +175,18 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"{preset} {names[0]} vs {other}: same rows on {same} of {len(pairs)} "
                       f"hands, largest |ev difference| {gap:.2e}", flush=True)  # fmt: skip
             batch = _hands(args.seed + 1, args.batch)
-            for name, child in children.items():
+            seconds = dict.fromkeys(children, 0.0)
+            for child in children.values():
                 _ask(child, {"kind": "many", "rules": preset, "hands": batch[:50]})  # warm
-                out = _ask(child, {"kind": "many", "rules": preset, "hands": batch})
-                print(f"{preset} {name}: solve_many calibrated {len(batch) / out['seconds']:,.0f} "
-                      f"hands/s ({len(batch)} hands)", flush=True)  # fmt: skip
+            step = max(1, args.batch // 10)  # ten calls each, in turn (the machine drifts)
+            for start in range(0, len(batch), step):
+                for name, child in children.items():
+                    part = batch[start : start + step]
+                    seconds[name] += _ask(child, {"kind": "many", "rules": preset,
+                                                  "hands": part})["seconds"]  # fmt: skip
+            for name in children:
+                print(f"{preset} {name}: solve_many calibrated {len(batch) / seconds[name]:,.0f} "
+                      f"hands/s ({len(batch)} hands in calls of {step})", flush=True)  # fmt: skip
         for child in children.values():
             assert child.stdin is not None
             child.stdin.close()

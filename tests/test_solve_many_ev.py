@@ -7,7 +7,6 @@ single-hand solve, natural declarations included (CP-11).
 
 from __future__ import annotations
 
-import importlib
 import random
 
 import pytest
@@ -74,11 +73,10 @@ def test_solve_many_equals_solve_on_thousands_of_seeded_hands() -> None:
 
 @pytest.mark.parametrize("rules", ["standard", "two_four"])
 def test_solve_many_calibrated_equals_solve_hand_by_hand(rules: str) -> None:
-    """The calibrated batch path (chunks of hands on threads) against ``solve`` one hand at a
-    time: the same Solutions (rows, values, intervals, every candidate of the analysis), in the
-    order given, natural hands included; more hands than one chunk per thread."""
-    solve_module = importlib.import_module("cpsolver.chinese.solve")  # the package: solve()
-    hands = _hands(32, 5 * solve_module.CALIBRATED_CHUNK)
+    """The calibrated batch path (the pool kernel for all hands, chunks on threads) against
+    ``solve`` one hand at a time: the same Solutions (rows, values, intervals, every candidate
+    of the analysis), in the order given, natural hands included."""
+    hands = _hands(32, 80)
     batch = solve_many(hands, rules, estimator="calibrated", arrangements=2)
     assert len(batch) == len(hands)
     for hand, many in zip(hands, batch, strict=True):

@@ -49,7 +49,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from cpsolver.cards import CardsLike
+from cpsolver.cards import Card, CardsLike
 from cpsolver.chinese import ev_kernel as K
 from cpsolver.chinese.ev import Candidate, RowOdds, hand_array
 from cpsolver.chinese.ev_model import (
@@ -78,6 +78,7 @@ __all__ = [
     "OpponentPool",
     "build_pool",
     "calibrate",
+    "calibrate_many",
     "pool_filename",
     "pool_for",
     "pool_hands",
@@ -857,6 +858,17 @@ def calibrate(
                        *terms.args(), full)  # fmt: skip
         sums = full[:, :4]
         sweep = _sweep_terms(full, rules, pool)
+    return _with_estimates(candidates, rules, sums, odds, sweep)
+
+
+def _with_estimates(
+    candidates: list[Candidate],
+    rules: ChineseRules,
+    sums: npt.NDArray[np.float64],
+    odds: npt.NDArray[np.float64],
+    sweep: npt.NDArray[np.float64],
+) -> list[Candidate]:
+    """:func:`calibrate`'s candidates from the pool's sums and odds, best first."""
     opponents = rules.players - 1
     out = []
     for i, c in enumerate(candidates):
@@ -881,6 +893,83 @@ def calibrate(
     # roundings) keep the table model's order, the order ``candidates`` came in.
     out.sort(key=lambda c: -round(c.score, 9))
     return out
+
+
+def calibrate_many(
+    hands: list[list[Card]],
+    rules: ChineseRules,
+    candidates: list[list[Candidate]],
+    *,
+    threads: int = 1,
+) -> list[list[Candidate]]:
+    """:func:`calibrate` for many hands (13 :class:`Card` s each, with their candidates): the
+    same candidates, to the bit. The pool kernel runs for every hand first, in one call per
+    chunk of hands on ``threads`` threads (each call releases the GIL once, for the whole
+    chunk: threads that took the GIL per hand stalled each other on a busy machine); the
+    rule sets of RULES §2.5 beyond CP-7..11 are calibrated hand by hand."""
+    pool = pool_for(rules)
+    if not is_legacy(rules) or not hands:
+        return [calibrate(h, rules, c, pool=pool) for h, c in zip(hands, candidates, strict=True)]
+    n, wide = len(hands), max(len(c) for c in candidates)
+    held = np.zeros((n, 4), dtype=np.int16)
+    rows = np.zeros((n, wide, 3), dtype=np.int64)
+    codes = np.zeros((n, wide), dtype=np.int64)
+    counts = np.array([len(c) for c in candidates], dtype=np.int64)
+    for h, (cards, found) in enumerate(zip(hands, candidates, strict=True)):
+        for card in cards:
+            held[h, card.index & 3] |= 1 << (card.index >> 2)
+        rows[h, : len(found)] = [c.classes for c in found]
+        codes[h, : len(found)] = [natural_code(rules, c.natural) if c.natural else 0 for c in found]
+    sums = np.zeros((n, wide, 4))
+    odds = np.zeros((n, wide, 3, 3))
+    args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes, counts,
+            pool.rows_for(rules), pool.natural_for(rules), row_values(rules), kernel_mode(rules),
+            K.NATURAL_UNITS, sums, odds)  # fmt: skip
+    chunks = max(1, min(threads, n))
+    if chunks == 1:
+        _rescore_cells_range(*args, 0, n)
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        bounds = [(k * n // chunks, (k + 1) * n // chunks) for k in range(chunks)]
+        with ThreadPoolExecutor(chunks) as workers:
+            for done in [workers.submit(_rescore_cells_range, *args, a, b) for a, b in bounds]:
+                done.result()
+    none = np.zeros(wide)
+    return [
+        _with_estimates(c, rules, sums[h, : len(c)], odds[h, : len(c)], none[: len(c)])
+        for h, c in enumerate(candidates)
+    ]
+
+
+@njit(cache=True, nogil=True)
+def _rescore_cells_range(
+    suit_columns: npt.NDArray[np.int16],
+    held: npt.NDArray[np.int16],
+    fitting: npt.NDArray[np.uint8],
+    shares: npt.NDArray[np.float64],
+    cand_rows: npt.NDArray[np.int64],
+    cand_nat: npt.NDArray[np.int64],
+    counts: IntArray,
+    opp_rows: npt.NDArray[np.int32],
+    opp_nat: npt.NDArray[np.int8],
+    values: npt.NDArray[np.float64],
+    scoring: int,
+    natural_units: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+    odds: npt.NDArray[np.float64],
+    lo: int,
+    hi: int,
+) -> None:  # pragma: no cover - compiled
+    """:func:`_rescore_cells` for hands ``lo`` to ``hi`` of a batch (:func:`calibrate_many`):
+    hand ``h``'s ``counts[h]`` candidates, ``held[h]`` its ranks per suit."""
+    for h in range(lo, hi):
+        m = counts[h]
+        _rescore_cells(
+            suit_columns, held[h], fitting, shares, np.ascontiguousarray(cand_rows[h, :m]),
+            np.ascontiguousarray(cand_nat[h, :m]), opp_rows, opp_nat, values, scoring,
+            natural_units, sums[h, :m], odds[h, :m],
+        )  # fmt: skip
 
 
 def _sweep_terms(

@@ -64,7 +64,7 @@ from cpsolver.chinese.objectives import (
     get_objective,
     reported_value,
 )
-from cpsolver.chinese.pool import calibrate
+from cpsolver.chinese.pool import calibrate, calibrate_many
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
     COMB3_LISTS,
@@ -852,7 +852,7 @@ def solve_many(
     """:func:`solve` for many hands at once; the search runs on all cores (numba threads).
     ``estimator``, ``arrangements`` and ``seed`` mean what they mean in :func:`solve`, for
     each hand (a budget is each hand's); the ``calibrated`` estimator (named, or bought by a
-    budget) solves chunks of hands on one thread per core, each hand as :func:`solve` does;
+    budget) runs its pool kernel for every hand at once, on one thread per core;
     one that asks for more than the table model's best arrangement otherwise (``rollouts:N``,
     a budget that buys it, or more than one arrangement) solves the hands one by one with it.
     ``budget_ms`` is the deprecated name of ``estimator="budget:Nms"``.
@@ -913,10 +913,6 @@ def solve_many(
     ]
 
 
-CALIBRATED_CHUNK = 16
-"""Hands per task of :func:`_solve_calibrated_batch`."""
-
-
 def _solve_calibrated_batch(
     indices: list[list[int]],
     rules: ChineseRules,
@@ -924,25 +920,19 @@ def _solve_calibrated_batch(
     count: int,
     estimator: Estimator,
 ) -> list[Solution]:
-    """``solve_many`` under the ``calibrated`` estimator: each hand solved as :func:`solve`
-    solves it (the same code, so the same Solution), chunks of :data:`CALIBRATED_CHUNK` hands
-    on one thread per core. The pool kernel and the table search release the GIL, so one
-    thread's kernels run while another builds its candidates in Python; no numba threading
-    layer is loaded, so the process may fork afterwards."""
+    """``solve_many`` under the ``calibrated`` estimator: each hand's candidates as
+    :func:`solve` finds them, then the pool kernel for every hand at once on one thread per core
+    (:func:`cpsolver.chinese.pool.calibrate_many`: no numba threading layer, so the process may
+    fork afterwards), then each Solution as :func:`solve` builds it: the same Solutions."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
-    chunks = [indices[a : a + CALIBRATED_CHUNK] for a in range(0, len(indices), CALIBRATED_CHUNK)]
-
-    def run(chunk: list[list[int]]) -> list[Solution]:
-        return [_solve_ev(ix, rules, obj, count, estimator, 0, None) for ix in chunk]
-
-    if cores < 2 or len(chunks) < 2:
-        return [s for chunk in chunks for s in run(chunk)]
-    from concurrent.futures import ThreadPoolExecutor
-
-    first = run(chunks[0])  # tables, pool and kernels loaded before the threads start
-    with ThreadPoolExecutor(min(cores, len(chunks) - 1)) as pool:
-        rest = list(pool.map(run, chunks[1:]))
-    return first + [s for chunk in rest for s in chunk]
+    model = model_for(rules)
+    parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
+    found = [analyse(cards, rules, top=max(count, 10), model=model) for cards in parsed]
+    scored = calibrate_many(parsed, rules, found, threads=cores)
+    return [
+        _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO, estimator)
+        for cards, candidates in zip(parsed, scored, strict=True)
+    ]
 
 
 def _solve_ev_batch(
