@@ -75,6 +75,7 @@ from cpsolver.rules.chinese import ChineseRules, Sweep
 __all__ = [
     "POOL_SEED",
     "POOL_SIZE",
+    "CalibrationBatch",
     "OpponentPool",
     "build_pool",
     "calibrate",
@@ -895,6 +896,52 @@ def _with_estimates(
     return out
 
 
+class CalibrationBatch:
+    """The pool kernel's inputs and outputs for a batch of hands (13 :class:`Card` s each,
+    with their candidates; CP-7..11's rule sets, :func:`is_legacy`), packed as arrays:
+    :meth:`run` (GIL-free, any thread) fills the sums of hands ``lo`` to ``hi``, and
+    :meth:`results` is then what :func:`calibrate` returns for each hand, to the bit."""
+
+    def __init__(
+        self, hands: list[list[Card]], rules: ChineseRules, candidates: list[list[Candidate]]
+    ) -> None:
+        pool = pool_for(rules)
+        n, wide = len(hands), max((len(c) for c in candidates), default=1)
+        held = np.zeros((n, 4), dtype=np.int16)
+        rows = np.zeros((n, wide, 3), dtype=np.int64)
+        codes = np.zeros((n, wide), dtype=np.int64)
+        counts = np.array([len(c) for c in candidates], dtype=np.int64)
+        for h, (cards, found) in enumerate(zip(hands, candidates, strict=True)):
+            for card in cards:
+                held[h, card.index & 3] |= 1 << (card.index >> 2)
+            rows[h, : len(found)] = [c.classes for c in found]
+            codes[h, : len(found)] = [
+                natural_code(rules, c.natural) if c.natural else 0 for c in found
+            ]
+        self.size = n
+        self.rules = rules
+        self.candidates = candidates
+        self.sums = np.zeros((n, wide, 4))
+        self.odds = np.zeros((n, wide, 3, 3))
+        self._args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
+                      counts, pool.rows_for(rules), pool.natural_for(rules), row_values(rules),
+                      kernel_mode(rules), K.NATURAL_UNITS, self.sums, self.odds)  # fmt: skip
+
+    def run(self, lo: int = 0, hi: int | None = None) -> None:
+        """The pool kernel for hands ``lo`` to ``hi`` (all by default), the GIL released."""
+        _rescore_cells_range(*self._args, lo, self.size if hi is None else hi)
+
+    def results(self) -> list[list[Candidate]]:
+        """Each hand's candidates re-scored, best first (after :meth:`run`)."""
+        none = np.zeros(self.sums.shape[1])
+        return [
+            _with_estimates(
+                c, self.rules, self.sums[h, : len(c)], self.odds[h, : len(c)], none[: len(c)]
+            )
+            for h, c in enumerate(self.candidates)
+        ]
+
+
 def calibrate_many(
     hands: list[list[Card]],
     rules: ChineseRules,
@@ -905,41 +952,23 @@ def calibrate_many(
     """:func:`calibrate` for many hands (13 :class:`Card` s each, with their candidates): the
     same candidates, to the bit. The pool kernel runs for every hand first, in one call per
     chunk of hands on ``threads`` threads (each call releases the GIL once, for the whole
-    chunk: threads that took the GIL per hand stalled each other on a busy machine); the
-    rule sets of RULES §2.5 beyond CP-7..11 are calibrated hand by hand."""
-    pool = pool_for(rules)
+    chunk); the rule sets of RULES §2.5 beyond CP-7..11 are calibrated hand by hand."""
     if not is_legacy(rules) or not hands:
+        pool = pool_for(rules)
         return [calibrate(h, rules, c, pool=pool) for h, c in zip(hands, candidates, strict=True)]
-    n, wide = len(hands), max(len(c) for c in candidates)
-    held = np.zeros((n, 4), dtype=np.int16)
-    rows = np.zeros((n, wide, 3), dtype=np.int64)
-    codes = np.zeros((n, wide), dtype=np.int64)
-    counts = np.array([len(c) for c in candidates], dtype=np.int64)
-    for h, (cards, found) in enumerate(zip(hands, candidates, strict=True)):
-        for card in cards:
-            held[h, card.index & 3] |= 1 << (card.index >> 2)
-        rows[h, : len(found)] = [c.classes for c in found]
-        codes[h, : len(found)] = [natural_code(rules, c.natural) if c.natural else 0 for c in found]
-    sums = np.zeros((n, wide, 4))
-    odds = np.zeros((n, wide, 3, 3))
-    args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes, counts,
-            pool.rows_for(rules), pool.natural_for(rules), row_values(rules), kernel_mode(rules),
-            K.NATURAL_UNITS, sums, odds)  # fmt: skip
+    batch = CalibrationBatch(hands, rules, candidates)
+    n = batch.size
     chunks = max(1, min(threads, n))
     if chunks == 1:
-        _rescore_cells_range(*args, 0, n)
+        batch.run()
     else:
         from concurrent.futures import ThreadPoolExecutor
 
         bounds = [(k * n // chunks, (k + 1) * n // chunks) for k in range(chunks)]
         with ThreadPoolExecutor(chunks) as workers:
-            for done in [workers.submit(_rescore_cells_range, *args, a, b) for a, b in bounds]:
+            for done in [workers.submit(batch.run, a, b) for a, b in bounds]:
                 done.result()
-    none = np.zeros(wide)
-    return [
-        _with_estimates(c, rules, sums[h, : len(c)], odds[h, : len(c)], none[: len(c)])
-        for h, c in enumerate(candidates)
-    ]
+    return batch.results()
 
 
 @njit(cache=True, nogil=True)

@@ -64,7 +64,7 @@ from cpsolver.chinese.objectives import (
     get_objective,
     reported_value,
 )
-from cpsolver.chinese.pool import calibrate, calibrate_many
+from cpsolver.chinese.pool import CalibrationBatch, calibrate, calibrate_many
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
     COMB3_LISTS,
@@ -73,6 +73,7 @@ from cpsolver.chinese.search import (
     search_batch,
     search_removal_batch,
 )
+from cpsolver.chinese.table_keys import is_legacy
 from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError, Violations
 from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
@@ -852,7 +853,7 @@ def solve_many(
     """:func:`solve` for many hands at once; the search runs on all cores (numba threads).
     ``estimator``, ``arrangements`` and ``seed`` mean what they mean in :func:`solve`, for
     each hand (a budget is each hand's); the ``calibrated`` estimator (named, or bought by a
-    budget) runs its pool kernel for every hand at once, on one thread per core;
+    budget) runs its pool kernel on a second thread while the next hands' candidates are found;
     one that asks for more than the table model's best arrangement otherwise (``rollouts:N``,
     a budget that buys it, or more than one arrangement) solves the hands one by one with it.
     ``budget_ms`` is the deprecated name of ``estimator="budget:Nms"``.
@@ -913,6 +914,10 @@ def solve_many(
     ]
 
 
+CALIBRATED_CHUNK = 64
+"""Hands per chunk of :func:`_solve_calibrated_batch`'s pipeline."""
+
+
 def _solve_calibrated_batch(
     indices: list[list[int]],
     rules: ChineseRules,
@@ -920,15 +925,37 @@ def _solve_calibrated_batch(
     count: int,
     estimator: Estimator,
 ) -> list[Solution]:
-    """``solve_many`` under the ``calibrated`` estimator: each hand's candidates as
-    :func:`solve` finds them, then the pool kernel for every hand at once on one thread per core
-    (:func:`cpsolver.chinese.pool.calibrate_many`: no numba threading layer, so the process may
-    fork afterwards), then each Solution as :func:`solve` builds it: the same Solutions."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    """``solve_many`` under the ``calibrated`` estimator, the same Solutions as :func:`solve`
+    hand by hand, as a pipeline of chunks of :data:`CALIBRATED_CHUNK` hands: this thread finds a
+    chunk's candidates (Python and the table scan) while a worker thread runs the pool kernel
+    of the chunk before (:class:`cpsolver.chinese.pool.CalibrationBatch`: one GIL-free call a
+    chunk, no numba threading layer, so the process may fork afterwards); the Solutions are
+    built at the end. Rule sets beyond CP-7..11 (RULES §2.5) are solved hand by hand."""
     model = model_for(rules)
     parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
-    found = [analyse(cards, rules, top=max(count, 10), model=model) for cards in parsed]
-    scored = calibrate_many(parsed, rules, found, threads=cores)
+    top = max(count, 10)
+    if not is_legacy(rules) or len(parsed) <= CALIBRATED_CHUNK:
+        found = [analyse(cards, rules, top=top, model=model) for cards in parsed]
+        scored = calibrate_many(parsed, rules, found)
+    else:
+        from concurrent.futures import Future, ThreadPoolExecutor
+
+        scored = []
+        pending: tuple[Future[None], CalibrationBatch] | None = None
+        with ThreadPoolExecutor(1) as worker:
+            for a in range(0, len(parsed), CALIBRATED_CHUNK):
+                part = parsed[a : a + CALIBRATED_CHUNK]
+                batch = CalibrationBatch(
+                    part, rules, [analyse(cards, rules, top=top, model=model) for cards in part]
+                )
+                started = worker.submit(batch.run)
+                if pending is not None:  # the chunk before: its kernel ran meanwhile
+                    pending[0].result()
+                    scored += pending[1].results()
+                pending = (started, batch)
+            assert pending is not None
+            pending[0].result()
+            scored += pending[1].results()
     return [
         _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO, estimator)
         for cards, candidates in zip(parsed, scored, strict=True)
