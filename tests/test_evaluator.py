@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import eval7
@@ -215,3 +216,42 @@ def test_root_evaluate_takes_the_rules_like_the_other_games() -> None:
     assert cpsolver.evaluate(wheel, wheel="second_highest") == cpsolver.evaluate(wheel, high)
     assert cpsolver.evaluate(wheel, high, wheel_second_highest=False) == cpsolver.evaluate(wheel)
     assert cpsolver.evaluate(wheel, "eastern").name == "straight, five high"
+
+
+@pytest.mark.parametrize("wheel", [False, True])
+def test_hand_from_class_is_evaluate(wheel: bool) -> None:
+    """``hand_from_class`` reads a class's category, name, royal flag and wheel from its key
+    (issue 32: no ``evaluate`` on a class's first sighting): against ``evaluate`` on every
+    straight and straight flush (wheels included), every quads and full house, and 20,000
+    seeded random rows, with the per-class cache emptied first."""
+    import random
+
+    from cpsolver.cards import parse_cards
+    from cpsolver.evaluator import poker
+
+    ranks = "23456789TJQKA"
+    hands = []
+    for low in range(-1, 9):  # A-2-3-4-5 up to T-J-Q-K-A
+        run = [ranks[(low + k) % 13] for k in range(5)]
+        hands.append(" ".join(r + "s" for r in run))
+        hands.append(" ".join(r + ("s" if k else "h") for k, r in enumerate(run)))
+    for a, b in itertools.permutations(ranks, 2):
+        hands += [f"{a}s {a}h {a}d {a}c {b}s", f"{a}s {a}h {a}d {b}c {b}s"]
+    rows = [sorted(parse_cards(h), key=lambda c: c.index) for h in hands]
+    rng = random.Random(32)
+    deck = [Card.from_index(i) for i in range(52)]
+    rows += [
+        sorted(rng.sample(deck, 5 if n % 4 else 3), key=lambda c: c.index) for n in range(20000)
+    ]
+    poker._CLASS_INFO.clear()
+    for cards in rows:
+        cls = poker.strength(cards, wheel_second_highest=wheel)
+        fast = poker.hand_from_class(cards, cls, wheel_second_highest=wheel)
+        slow = poker.evaluate(cards, wheel_second_highest=wheel)
+        assert (fast.strength, fast.category, fast.cards, fast.name, fast.is_royal) == (
+            slow.strength,
+            slow.category,
+            slow.cards,
+            slow.name,
+            slow.is_royal,
+        ), cards

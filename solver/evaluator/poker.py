@@ -319,10 +319,12 @@ def hand_from_class(
     True
     """
     info = _CLASS_INFO.get((wheel_second_highest, cls))
-    if info is None:
-        hand = evaluate(cards, wheel_second_highest=wheel_second_highest)
-        low_ace = hand.category in _STRAIGHTS and hand.cards[-1].rank == Rank.ACE
-        info = (hand.category, hand.name, hand.is_royal, low_ace)
+    if info is None:  # evaluate's facts of the class, read from its key as evaluate reads them
+        tables = poker_tables(wheel_second_highest)
+        key = tables.keys[cls]
+        category = Category(key[0])
+        low_ace = category in _STRAIGHTS and key[1] in (6, 23)  # evaluate's wheel: 5-4-3-2-A
+        info = (category, _name(key), bool(tables.is_royal[cls]), low_ace)
         _CLASS_INFO[wheel_second_highest, cls] = info
     category, name, royal, low_ace = info
     if low_ace:
