@@ -71,11 +71,12 @@ def test_solve_many_equals_solve_on_thousands_of_seeded_hands() -> None:
     assert differ == []
 
 
-@pytest.mark.parametrize("rules", ["standard", "two_four"])
+@pytest.mark.parametrize("rules", ["standard", "two_four", "shisanshui"])
 def test_solve_many_calibrated_equals_solve_hand_by_hand(rules: str) -> None:
     """The calibrated batch path (the pool kernel for all hands, chunks on threads) against
     ``solve`` one hand at a time: the same Solutions (rows, values, intervals, every candidate
-    of the analysis), in the order given, natural hands included."""
+    of the analysis), in the order given, natural hands included; ``shisanshui`` (RULES §2.5's
+    settlement) takes the hand-by-hand path."""
     hands = _hands(32, 80)
     batch = solve_many(hands, rules, estimator="calibrated", arrangements=2)
     assert len(batch) == len(hands)
