@@ -92,7 +92,7 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
     """The warm-up steps in order, as (what it does, the call). ``parallel`` loads the
     multi-threaded batch kernel too: a process that forks afterwards passes False (see
     :func:`cpsolver.chinese.search.warm_up`)."""
-    from cpsolver.chinese import ev_kernel, ev_model, pool, solve
+    from cpsolver.chinese import ev_kernel, ev_model, pool, solve, solve_many
     from cpsolver.chinese.removal import class_shapes
     from cpsolver.errors import CpsolverError
     from cpsolver.evaluator.poker import poker_tables
@@ -105,10 +105,13 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
         # The opponent pools of calibrated=True (issue 14; ~1.3 MB each): loaded now for the
         # same reason, and their two kernels compiled or read from the cache.
         log.info("loaded %d opponent pools", pool.preload())
+        pool.pool_weights(pool.pool_for(ChineseRules()), SAMPLE_HAND)  # rate's foul value
         for preset in ChineseRules.PRESETS:  # each scoring mode's kernels on real tables
             try:
                 solve(SAMPLE_HAND, preset)
                 solve(SAMPLE_HAND, preset, calibrated=True)
+                # solve_many's calibrated batch kernel (one hand: no thread is started)
+                solve_many([SAMPLE_HAND], preset, estimator="calibrated")
             except CpsolverError as exc:  # e.g. a preset without tables: its calls will say so
                 log.warning("warm-up of preset %s: %s", preset, exc)
 
