@@ -90,7 +90,9 @@ pools: $(STAMP)
 # Duplicate matches of the ev objective against baselines (the presets, then heads-up standard,
 # scoop_double and royalty_mode=add: issue 13), then its calibration against 20,000-rollout
 # simulations, with the rollout mode and the calibrated mode measured against the same
-# simulations (issue 14; about two hours on 2 cores; docs/BENCHMARKS.md).
+# simulations (issue 14; about two hours on 2 cores; docs/BENCHMARKS.md), then the regret of the
+# calibrated and model choices against a best response among the top 20 by rollouts (issue 32;
+# about 35 minutes on one core).
 matches: $(STAMP)
 	$(PY) -m bench.matches
 	$(PY) -m bench.matches --rules standard --set players=2 --rivals strength percentile
@@ -101,6 +103,7 @@ matches: $(STAMP)
 	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --budget-rollouts 2000 --rules two_four --out build/calibration-two_four.jsonl
 	$(PY) -m bench.calibration --rescore build/calibration-standard.jsonl
 	$(PY) -m bench.calibration --rescore build/calibration-two_four.jsonl
+	$(PY) -m bench.regret --hands 300 --rollouts 4000 --seed 1 --rules standard two_four
 
 # The fold proofs of the table keys (issue 13, docs/EV.md "Table keys"): a dedicated model for
 # two rule sets of each folded option (players, order, wheel, naturals), trained with make
