@@ -146,6 +146,17 @@ _SHAPES = {
 }
 
 
+# The doubled top rank _key gives a wheel (5-4-3-2-A): below a 6-high straight (6), or
+# between K-high (22) and A-high (24) when it ranks second highest (23).
+_WHEEL_LOW, _WHEEL_SECOND = 6, 23
+_STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
+
+
+def _is_wheel(key: tuple[int, ...]) -> bool:
+    """Whether a strength key (:func:`_key`) is a wheel straight or straight flush."""
+    return Category(key[0]) in _STRAIGHTS and key[1] in (_WHEEL_LOW, _WHEEL_SECOND)
+
+
 def _key(ranks: Sequence[int], flush: bool, wheel_second_highest: bool) -> tuple[int, ...]:
     """Total-order key of a hand: (category, grouped ranks padded with -1); CP-3..CP-5."""
     order, counts = _grouped(ranks)
@@ -154,7 +165,8 @@ def _key(ranks: Sequence[int], flush: bool, wheel_second_highest: bool) -> tuple
         top = _straight_top(ranks)
         if top is not None:
             # Doubled ranks leave room for the wheel between K-high (22) and A-high (24).
-            doubled = (23 if wheel_second_highest else 6) if top == -1 else 2 * top
+            wheel = _WHEEL_SECOND if wheel_second_highest else _WHEEL_LOW
+            doubled = wheel if top == -1 else 2 * top
             kind = Category.STRAIGHT_FLUSH if flush else Category.STRAIGHT
             return (kind, doubled, -1, -1, -1, -1)
         if flush:
@@ -260,7 +272,7 @@ def evaluate(cards: CardsLike, *, wheel_second_highest: bool = False) -> HandVal
     key = tables.keys[cls]
     category = Category(key[0])
     counts = Counter(c.rank for c in parsed)
-    wheel = category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH) and key[1] in (6, 23)
+    wheel = _is_wheel(key)
     ordered = tuple(
         sorted(
             parsed,
@@ -273,10 +285,10 @@ def evaluate(cards: CardsLike, *, wheel_second_highest: bool = False) -> HandVal
 
 def _name(key: tuple[int, ...]) -> str:
     category = Category(key[0])
-    if category in (Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+    if category in _STRAIGHTS:
         if category is Category.STRAIGHT_FLUSH and key[1] == 24:
             return "royal flush"
-        top = "five" if key[1] in (6, 23) else Rank(key[1] // 2 + 2).word
+        top = "five" if _is_wheel(key) else Rank(key[1] // 2 + 2).word
         return f"{category.title}, {top} high"
     ranks = [Rank(r + 2) for r in key[1:] if r >= 0]
     kickers = "-".join(r.symbol for r in ranks[1:])
@@ -298,7 +310,6 @@ def _name(key: tuple[int, ...]) -> str:
             return f"high card, {'-'.join(r.symbol for r in ranks)}"
 
 
-_STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
 _DISTINCT_RANKS = frozenset(
     {Category.HIGH_CARD, Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH}
 )
@@ -323,8 +334,7 @@ def hand_from_class(
         tables = poker_tables(wheel_second_highest)
         key = tables.keys[cls]
         category = Category(key[0])
-        low_ace = category in _STRAIGHTS and key[1] in (6, 23)  # evaluate's wheel: 5-4-3-2-A
-        info = (category, _name(key), bool(tables.is_royal[cls]), low_ace)
+        info = (category, _name(key), bool(tables.is_royal[cls]), _is_wheel(key))
         _CLASS_INFO[wheel_second_highest, cls] = info
     category, name, royal, low_ace = info
     if low_ace:
