@@ -886,9 +886,12 @@ def _with_estimates(
                 for row, (plays, win, tie) in zip(c.rows, odds[i].tolist(), strict=True)
             )  # fmt: skip
         value = opponents * mean + float(sweep[i])
-        ci = (value - half, value + half)  # c.with_estimate(value, half), the pool's rows
-        fields = (c.front, c.middle, c.back, c.natural, c.ev, c.classes, shown, value, ci)
-        out.append(Candidate(*fields, 0, c.hands))
+        # c.with_estimate(value, half) with the pool's rows, in one construction (not two
+        # dataclasses.replace calls: a batch makes ten of these a hand)
+        out.append(Candidate(
+            c.front, c.middle, c.back, c.natural, c.ev, c.classes, shown,
+            rollout_ev=value, rollout_ci=(value - half, value + half), rollouts=0, hands=c.hands,
+        ))  # fmt: skip
     # Best first; values within rounding of each other (1e-9 units: a split and its twin with
     # two rows' cards exchanged often have the same value, which the sums reach by other
     # roundings) keep the table model's order, the order ``candidates`` came in.
@@ -899,8 +902,8 @@ def _with_estimates(
 class CalibrationBatch:
     """The pool kernel's inputs and outputs for a batch of hands (13 :class:`Card` s each,
     with their candidates; CP-7..11's rule sets, :func:`is_legacy`), packed as arrays:
-    :meth:`run` (GIL-free, any thread) fills the sums of hands ``lo`` to ``hi``, and
-    :meth:`results` is then what :func:`calibrate` returns for each hand, to the bit."""
+    :meth:`run` (GIL-free, any thread) fills the sums of every hand, and :meth:`results` is
+    then what :func:`calibrate` returns for each hand, to the bit."""
 
     def __init__(
         self, hands: list[list[Card]], rules: ChineseRules, candidates: list[list[Candidate]]
@@ -912,8 +915,7 @@ class CalibrationBatch:
         codes = np.zeros((n, wide), dtype=np.int64)
         counts = np.array([len(c) for c in candidates], dtype=np.int64)
         for h, (cards, found) in enumerate(zip(hands, candidates, strict=True)):
-            for card in cards:
-                held[h, card.index & 3] |= 1 << (card.index >> 2)
+            held[h] = _held_ranks(np.array([card.index for card in cards], dtype=np.int8))
             rows[h, : len(found)] = [c.classes for c in found]
             codes[h, : len(found)] = [
                 natural_code(rules, c.natural) if c.natural else 0 for c in found
@@ -927,9 +929,9 @@ class CalibrationBatch:
                       counts, pool.rows_for(rules), pool.natural_for(rules), row_values(rules),
                       kernel_mode(rules), K.NATURAL_UNITS, self.sums, self.odds)  # fmt: skip
 
-    def run(self, lo: int = 0, hi: int | None = None) -> None:
-        """The pool kernel for hands ``lo`` to ``hi`` (all by default), the GIL released."""
-        _rescore_cells_range(*self._args, lo, self.size if hi is None else hi)
+    def run(self) -> None:
+        """The pool kernel for every hand of the batch, in one call that releases the GIL."""
+        _rescore_cells_range(*self._args, 0, self.size)
 
     def results(self) -> list[list[Candidate]]:
         """Each hand's candidates re-scored, best first (after :meth:`run`)."""
@@ -946,28 +948,16 @@ def calibrate_many(
     hands: list[list[Card]],
     rules: ChineseRules,
     candidates: list[list[Candidate]],
-    *,
-    threads: int = 1,
 ) -> list[list[Candidate]]:
     """:func:`calibrate` for many hands (13 :class:`Card` s each, with their candidates): the
-    same candidates, to the bit. The pool kernel runs for every hand first, in one call per
-    chunk of hands on ``threads`` threads (each call releases the GIL once, for the whole
-    chunk); the rule sets of RULES §2.5 beyond CP-7..11 are calibrated hand by hand."""
+    same candidates, to the bit. The pool kernel runs for every hand first, in one call
+    (:class:`CalibrationBatch`); the rule sets of RULES §2.5 beyond CP-7..11 are calibrated
+    hand by hand."""
     if not is_legacy(rules) or not hands:
         pool = pool_for(rules)
         return [calibrate(h, rules, c, pool=pool) for h, c in zip(hands, candidates, strict=True)]
     batch = CalibrationBatch(hands, rules, candidates)
-    n = batch.size
-    chunks = max(1, min(threads, n))
-    if chunks == 1:
-        batch.run()
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        bounds = [(k * n // chunks, (k + 1) * n // chunks) for k in range(chunks)]
-        with ThreadPoolExecutor(chunks) as workers:
-            for done in [workers.submit(batch.run, a, b) for a, b in bounds]:
-                done.result()
+    batch.run()
     return batch.results()
 
 
