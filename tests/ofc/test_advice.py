@@ -28,9 +28,7 @@ def _random_last_street(rng: random.Random, opponents: int) -> dict[str, object]
     """A last-street position (pineapple street 5): 11 cards placed, 3 in hand, the opponents'
     boards complete; boards drawn from a short deck half the time (pairs, trips, fouls), and
     often a queen, king or ace in the front with its pair in hand (fantasyland in reach)."""
-    short = [c for c in DECK_52.cards if c.rank >= 7]
-    deck = list(short if rng.random() < 0.5 and opponents == 1 else DECK_52.cards)
-    rng.shuffle(deck)
+    deck = _shuffled_deck(rng, opponents)
     holes = rng.choice([("back", "back"), ("back", "middle"), ("middle", "front"),
                         ("front", "front"), ("back", "front"), ("middle", "middle")])  # fmt: skip
     board: dict[str, list[str]] = {row: [] for row in ROWS}
@@ -38,31 +36,34 @@ def _random_last_street(rng: random.Random, opponents: int) -> dict[str, object]
     if "front" in holes and rng.random() < 0.6:
         rank = rng.choice((12, 13, 14))
         pair = [c for c in deck if c.rank == rank][:2]
-        deck = [c for c in deck if c not in pair]
+        for c in pair:
+            deck.remove(c)
         board["front"].append(str(pair[0]))
         hand.append(pair[1])
-        # strong rows below it most of the time: trips in the middle, quads in the back
-        for row, size in (("middle", 3), ("back", 4)):
-            room = min(size, SIZES[row] - holes.count(row))
-            ranks = [
-                r for r in range(2, 15) if r != rank and sum(c.rank == r for c in deck) >= room
-            ]
-            chosen = rng.choice(ranks)
-            made = [c for c in deck if c.rank == chosen][:room]
-            deck = [c for c in deck if c not in made]
-            board[row] = [str(c) for c in made]
+        _strong_rows_below(rng, deck, board, holes, rank)
     hand, deck = hand + deck[: 3 - len(hand)], deck[3 - len(hand) :]
     rng.shuffle(hand)
     for row in ROWS:
         n = SIZES[row] - holes.count(row) - len(board[row])
         board[row], deck = board[row] + [str(c) for c in deck[:n]], deck[n:]
-    others = []
-    for _ in range(opponents):
-        other: dict[str, list[str]] = {}
-        for row in ROWS:
-            other[row], deck = [str(c) for c in deck[: SIZES[row]]], deck[SIZES[row] :]
-        others.append(other)
+    others = _complete_boards(deck, opponents)
     return {"street": 5, "hand": [str(c) for c in hand], "board": board, "opponents": others}
+
+
+def _strong_rows_below(
+    rng: random.Random, deck: list[Card], board: dict[str, list[str]], holes: Sequence[str],
+    rank: int,
+) -> None:  # fmt: skip
+    """Under a front of ``rank``, strong rows most of the time: trips in the middle, quads in
+    the back (as many as the rows' holes leave room for), taken out of ``deck``."""
+    for row, size in (("middle", 3), ("back", 4)):
+        room = min(size, SIZES[row] - holes.count(row))
+        ranks = [r for r in range(2, 15) if r != rank and sum(c.rank == r for c in deck) >= room]
+        chosen = rng.choice(ranks)
+        made = [c for c in deck if c.rank == chosen][:room]
+        for c in made:
+            deck.remove(c)
+        board[row] = [str(c) for c in made]
 
 
 def _brute_force(
@@ -253,16 +254,7 @@ def _random_classic_board(
         card = next(c for c in deck if c.rank == rank)
         deck.remove(card)
         board["front"].append(str(card))
-        for row, size in (("middle", 3), ("back", 4)):
-            room = min(size, SIZES[row] - holes.count(row))
-            ranks = [
-                r for r in range(2, 15) if r != rank and sum(c.rank == r for c in deck) >= room
-            ]
-            chosen = rng.choice(ranks)
-            made = [c for c in deck if c.rank == chosen][:room]
-            for c in made:
-                deck.remove(c)
-            board[row] = [str(c) for c in made]
+        _strong_rows_below(rng, deck, board, holes, rank)
     for row in ROWS:
         n = SIZES[row] - holes.count(row) - len(board[row])
         board[row] += [str(c) for c in deck[:n]]
