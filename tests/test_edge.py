@@ -172,12 +172,13 @@ def test_grpc_json_and_grpc_web_through_the_edge(two_servers, tmp_path) -> None:
             for item in streamed
         )
 
-        # grpc-timeout is the call's deadline over HTTP/JSON too: 1 ms for a 300-rollout
-        # Solve is 504 (DEADLINE_EXCEEDED), never a late 200.
-        slow = json.dumps({**json.loads(body), "estimator": "rollouts:300"}).encode()
+        # grpc-timeout is the call's deadline over HTTP/JSON too: 200 ms for a 5,000-rollout
+        # Solve (seconds of work) is 504 (DEADLINE_EXCEEDED), never a late 200. Not 1 ms:
+        # a deadline that passes before Envoy has read the body is a 408 from Envoy itself.
+        slow = json.dumps({**json.loads(body), "estimator": "rollouts:5000"}).encode()
         request = urllib.request.Request(
             f"http://{proxy.address}/v1/chinese-poker:solve", data=slow,
-            headers={"Content-Type": "application/json", "grpc-timeout": "1m"}, method="POST",
+            headers={"Content-Type": "application/json", "grpc-timeout": "200m"}, method="POST",
         )  # fmt: skip
         with pytest.raises(urllib.error.HTTPError) as caught:
             urllib.request.urlopen(request, timeout=30)
