@@ -15,6 +15,7 @@ Prints medians and the ratio; docs/BENCHMARKS.md records them with the command.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -22,19 +23,25 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 CPSOLVER = str(Path(sys.executable).with_name("cpsolver"))
 NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
 
 
-def _env(**extra: str) -> dict[str, str]:
+def clean_env(**extra: str) -> dict[str, str]:
+    """This environment without a kernel cache setting, plus ``extra``."""
     unset = ("NUMBA_CACHE_DIR", "CPSOLVER_KERNEL_CACHE")
     return {**{k: v for k, v in os.environ.items() if k not in unset}, **extra}
 
 
-def time_to_ready(env: dict[str, str], workers: int, wrap: list[str] | None = None) -> float:
-    """Seconds from starting ``cpsolver serve`` to its ready event; the server is then stopped."""
+@contextlib.contextmanager
+def ready_server(
+    env: dict[str, str], workers: int, wrap: list[str] | None = None
+) -> Iterator[tuple[int, float]]:
+    """``cpsolver serve --port 0`` (under ``wrap``), once it is ready: its port and the seconds
+    from process start to its ready event; the server is stopped afterwards."""
     command = [*(wrap or []), CPSOLVER, "serve", "--port", "0", "--workers", str(workers)]
     start = time.perf_counter()
     proc = subprocess.Popen(
@@ -44,12 +51,22 @@ def time_to_ready(env: dict[str, str], workers: int, wrap: list[str] | None = No
     try:
         assert proc.stderr is not None
         for line in proc.stderr:
-            if json.loads(line).get("event") == "ready":
-                return time.perf_counter() - start
-        raise RuntimeError(f"the server exited ({proc.wait()}) before it was ready")
+            entry = json.loads(line)
+            if entry.get("event") == "ready":
+                port = entry["fields"]["port"] if "fields" in entry else entry["port"]
+                break
+        else:
+            raise RuntimeError(f"the server exited ({proc.wait()}) before it was ready")
+        yield int(port), time.perf_counter() - start
     finally:
         proc.terminate()
         proc.wait(60)
+
+
+def time_to_ready(env: dict[str, str], workers: int, wrap: list[str] | None = None) -> float:
+    """Seconds from starting ``cpsolver serve`` to its ready event; the server is then stopped."""
+    with ready_server(env, workers, wrap) as (_, seconds):
+        return seconds
 
 
 def main() -> None:
@@ -60,17 +77,17 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         baked = Path(tmp) / "kernels"
-        subprocess.run([CPSOLVER, "compile", str(baked)], env=_env(), check=True)
+        subprocess.run([CPSOLVER, "compile", str(baked)], env=clean_env(), check=True)
         subprocess.run(["chmod", "-R", "a-w", str(baked)], check=True)
         # The baked starts run as a block, first: each cold start compiles on both cores for
         # tens of seconds, and the machine takes a while to settle after one.
-        baked_env = _env(CPSOLVER_KERNEL_CACHE=str(baked))
+        baked_env = clean_env(CPSOLVER_KERNEL_CACHE=str(baked))
         warm = [time_to_ready(baked_env, args.workers, NO_OVERRIDE) for _ in range(args.baked_runs)]
         cold = []
         for run in range(args.runs):
             empty = Path(tmp) / f"empty-{run}"
             empty.mkdir()
-            cold.append(time_to_ready(_env(NUMBA_CACHE_DIR=str(empty)), args.workers))
+            cold.append(time_to_ready(clean_env(NUMBA_CACHE_DIR=str(empty)), args.workers))
         subprocess.run(["chmod", "-R", "u+w", str(baked)], check=True)
     cold_median, warm_median = statistics.median(cold), statistics.median(warm)
     print(f"cold start to ready, {args.workers} workers (median, all runs):")

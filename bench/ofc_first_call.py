@@ -17,18 +17,15 @@ command.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-CPSOLVER = str(Path(sys.executable).with_name("cpsolver"))
-NO_OVERRIDE = ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+from bench.cold_start import CPSOLVER, NO_OVERRIDE, clean_env, ready_server
 
 STREET_1 = {"street": 1, "hand": "As Kd 7c 7h 2s", "opponents": [{}, {}]}
 LAST_STREET = {
@@ -42,11 +39,6 @@ TABLE = {
     "A": {"back": "2s 2h 2d 2c Ks", "middle": "As Ah Ad Kh Kd", "front": "Qs Qh 3c"},
     "B": {"back": "9s 8s 7s 6s 5s", "middle": "Th Td Tc 3h 3d", "front": "Jc Jd 4s"},
 }
-
-
-def _env(**extra: str) -> dict[str, str]:
-    unset = ("NUMBA_CACHE_DIR", "CPSOLVER_KERNEL_CACHE")
-    return {**{k: v for k, v in os.environ.items() if k not in unset}, **extra}
 
 
 def _calls(solver: Any) -> list[tuple[str, Callable[[], object]]]:
@@ -63,24 +55,8 @@ def one_run(cache: Path) -> tuple[float, list[tuple[str, float, float]]]:
     """Start a server on ``cache``; seconds to ready and (call, first s, second s)."""
     from cpsolver.client import connect
 
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [*NO_OVERRIDE, CPSOLVER, "serve", "--port", "0", "--workers", "1", "--log-format", "json",
-         "--no-access-log"],
-        env=_env(CPSOLVER_KERNEL_CACHE=str(cache)), stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert proc.stderr is not None
-        port = None
-        for line in proc.stderr:
-            entry = json.loads(line)
-            if entry.get("event") == "ready":
-                port = entry["fields"]["port"] if "fields" in entry else entry["port"]
-                break
-        if port is None:
-            raise RuntimeError(f"the server exited ({proc.wait()}) before it was ready")
-        ready = time.perf_counter() - start
+    env = clean_env(CPSOLVER_KERNEL_CACHE=str(cache))
+    with ready_server(env, 1, NO_OVERRIDE) as (port, ready):
         times = []
         with connect(f"127.0.0.1:{port}") as solver:
             for name, call in _calls(solver):
@@ -91,9 +67,6 @@ def one_run(cache: Path) -> tuple[float, list[tuple[str, float, float]]]:
                     seconds.append(time.perf_counter() - began)
                 times.append((name, seconds[0], seconds[1]))
         return ready, times
-    finally:
-        proc.terminate()
-        proc.wait(60)
 
 
 def main() -> None:
@@ -103,9 +76,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp) / "kernels"
         began = time.perf_counter()
-        subprocess.run(
-            [CPSOLVER, "compile", str(cache)], env=_env(), check=True, stderr=subprocess.DEVNULL
-        )
+        subprocess.run([CPSOLVER, "compile", str(cache)], env=clean_env(), check=True,
+                       stderr=subprocess.DEVNULL)  # fmt: skip
         print(f"cpsolver compile: {time.perf_counter() - began:.1f} s")
         subprocess.run(["chmod", "-R", "a-w", str(cache)], check=True)
         try:
