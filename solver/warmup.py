@@ -109,7 +109,7 @@ def steps(*, parallel: bool = True) -> list[tuple[str, Callable[[], object]]]:
         for preset in ChineseRules.PRESETS:  # each scoring mode's kernels on real tables
             try:
                 solve(SAMPLE_HAND, preset)
-                solve(SAMPLE_HAND, preset, calibrated=True)
+                solve(SAMPLE_HAND, preset, estimator="calibrated")
                 # solve_many's calibrated batch kernel (one hand: no thread is started)
                 solve_many([SAMPLE_HAND], preset, estimator="calibrated")
             except CpsolverError as exc:  # e.g. a preset without tables: its calls will say so

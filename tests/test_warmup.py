@@ -18,6 +18,11 @@ import sys
 
 PROBE = r"""
 import json
+import warnings
+
+# the warm-up asks the way users are told to (a deprecated name of ours would warn in every
+# server's log at start)
+warnings.filterwarnings("error", ".* is deprecated; use ", DeprecationWarning)
 
 from cpsolver import jit, ofc
 from cpsolver.warmup import steps

@@ -22,7 +22,7 @@ calibration target. (Also measured, and not used: weighting by the hand's rank a
 ``prod C(4 - held_rank, n_rank) / C(4, n_rank) * prod C(13 - held_suit, m_suit) / C(13,
 m_suit)``, a smoother but biased weight: a larger error.)
 
-``solve(cards, calibrated=True)`` re-scores the ``ev`` objective's top candidates this way
+``solve(cards, estimator="calibrated")`` re-scores the ``ev`` objective's top candidates this way
 (:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against a few
 milliseconds).
 

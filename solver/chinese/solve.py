@@ -362,7 +362,7 @@ class EvReport:
     a natural is declared, the declaration's EV); ``rows``: per-row P(win)/P(tie)/P(loss) of the
     arrangement against one opponent who plays rows, with the units the row collects when it
     wins and its royalty; ``ci95``: the 95% confidence interval of ``ev`` (rollouts, or the
-    weighted pool of ``calibrated=True`` with ``rollouts`` 0);
+    weighted pool of the ``calibrated`` estimator);
     ``rollouts``: opponent deals simulated; ``alternatives_ci95``: per
     :attr:`Solution.alternatives` entry, its interval; ``naturals``: natural declarations that
     were not chosen, as (name, EV, interval). ``candidates``: every candidate scored, the
@@ -370,7 +370,7 @@ class EvReport:
     a natural is declared, how it settles against one opponent (then ``rows`` are the best ordinary
     arrangement's, for reference). ``estimate``: ``ev`` in the estimate shape of the other
     games, ``{value, low, high, exact}``: the rollouts' interval, the weighted pool's with
-    ``calibrated=True``, or else the model's measured calibration bound
+    the ``calibrated`` estimator, or else the model's measured calibration bound
     (:data:`CALIBRATION_95`); never exact. ``estimator``: the estimator that valued the
     choice (a budget's choice, not the budget: ``model``, ``calibrated`` or ``rollouts:N``).
     """
