@@ -7,6 +7,7 @@ the excess over the edge's rate refused in C with RESOURCE_EXHAUSTED."""
 from __future__ import annotations
 
 import contextlib
+import http.client
 import importlib.util
 import json
 import re
@@ -66,7 +67,7 @@ class Edge:
         self.log = tmp / "envoy.log"
         self.proc = subprocess.Popen(
             [local.envoy(), "-c", str(path), "--log-level", "warn", "--concurrency", "2",
-             "--base-id", str(self.port)],
+             "--base-id", str(self.port), *local.DRAIN_ARGS],
             stdout=subprocess.DEVNULL, stderr=self.log.open("w"),
         )  # fmt: skip
         self.address = f"127.0.0.1:{self.port}"
@@ -387,8 +388,90 @@ def test_the_edge_manifests_validate_and_agree_with_the_config() -> None:
     service = documents["Service"]["spec"]
     assert service["selector"].items() <= pod["metadata"]["labels"].items()
     assert service["ports"][0]["targetPort"] == container["ports"][0]["name"]
+    # Envoy drains as deploy/envoy/local.py runs it, and the grace outlasts the preStop's wait
+    args = container["args"]
+    start = args.index(local.DRAIN_ARGS[0])
+    assert args[start : start + len(local.DRAIN_ARGS)] == local.DRAIN_ARGS, args
+    command = container["lifecycle"]["preStop"]["exec"]["command"]
+    waited = int(re.findall(r"sleep (\d+)", command[-1])[-1])
+    assert waited >= local.DRAIN_SECONDS
+    assert pod["spec"]["terminationGracePeriodSeconds"] > waited
+    assert f"/dev/tcp/127.0.0.1/{config['admin']['address']['socket_address']['port_value']}" in (
+        command[-1]
+    )
     headless = yaml.safe_load((ROOT / "deploy/kubernetes/service-headless.yaml").read_text())
     upstream = config["static_resources"]["clusters"][0]["load_assignment"]["endpoints"][0]
     address = upstream["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]
     assert address["address"] == headless["metadata"]["name"]
     assert address["port_value"] == headless["spec"]["ports"][0]["port"]
+
+
+def test_the_manifests_prestop_starts_envoys_drain(two_servers, tmp_path) -> None:
+    """The preStop command of deploy/envoy/kubernetes.yaml, run here as written (bash, only its
+    admin port pointed at this Envoy's and its wait shortened), starts Envoy's graceful drain:
+    calls still pass, each answer asking its caller to go away (HTTP/1 ``Connection: close``,
+    which Envoy does not send before)."""
+    documents = list(yaml.safe_load_all((ROOT / "deploy/envoy/kubernetes.yaml").read_text()))
+    (container,) = documents[0]["spec"]["template"]["spec"]["containers"]
+    command = list(container["lifecycle"]["preStop"]["exec"]["command"])
+    one, two = two_servers
+
+    def connection_header(proxy: Edge) -> str | None:
+        # one HTTP/1.1 Solve over HTTP/JSON; the answer's Connection header
+        body = json.dumps({"cards": [{"rank": c.rank, "suit": c.suit} for c in wire(HAND)]})
+        client = http.client.HTTPConnection(proxy.address.split(":")[0], proxy.port, timeout=30)
+        try:
+            client.request("POST", "/v1/chinese-poker:solve", body,
+                           {"Content-Type": "application/json"})  # fmt: skip
+            reply = client.getresponse()
+            assert reply.status == 200 and json.loads(reply.read())["arrangement"]["front"]
+            return reply.getheader("Connection")
+        finally:
+            client.close()
+
+    with edge(tmp_path, [one.address, two.address]) as proxy:
+        assert connection_header(proxy) != "close"
+        command[-1] = re.sub(r"sleep \d+", "sleep 0", command[-1]).replace(
+            "/dev/tcp/127.0.0.1/9901", f"/dev/tcp/127.0.0.1/{proxy.admin}"
+        )
+        done = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        assert done.returncode == 0, done.stderr
+        assert connection_header(proxy) == "close"
+        assert int(proxy.stats()["http.cpsolver.downstream_cx_drain_close"]) >= 1
+
+
+def test_a_call_in_flight_survives_the_edge_stopping(two_servers) -> None:
+    """SIGTERM to ``local.py`` (what Ctrl-C on ``make edge`` sends) while a Solve of seconds is
+    in flight through it: Envoy drains first, so the call is answered OK (Envoy cut it when it
+    was stopped at once), and the edge exits 0."""
+    one, two = two_servers
+    port, admin = _free_port(), _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, str(ROOT / "deploy/envoy/local.py"), "--upstream", one.address,
+         "--upstream", two.address, "--port", str(port), "--admin-port", str(admin)],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("Ctrl-C"):
+                break
+        channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        slow = _solve()
+        slow.estimator = "rollouts:5000"
+        call = stub.Solve.future(slow, timeout=60)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:  # the call has reached Envoy
+            with urllib.request.urlopen(f"http://127.0.0.1:{admin}/stats", timeout=5) as reply:
+                if "http.cpsolver.downstream_rq_active: 1\n" in reply.read().decode():
+                    break
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGTERM)
+        assert call.result().rollouts == 5000
+        channel.close()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

@@ -9,8 +9,9 @@ installed with ``cpsolver.v1``) and, if asked, the token bucket, then runs the `
     python deploy/envoy/local.py --serve 2 --port 8080                     # and its own servers
 
 ``make edge`` runs the second: two ``cpsolver serve`` on free loopback ports, Envoy in front
-of them, a few commands to try printed; Ctrl-C or SIGTERM stops Envoy and drains the servers
-(SIGTERM to each), and it exits 0 when all of them have stopped. tests/test_edge.py uses
+of them, a few commands to try printed; Ctrl-C or SIGTERM drains Envoy (the calls in flight
+through it finish, :func:`drain`), stops it and drains the servers (SIGTERM to each), and it
+exits 0 when all of them have stopped. tests/test_edge.py uses
 ``render`` and runs ``--serve``.
 """
 
@@ -142,11 +143,49 @@ def _forward(lines: Iterable[str]) -> None:
         sys.stderr.write(line)
 
 
-def stop(servers: list[subprocess.Popen[str]], proxy: subprocess.Popen[bytes] | None) -> int:
-    """SIGTERM to Envoy and every server (the servers drain), wait for all; the worst code."""
+DRAIN_SECONDS = 10
+"""Envoy's drain time, as the Kubernetes Deployment runs it (deploy/envoy/kubernetes.yaml): how
+long a stopping edge keeps its listener while its callers move to another connection."""
+
+DRAIN_ARGS = ["--drain-time-s", str(DRAIN_SECONDS), "--drain-strategy", "immediate"]
+"""Envoy's options for that drain, here and in the manifest (a test checks they agree):
+``immediate`` asks every caller to go away at once (HTTP/2 GOAWAY, HTTP/1 ``Connection:
+close``) while their calls in flight finish."""
+
+
+def drain(admin: int, seconds: float = DRAIN_SECONDS) -> None:
+    """Start Envoy's graceful drain (``POST /drain_listeners?graceful`` on its admin port, what
+    the manifest's preStop does) and wait until no call is in flight through it, at most
+    ``seconds``: Envoy exits at once on SIGTERM, cutting what is in flight."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{admin}/drain_listeners?graceful", method="POST"
+    )
+    deadline = time.monotonic() + seconds
+    try:
+        urllib.request.urlopen(request, timeout=5).close()
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"http://127.0.0.1:{admin}/stats", timeout=5) as reply:
+                if "http.cpsolver.downstream_rq_active: 0\n" in reply.read().decode():
+                    return
+            time.sleep(0.1)
+    except OSError:  # Envoy gone already: nothing to drain
+        return
+
+
+def stop(
+    servers: list[subprocess.Popen[str]],
+    proxy: subprocess.Popen[bytes] | None,
+    admin: int | None = None,
+) -> int:
+    """Drain Envoy (its ``admin`` port given) and SIGTERM it, then SIGTERM every server (the
+    servers drain too), wait for all; the worst code."""
     codes = []
-    for process in [proxy, *servers]:
-        if process is not None and process.poll() is None:
+    if proxy is not None and proxy.poll() is None:
+        if admin is not None:
+            drain(admin)
+        proxy.send_signal(signal.SIGTERM)
+    for process in servers:
+        if process.poll() is None:
             process.send_signal(signal.SIGTERM)
     for process in [proxy, *servers]:
         if process is not None:
@@ -181,7 +220,8 @@ def main() -> None:
     path.write_text(yaml.safe_dump(config))
     # --base-id: Envoy's shared memory is named after it, so edges on other ports can coexist
     proxy = subprocess.Popen(
-        [envoy(), "-c", str(path), "--log-level", "warn", "--base-id", str(args.port)]
+        [envoy(), "-c", str(path), "--log-level", "warn", "--base-id", str(args.port),
+         *DRAIN_ARGS]
     )
     if not wait_healthy(proxy, args.admin_port, len(upstreams), stopping):
         sys.exit(stop(servers, proxy) or 1)
@@ -196,7 +236,7 @@ def main() -> None:
     print("Ctrl-C stops the edge and drains the servers", flush=True)
     while not stopping and proxy.poll() is None:
         time.sleep(0.2)
-    code = stop(servers, proxy)
+    code = stop(servers, proxy, args.admin_port)
     print(f"edge stopped (exit code {code})", flush=True)
     sys.exit(code if not stopping else 0)
 
