@@ -38,6 +38,7 @@ __all__ = [
     "SimTables",
     "board_value",
     "placement_codes",
+    "play_fantasyland",
     "play_rollouts",
     "policy_choose",
     "policy_seeded",
@@ -445,6 +446,66 @@ def policy_seeded(
 
 
 @njit(cache=True, nogil=True)
+def _deal(
+    deck: IntArray, n_hidden: int, need: int, dealt: IntArray
+) -> None:  # pragma: no cover - compiled
+    """Deal ``need`` cards at random from ``deck[:n_hidden]`` into ``dealt`` (a partial
+    shuffle of ``deck`` in place, numpy's global generator)."""
+    for i in range(need):
+        j = i + np.random.randint(n_hidden - i)
+        deck[i], deck[j] = deck[j], deck[i]
+        dealt[i] = deck[i]
+
+
+@njit(cache=True, nogil=True)
+def _play_streets(
+    sim: IntArray,
+    sim_counts: IntArray,
+    dealt: IntArray,
+    at: int,
+    streets: IntArray,
+    first_seat: int,
+    end_seat: int,
+    pool: IntArray,
+    fills: int,
+    codes: IntArray,
+    code_start: IntArray,
+    code_end: IntArray,
+    nonflush5: I16,
+    flush5: I16,
+    front3: I16,
+    weights: IntArray,
+    royalty: IntArray,
+    enters: IntArray,
+    row_value: FloatArray,
+    opponents: int,
+    foul_cost: float,
+    fl_value: float,
+    scratch: IntArray,
+    seq_space: IntArray,
+    scores: FloatArray,
+    rows: IntArray,
+) -> int:  # pragma: no cover - compiled
+    """Seats ``first_seat`` to ``end_seat - 1`` play their streets still to come (street by
+    street, seat by seat) with the cards of ``dealt`` from ``at`` on, each placing by
+    :func:`policy_choose`; return where the cards dealt end."""
+    for t in range(streets.shape[1]):
+        for p in range(first_seat, end_seat):
+            n = streets[p, t]
+            if n == 0:
+                continue
+            hand = dealt[at : at + n]
+            at += n
+            n_pool = _unseen(sim, hand, pool)
+            policy_choose(sim[p], sim_counts[p], hand, pool, n_pool, fills, codes,
+                          code_start[n], code_end[n], nonflush5, flush5, front3, weights,
+                          royalty, enters, row_value, opponents, foul_cost, fl_value,
+                          scratch, seq_space, scores, rows)  # fmt: skip
+            _apply(sim[p], sim_counts[p], hand, rows)
+    return at
+
+
+@njit(cache=True, nogil=True)
 def play_rollouts(
     boards: IntArray,
     counts: IntArray,
@@ -505,48 +566,94 @@ def play_rollouts(
     opponents = n_players - 1
     for s in range(seeds.shape[0]):
         np.random.seed(seeds[s])
-        for i in range(need):
-            j = i + np.random.randint(n_hidden - i)
-            deck[i], deck[j] = deck[j], deck[i]
-            dealt[i] = deck[i]
+        _deal(deck, n_hidden, need, dealt)
         sim[:] = boards
         sim_counts[:] = counts
-        at = 0
-        for t in range(n_streets):  # the opponents, once
-            for p in range(1, n_players):
-                n = streets[p, t]
-                if n == 0:
-                    continue
-                hand = dealt[at : at + n]
-                at += n
-                n_pool = _unseen(sim, hand, pool)
-                policy_choose(sim[p], sim_counts[p], hand, pool, n_pool, fills, codes,
-                              code_start[n], code_end[n], nonflush5, flush5, front3, weights,
-                              royalty, enters, row_value, opponents, foul_cost, fl_value,
-                              scratch, seq_space, scores, rows)  # fmt: skip
-                _apply(sim[p], sim_counts[p], hand, rows)
-        own_at = at
+        # the opponents, once
+        own_at = _play_streets(sim, sim_counts, dealt, 0, streets, 1, n_players, pool, fills,
+                               codes, code_start, code_end, nonflush5, flush5, front3, weights,
+                               royalty, enters, row_value, opponents, foul_cost, fl_value,
+                               scratch, seq_space, scores, rows)  # fmt: skip
         for c in range(candidates.shape[0]):
             if not active[c]:
                 continue
             np.random.seed(seeds[s] ^ 0x5BD1E995)  # the same policy draws for every candidate
             sim[0] = candidates[c]
             sim_counts[0] = cand_counts[c]
-            at = own_at
-            for t in range(n_streets):
-                n = streets[0, t]
-                if n == 0:
-                    continue
-                hand = dealt[at : at + n]
-                at += n
-                n_pool = _unseen(sim, hand, pool)
-                policy_choose(sim[0], sim_counts[0], hand, pool, n_pool, fills, codes,
-                              code_start[n], code_end[n], nonflush5, flush5, front3, weights,
-                              royalty, enters, row_value, opponents, foul_cost, fl_value,
-                              scratch, seq_space, scores, rows)  # fmt: skip
-                _apply(sim[0], sim_counts[0], hand, rows)
+            _play_streets(sim, sim_counts, dealt, own_at, streets, 0, 1, pool, fills, codes,
+                          code_start, code_end, nonflush5, flush5, front3, weights, royalty,
+                          enters, row_value, opponents, foul_cost, fl_value, scratch, seq_space,
+                          scores, rows)  # fmt: skip
             board_value(sim, n_players, nonflush5, flush5, front3, weights, royalty, enters,
                         fl_value, out)  # fmt: skip
             values[s, c] = out[0]
             fouls[s, c] = out[1] > 0
             entries[s, c] = out[2] > 0
+
+
+@njit(cache=True, nogil=True)
+def play_fantasyland(
+    sets: IntArray,
+    hidden: IntArray,
+    streets: IntArray,
+    seeds: IntArray,
+    fills: int,
+    codes: IntArray,
+    code_start: IntArray,
+    code_end: IntArray,
+    nonflush5: I16,
+    flush5: I16,
+    front3: I16,
+    weights: IntArray,
+    royalty: IntArray,
+    enters: IntArray,
+    row_value: FloatArray,
+    foul_cost: float,
+    fl_value: float,
+    units: FloatArray,
+    opponent_boards: IntArray,
+) -> None:  # pragma: no cover - compiled
+    """Settle complete fantasyland sets of seat 0 (``sets[c]``: 13 slots) against the other
+    seats playing a whole hand, once per seed.
+
+    Per seed the cards are dealt at random from ``hidden`` (the deck less seat 0's hand) to
+    seats 1.. street by street (``streets[p, t]``, seat 0's row all zero), every seat placing
+    by :func:`policy_choose` with ``fl_value`` its own fantasyland value; seat 0's board is set
+    face down, so they see no card of it (its cards are among the ones they have not seen).
+    Writes seat 0's units against the table (OFC-4, no fantasyland value) for set ``c`` into
+    ``units[s, c]`` and the other seats' finished boards into ``opponent_boards[s, p - 1]``.
+    The deal of a seed does not depend on the seeds before it.
+    """
+    n_players = streets.shape[0]
+    need = 0
+    for p in range(n_players):
+        for t in range(streets.shape[1]):
+            need += streets[p, t]
+    deck = hidden.copy()
+    n_hidden = deck.shape[0]
+    dealt = np.empty(max(need, 1), dtype=np.int64)
+    sim = np.empty((n_players, 13), dtype=np.int64)
+    sim_counts = np.empty((n_players, 3), dtype=np.int64)
+    pool = np.empty(52, dtype=np.int64)
+    out = np.empty(3, dtype=np.float64)
+    scratch = np.empty(87, dtype=np.int64)
+    seq_space = np.empty(13 * max(fills, 1), dtype=np.int64)
+    scores = np.empty(243, dtype=np.float64)
+    rows = np.empty(5, dtype=np.int64)
+    for s in range(seeds.shape[0]):
+        np.random.seed(seeds[s])
+        deck[:] = hidden
+        _deal(deck, n_hidden, need, dealt)
+        sim[:] = -1
+        sim_counts[:] = 0
+        _play_streets(sim, sim_counts, dealt, 0, streets, 1, n_players, pool, fills, codes,
+                      code_start, code_end, nonflush5, flush5, front3, weights, royalty, enters,
+                      row_value, n_players - 1, foul_cost, fl_value, scratch, seq_space, scores,
+                      rows)  # fmt: skip
+        for p in range(1, n_players):
+            opponent_boards[s, p - 1] = sim[p]
+        for c in range(sets.shape[0]):
+            sim[0] = sets[c]
+            board_value(sim, n_players, nonflush5, flush5, front3, weights, royalty, enters,
+                        0.0, out)  # fmt: skip
+            units[s, c] = out[0]
