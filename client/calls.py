@@ -201,6 +201,8 @@ class SetFantasyland(Call[FantasylandSet]):
     rules: OfcRules
     objective: str
     fantasyland_value: float
+    samples: int | None = None
+    seed: int = 0
 
 
 @dataclass(frozen=True)

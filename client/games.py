@@ -519,13 +519,17 @@ class OpenFace(Section):
         *,
         objective: str = "royalties",
         fantasyland_value: float = 0.0,
+        samples: int | None = None,
+        seed: int = 0,
         timeout: float | None = None,
         **overrides: Any,
     ) -> FantasylandSet:
-        """The best set of a fantasyland hand (OFC-5, ``cpsolver.ofc.fantasyland``)."""
+        """The best set of a fantasyland hand (OFC-5, ``cpsolver.ofc.fantasyland``;
+        ``samples`` and ``seed`` serve the ``ev`` objective)."""
         resolved = OfcRules.resolve(rules, **overrides)
         return self.backend.call(
-            calls.SetFantasyland(cards, resolved, objective, fantasyland_value), timeout
+            calls.SetFantasyland(cards, resolved, objective, fantasyland_value, samples, seed),
+            timeout,
         )
 
     def advise(

@@ -315,7 +315,12 @@ class LocalBackend:
     @answers(calls.SetFantasyland)
     def _set_fantasyland(r: calls.SetFantasyland, timeout: float | None) -> ofc.FantasylandSet:
         return ofc.fantasyland(
-            r.cards, rules=r.rules, objective=r.objective, fantasyland_value=r.fantasyland_value
+            r.cards,
+            rules=r.rules,
+            objective=r.objective,
+            fantasyland_value=r.fantasyland_value,
+            samples=r.samples,
+            seed=r.seed,
         )
 
     @staticmethod

@@ -962,13 +962,18 @@ class RemoteBackend:
         from cpsolver.v1 import open_face_pb2
         from cpsolver.wire.open_face import fantasyland_from_wire
 
-        cards, value = check_fantasyland_request(r.cards, r.rules, r.objective, r.fantasyland_value)
+        cards, value = check_fantasyland_request(
+            r.cards, r.rules, r.objective, r.fantasyland_value, samples=r.samples, seed=r.seed
+        )
         request = open_face_pb2.SetFantasylandRequest(
             rules=rules_to_wire(r.rules, open_face_pb2.OpenFaceRules),
             cards=cards_to_wire(cards),
             objective=r.objective,
             fantasyland_value=value,
+            seed=r.seed,
         )
+        if r.samples is not None:
+            request.samples = r.samples
         response = self._call(self._open_face().SetFantasyland, request, timeout)
         return fantasyland_from_wire(response)
 

@@ -55,6 +55,8 @@ class OpenFaceServicer(pb_grpc.OpenFaceServiceServicer):
             rules=rules,
             objective=request.objective or "royalties",
             fantasyland_value=request.fantasyland_value,
+            samples=request.samples if request.HasField("samples") else None,
+            seed=request.seed,
         )
         return fantasyland_to_wire(found)
 
@@ -93,11 +95,32 @@ def _advice_cost_class(body: bytes) -> Hashable:
     )
 
 
+def _fantasyland_cost_class(body: bytes) -> Hashable:
+    # `royalties` is an exact search of a few ms; `ev` simulates `samples` deals of every
+    # other seat's hand: its work grows with them and with the table's size.
+    request = pb.SetFantasylandRequest.FromString(body)
+    objective = request.objective or "royalties"
+    if objective != "ev":
+        return (objective, len(request.cards))
+    return (
+        objective,
+        request.samples if request.HasField("samples") else None,
+        request.rules.players if request.rules.HasField("players") else None,
+        request.rules.preset,
+        request.rules.variant,
+    )
+
+
 SERVICE = Service(
     name=pb.DESCRIPTOR.services_by_name["OpenFaceService"].full_name,
     add_to_server=pb_grpc.add_OpenFaceServiceServicer_to_server,
     make_servicer=OpenFaceServicer,
-    cost_classes={"AdviseOpenFace": _advice_cost_class},
-    # advice stops at the call's deadline with its ranking so far (docs/OFC.md)
-    anytime_methods=frozenset({"AdviseOpenFace"}),
+    cost_classes={
+        "AdviseOpenFace": _advice_cost_class,
+        "SetFantasyland": _fantasyland_cost_class,
+    },
+    # advice and the `ev` fantasyland set stop at the call's deadline with their answer so
+    # far (docs/OFC.md); a `royalties` set's class costs ~2 ms, under the one round an
+    # anytime call is admitted with (admission.ANYTIME_SECONDS), so it is admitted as before
+    anytime_methods=frozenset({"AdviseOpenFace", "SetFantasyland"}),
 )

@@ -138,6 +138,12 @@ def fantasyland_to_wire(found: FantasylandSet) -> pb.SetFantasylandResponse:
         value=found.value,
         fantasyland_value=found.fantasyland_value,
         objective=found.objective,
+        stderr=found.stderr,
+        samples=found.samples,
+        seed=found.seed,
+        opponents=found.opponents,
+        candidates=found.candidates,
+        policy=found.policy,
     )
 
 
@@ -278,6 +284,12 @@ def fantasyland_from_wire(response: pb.SetFantasylandResponse) -> FantasylandSet
         response.value,
         response.fantasyland_value,
         response.objective,
+        response.stderr,
+        response.samples,
+        response.seed,
+        response.opponents,
+        response.candidates,
+        response.policy,
     )
 
 

@@ -30,7 +30,7 @@ from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
 from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE
 from cpsolver.ofc.board import ROWS, Board
-from cpsolver.ofc.fantasyland import OBJECTIVES
+from cpsolver.ofc.fantasyland import DEFAULT_EV_SAMPLES, OBJECTIVES
 from cpsolver.rules import OfcRules, parse_assignments
 from cpsolver.seeds import MAX_SEED
 
@@ -102,11 +102,21 @@ def score_command(
 @click.argument("cards")
 @click.option(
     "--objective", type=click.Choice(OBJECTIVES), default="royalties", show_default=True,
-    help="royalties: the royalties plus V when the set stays in fantasyland.",
+    help="royalties: the royalties plus V when the set stays in fantasyland (exact); ev: the "
+    "expected units against the table (its hands played out on seeded deals) plus V when the "
+    "set stays.",
 )  # fmt: skip
 @click.option(
     "--fantasyland-value", "value", type=float, default=0.0, show_default=True, metavar="V",
     help="What staying in fantasyland is worth, in units (>= 0).",
+)  # fmt: skip
+@click.option(
+    "--samples", type=int, default=None, metavar="N",
+    help=f"ev: deals simulated [default: {DEFAULT_EV_SAMPLES}].",
+)  # fmt: skip
+@click.option(
+    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+    help="ev: seed of the simulated deals.",
 )  # fmt: skip
 @_rules_options
 @remote_options
@@ -114,16 +124,18 @@ def fantasyland_command(
     cards: str,
     objective: str,
     value: float,
+    samples: int | None,
+    seed: int,
     preset: str,
     assignments: tuple[str, ...],
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Set a fantasyland hand: the best 13 of 14 (progressive 14-17) cards, exactly.
+    """Set a fantasyland hand: the best 13 of 14 (progressive 14-17) cards.
 
     \b
     Example: cpsolver ofc fantasyland "As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d" \\
-        --fantasyland-value 10
+        --fantasyland-value 10 [--objective ev --samples 500 --seed 1]
     """
     overrides: dict[str, Any] = parse_assignments(assignments)
     if not math.isfinite(value):
@@ -133,6 +145,8 @@ def fantasyland_command(
         preset,
         objective=objective,
         fantasyland_value=value,
+        samples=samples,
+        seed=seed,
         **overrides,
     )
     if as_json:
@@ -143,9 +157,20 @@ def fantasyland_command(
         console.print(f"{label:<9} {format_cards(row, pretty=True)}")
     console.print(f"{'discard':<9} {format_cards(found.discarded, pretty=True)}")
     stays = "stays in fantasyland" if found.stays else "leaves fantasyland"
+    if found.objective != "ev":
+        console.print(
+            f"royalties {found.royalties}, {stays}; value {found.value:g} "
+            f"(V = {found.fantasyland_value:g})"
+        )
+        return
     console.print(
-        f"royalties {found.royalties}, {stays}; value {found.value:g} "
+        f"royalties {found.royalties}, {stays}; value {found.value:+.2f} ± {found.stderr:.2f} "
         f"(V = {found.fantasyland_value:g})"
+    )
+    console.print(
+        f"ev against {found.opponents} opponent{'' if found.opponents == 1 else 's'} "
+        f"({found.policy}), {found.samples} deals (seed {found.seed}), "
+        f"{found.candidates} candidate sets"
     )
 
 

@@ -130,19 +130,23 @@ class ScoreOpenFaceResponse(_message.Message):
     def __init__(self, players: _Optional[_Iterable[_Union[ScoredOpenFaceBoard, _Mapping]]] = ..., pairings: _Optional[_Iterable[_Union[OpenFacePairing, _Mapping]]] = ..., rules: _Optional[_Union[OpenFaceRules, _Mapping]] = ...) -> None: ...
 
 class SetFantasylandRequest(_message.Message):
-    __slots__ = ("rules", "cards", "objective", "fantasyland_value")
+    __slots__ = ("rules", "cards", "objective", "fantasyland_value", "samples", "seed")
     RULES_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     FANTASYLAND_VALUE_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
     rules: OpenFaceRules
     cards: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     objective: str
     fantasyland_value: float
-    def __init__(self, rules: _Optional[_Union[OpenFaceRules, _Mapping]] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., objective: _Optional[str] = ..., fantasyland_value: _Optional[float] = ...) -> None: ...
+    samples: int
+    seed: int
+    def __init__(self, rules: _Optional[_Union[OpenFaceRules, _Mapping]] = ..., cards: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., objective: _Optional[str] = ..., fantasyland_value: _Optional[float] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class SetFantasylandResponse(_message.Message):
-    __slots__ = ("back", "middle", "front", "discarded", "royalties", "stays", "value", "fantasyland_value", "objective")
+    __slots__ = ("back", "middle", "front", "discarded", "royalties", "stays", "value", "fantasyland_value", "objective", "stderr", "samples", "seed", "opponents", "candidates", "policy")
     BACK_FIELD_NUMBER: _ClassVar[int]
     MIDDLE_FIELD_NUMBER: _ClassVar[int]
     FRONT_FIELD_NUMBER: _ClassVar[int]
@@ -152,6 +156,12 @@ class SetFantasylandResponse(_message.Message):
     VALUE_FIELD_NUMBER: _ClassVar[int]
     FANTASYLAND_VALUE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    STDERR_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    OPPONENTS_FIELD_NUMBER: _ClassVar[int]
+    CANDIDATES_FIELD_NUMBER: _ClassVar[int]
+    POLICY_FIELD_NUMBER: _ClassVar[int]
     back: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     middle: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
     front: _containers.RepeatedCompositeFieldContainer[_cards_pb2.Card]
@@ -161,7 +171,13 @@ class SetFantasylandResponse(_message.Message):
     value: float
     fantasyland_value: float
     objective: str
-    def __init__(self, back: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., middle: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., front: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., royalties: _Optional[int] = ..., stays: _Optional[bool] = ..., value: _Optional[float] = ..., fantasyland_value: _Optional[float] = ..., objective: _Optional[str] = ...) -> None: ...
+    stderr: float
+    samples: int
+    seed: int
+    opponents: int
+    candidates: int
+    policy: str
+    def __init__(self, back: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., middle: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., front: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., discarded: _Optional[_Iterable[_Union[_cards_pb2.Card, _Mapping]]] = ..., royalties: _Optional[int] = ..., stays: _Optional[bool] = ..., value: _Optional[float] = ..., fantasyland_value: _Optional[float] = ..., objective: _Optional[str] = ..., stderr: _Optional[float] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., opponents: _Optional[int] = ..., candidates: _Optional[int] = ..., policy: _Optional[str] = ...) -> None: ...
 
 class DealOpenFaceRequest(_message.Message):
     __slots__ = ("rules", "seed")

@@ -71,8 +71,10 @@ class OpenFaceServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def SetFantasyland(self, request, context):
-        """The best 13 of a fantasyland hand's 14 (progressive 14-17) cards, exact over every valid
-        set, by the objective named (OFC-5, OFC-6).
+        """The best 13 of a fantasyland hand's 14 (progressive 14-17) cards by the objective named
+        (OFC-5, OFC-6): `royalties`, exact over every valid set; or `ev`, the candidate sets
+        scored against the other seats' hands played out on seeded deals (simulated within the
+        call's deadline: the answer so far when it comes).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
