@@ -46,7 +46,8 @@ def warm_up_open_face() -> None:
     """Load (or compile) open-face Chinese poker's kernels and tables: street advice's
     simulation and fill policy (:func:`cpsolver.ofc.advice.warm_up`: both fantasyland options;
     the exact last street and the classic variant run the same kernels), a fantasyland set
-    (the 13-of-N search on the rule set's royalty tables) and a table settled. All are
+    (the 13-of-N search on the rule set's royalty tables; one deal of the ``ev`` objective,
+    the other seats' hands played out) and a table settled. All are
     fork-safe (no ``parallel=True`` kernel), so a server's supervisor loads them before it
     forks and every worker inherits them."""
     from cpsolver.ofc.advice import warm_up as warm_up_advice
@@ -55,6 +56,7 @@ def warm_up_open_face() -> None:
 
     warm_up_advice()
     fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d", fantasyland_value=1.0)
+    fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d", objective="ev", samples=1)
     score(
         [
             {"back": "2s 2h 2d 2c Ks", "middle": "As Ah Ad Kh Kd", "front": "Qs Qh 3c"},

@@ -50,6 +50,9 @@ ofc.fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d", fantasyland_value=1
 ofc.fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d")
 ofc.fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d 3d 4d 5h", fantasyland="progressive",
                 fantasyland_value=3)
+ofc.fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d", objective="ev", samples=16, seed=1)
+ofc.fantasyland("As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d 3d 4d", objective="ev", samples=8,
+                fantasyland="progressive", fantasyland_value=5, players=2)
 ofc.score({"A": {"back": "2s 2h 2d 2c Ks", "middle": "As Ah Ad Kh Kd", "front": "Qs Qh 3c"},
            "B": {"back": "9s 8s 7s 6s 5s", "middle": "Th Td Tc 3h 3d", "front": "Jc Jd 4s"}})
 ofc.deal(7)
@@ -68,3 +71,4 @@ def test_open_face_calls_load_no_kernel_after_the_warm_up() -> None:
     assert added == {}, f"kernels loaded or compiled by the first open-face calls: {added}"
     # the probe did reach the open-face kernels (else it would prove nothing)
     assert after.get("cpsolver.ofc.simulate.play_rollouts", 0) >= 1, sorted(after)
+    assert after.get("cpsolver.ofc.simulate.play_fantasyland", 0) >= 1, sorted(after)

@@ -139,6 +139,87 @@ def test_progressive_seventeen_cards_on_every_surface(
     assert reply.value == library.value and len(reply.discarded) == 4
 
 
+def test_fantasyland_ev_alike_on_every_surface(
+    stub: open_face_pb2_grpc.OpenFaceServiceStub, remote: object
+) -> None:
+    """The ev objective, seeded: the same set, value and stderr from the library, the CLI
+    (in-process and with --server), the RPC and the typed client; two players, V = 5."""
+    library = ofc.fantasyland(
+        FL_HAND, objective="ev", fantasyland_value=5, samples=48, seed=2, players=2
+    )
+    assert library.objective == "ev" and library.samples == 48 and library.opponents == 1
+    args = ["ofc", "fantasyland", FL_HAND, "--objective", "ev", "--fantasyland-value", "5",
+            "--samples", "48", "--seed", "2", "--set", "players=2"]  # fmt: skip
+    code, out, err = run_cli([*args, "--json"])
+    assert code == 0, err
+    assert json.loads(out) == library.to_dict()
+    rules = open_face_pb2.OpenFaceRules(players=2)
+    reply = stub.SetFantasyland(
+        open_face_pb2.SetFantasylandRequest(
+            rules=rules, cards=wire(FL_HAND), objective="ev", fantasyland_value=5, samples=48,
+            seed=2,
+        )
+    )  # fmt: skip
+    assert reply.back == wire(" ".join(map(str, library.back)))
+    assert reply.front == wire(" ".join(map(str, library.front)))
+    assert reply.discarded == wire(" ".join(map(str, library.discarded)))
+    assert (reply.value, reply.stderr, reply.samples, reply.seed) == (
+        library.value, library.stderr, 48, 2
+    )  # fmt: skip
+    assert (reply.opponents, reply.candidates, reply.policy) == (
+        1, library.candidates, "fill:8"
+    )  # fmt: skip
+    typed = remote.ofc.fantasyland(  # type: ignore[attr-defined]
+        FL_HAND, objective="ev", fantasyland_value=5, samples=48, seed=2, players=2
+    )
+    assert typed == library
+    code, out, _ = run_cli(args)
+    assert code == 0
+    assert f"value {library.value:+.2f} ± {library.stderr:.2f} (V = 5)" in out
+    assert "ev against 1 opponent (fill:8), 48 deals (seed 2)" in out
+
+
+def test_fantasyland_ev_bad_input_and_deadline_on_every_surface(
+    stub: open_face_pb2_grpc.OpenFaceServiceStub,
+) -> None:
+    """Bad samples, samples without ev and an unknown objective are one field error each
+    (exit 2, INVALID_ARGUMENT); a million deals stop short of the call's deadline."""
+    code, out, err = run_cli(["ofc", "fantasyland", FL_HAND, "--objective", "ev", "--samples",
+                              "0"])  # fmt: skip
+    assert code == 2 and out == ""
+    assert "samples: expected a whole number from 1 to 1,000,000, got 0" in err
+    code, _, err = run_cli(["ofc", "fantasyland", FL_HAND, "--samples", "10"])
+    assert code == 2 and "samples: only the ev objective simulates deals" in err
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.SetFantasyland(
+            open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), objective="ev", samples=0)
+        )
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert set(violations(raised.value)) == {"samples"}
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.SetFantasyland(
+            open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), objective="best")
+        )
+    assert violations(raised.value) == {
+        "objective": "unknown objective 'best'; valid: royalties, ev"
+    }
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.SetFantasyland(open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), samples=10))
+    assert set(violations(raised.value)) == {"samples"}
+    classic4 = open_face_pb2.OpenFaceRules(preset="classic", players=4)
+    with pytest.raises(grpc.RpcError) as raised:
+        stub.SetFantasyland(
+            open_face_pb2.SetFantasylandRequest(rules=classic4, cards=wire(FL_HAND), objective="ev")
+        )
+    assert set(violations(raised.value)) == {"rules.players"}
+    reply = stub.SetFantasyland(
+        open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), objective="ev",
+                                            samples=1_000_000),
+        timeout=3.0,
+    )  # fmt: skip
+    assert 0 < reply.samples < 1_000_000 and reply.objective == "ev"
+
+
 def test_deal_alike_on_every_surface(stub: open_face_pb2_grpc.OpenFaceServiceStub) -> None:
     library = deal(11)
     code, out, err = run_cli(["ofc", "deal", "--seed", "11", "--json"])
@@ -229,6 +310,7 @@ def test_cli_with_server_prints_what_it_prints_in_process(tmp_path: Path, server
         ["ofc", "score", str(file), "--json"],
         ["ofc", "score", str(file)],
         ["ofc", "fantasyland", FL_HAND, "--fantasyland-value", "10", "--json"],
+        ["ofc", "fantasyland", FL_HAND, "--objective", "ev", "--samples", "32", "--seed", "4"],
         ["ofc", "deal", "--seed", "5", "--json"],
         ["ofc", "deal", "--seed", "5", "--rules", "classic", "--set", "players=4"],
         ["ofc", "fantasyland", "As Ks"],
