@@ -13,7 +13,7 @@ OFC rules (royalties, fantasyland) are the rule set's, :class:`cpsolver.rules.of
 from cpsolver.ofc.advice import Advice, RankedPlacement, advise
 from cpsolver.ofc.board import Board, read_board
 from cpsolver.ofc.deal import OfcDeal, deal
-from cpsolver.ofc.fantasyland import FantasylandSet, fantasyland
+from cpsolver.ofc.fantasyland import EvEstimate, FantasylandSet, estimate_ev, fantasyland
 from cpsolver.ofc.position import Placement, Position, legal_placements, read_position
 from cpsolver.ofc.scoring import BoardResult, TableResult, evaluate_board, score, settle_pair
 from cpsolver.rules.ofc import OfcRules
@@ -22,6 +22,7 @@ __all__ = [
     "Advice",
     "Board",
     "BoardResult",
+    "EvEstimate",
     "FantasylandSet",
     "OfcDeal",
     "OfcRules",
@@ -31,6 +32,7 @@ __all__ = [
     "TableResult",
     "advise",
     "deal",
+    "estimate_ev",
     "evaluate_board",
     "fantasyland",
     "legal_placements",

@@ -580,3 +580,23 @@ def test_classic_advice_bad_input_names_the_field_on_every_surface(
     file.write_text(json.dumps(CLASSIC_STREET_FOUR))  # three opponents: not a pineapple table
     code, out, err = run_cli(["ofc", "advise", str(file), "--samples", "8"])
     assert code == 2 and "opponents: pineapple has 1 to 2 opponents (OFC-1), got 3" in err, err
+
+
+def test_fantasyland_cost_classes_and_anytime() -> None:
+    """The admission control learns royalties sets apart from ev sets, and ev sets by their
+    samples and table; SetFantasyland is an anytime method (its ev sets stop at the deadline)."""
+    from cpsolver.server.open_face import SERVICE
+
+    classify = SERVICE.cost_classes["SetFantasyland"]
+
+    def cls(**fields: object) -> object:
+        request = open_face_pb2.SetFantasylandRequest(cards=wire(FL_HAND), **fields)  # type: ignore[arg-type]
+        return classify(request.SerializeToString())
+
+    royalties = cls()
+    assert royalties == cls(objective="royalties", fantasyland_value=10)
+    ev = cls(objective="ev")
+    assert len({royalties, ev, cls(objective="ev", samples=100)}) == 3
+    two = cls(objective="ev", rules=open_face_pb2.OpenFaceRules(players=2))
+    assert two != ev
+    assert "SetFantasyland" in SERVICE.anytime_methods
