@@ -426,7 +426,10 @@ def test_d6_calls_queue_for_a_slot_in_time_then_are_shed_before_work(serve_grpc)
         with pytest.raises(grpc.RpcError):
             holder.result()
         holder = _advise(channel, 5000, 6)  # holds the slot ~6 s
-        time.sleep(0.2)
+        # time for it to reach the slot on a loaded machine (0.2 s was not always enough in
+        # CI: the call below then came first and was served); 1 + 2 s of queue still < 6 s
+        time.sleep(1.0)
+        assert not holder.done(), holder.exception()  # (it would have freed the slot)
         started = time.monotonic()
         with pytest.raises(grpc.RpcError) as caught:
             stub.EvaluateHand(request, timeout=10)
