@@ -13,8 +13,9 @@ call, before any work:
 2. **Given a thread** (the body read, the deadline known): what the call's work depends on is
    read from its body (a *cost class*, from the service's :data:`Classifier` for the method,
    e.g. a ``Solve``'s objective and estimator), and the call's expected service time is that
-   class's measured mean (:class:`CostModel`). A **heavy** call (expected over
-   :data:`HEAVY_SECONDS`: rollouts, the calibrated re-score, a large batch) runs in the worker's
+   class's measured mean wall time (:class:`CostModel`). A **heavy** call (its class's mean
+   CPU time over :data:`HEAVY_SECONDS`: rollouts, the calibrated re-score, a large batch; CPU,
+   not wall time, so a cheap call stays cheap under contention) runs in the worker's
    one heavy lane, first come first served, so CPU-bound calls never share the core with each
    other and each takes its own time, not 4x it; the call is admitted only if the lane's work
    ahead of it plus its own fits the time left before its deadline. A cheap call is admitted if
@@ -103,22 +104,35 @@ ANYTIME_SECONDS = 0.010
 
 
 class CostModel:
-    """Running mean wall time of calls, per cost class (and per method, for the estimate on
-    arrival, before the body is read).
+    """Running means of calls' wall time and CPU time, per cost class (and per method, for the
+    estimate on arrival, before the body is read).
+
+    The wall time is what a call takes at the worker's present load: whether it fits its
+    deadline. The CPU time (its handler thread's) is what it costs the core whatever the load:
+    whether it is **heavy**. Under contention a cheap call's wall time grows with the calls
+    sharing the core, its CPU time does not; judged by wall time, cheap calls drifted into the
+    heavy lane exactly when the worker was busiest, and ran there one at a time.
 
     >>> model = CostModel()
     >>> model.expected(("/S/Solve", "rollouts:30"), "/S/Solve")  # nothing measured: FIRST_COST
     0.002
-    >>> model.learn(("/S/Solve", "rollouts:30"), "/S/Solve", 0.020)
+    >>> model.learn(("/S/Solve", "rollouts:30"), "/S/Solve", 0.020, cpu=0.019)
     >>> model.expected(("/S/Solve", "rollouts:30"), "/S/Solve")
     0.02
+    >>> model.heavy(("/S/Solve", "rollouts:30"), "/S/Solve")
+    True
     >>> model.expected(("/S/Solve", "model"), "/S/Solve")  # an unseen class: its method's mean
     0.02
+    >>> model.learn(("/S/Solve", "model"), "/S/Solve", 0.012, cpu=0.001)  # 12 ms, in a crowd
+    >>> model.heavy(("/S/Solve", "model"), "/S/Solve")
+    False
     """
 
     def __init__(self) -> None:
         self._by_class: dict[Hashable, float] = {}
         self._by_method: dict[str, float] = {}
+        self._cpu_by_class: dict[Hashable, float] = {}
+        self._cpu_by_method: dict[str, float] = {}
 
     def expected(self, key: Hashable, method: str) -> float:
         """Expected seconds of a call of class ``key``."""
@@ -129,10 +143,28 @@ class CostModel:
         """Expected seconds of a call of ``method``, its class unknown."""
         return self._by_method.get(method, FIRST_COST)
 
-    def learn(self, key: Hashable, method: str, seconds: float) -> None:
-        """Fold one finished call's wall time into its class's and its method's means."""
+    def heavy(self, key: Hashable, method: str) -> bool:
+        """Whether a call of class ``key`` is heavy: its mean CPU time over
+        :data:`HEAVY_SECONDS` (its method's, for a class not measured yet; its wall time while
+        no CPU time is known)."""
+        cpu = self._cpu_by_class.get(key)
+        if cpu is None:
+            return self.method_heavy(method)
+        return cpu > HEAVY_SECONDS
+
+    def method_heavy(self, method: str) -> bool:
+        """Whether a call of ``method`` is heavy, its class unknown."""
+        cpu = self._cpu_by_method.get(method)
+        return (cpu if cpu is not None else self.of_method(method)) > HEAVY_SECONDS
+
+    def learn(self, key: Hashable, method: str, seconds: float, cpu: float | None = None) -> None:
+        """Fold one finished call's wall time (and its CPU time, when its handler ran to its
+        end) into its class's and its method's means."""
         _fold(self._by_class, key, seconds)
         _fold(self._by_method, method, seconds)
+        if cpu is not None:
+            _fold(self._cpu_by_class, key, cpu)
+            _fold(self._cpu_by_method, method, cpu)
 
 
 def _fold(table: dict[Any, float], name: Hashable, seconds: float) -> None:
@@ -187,6 +219,19 @@ class _LaneTicket:
 
     cost: float
     waiting: bool = field(default=True)
+
+
+@dataclass(slots=True)
+class _Run:
+    """An admitted call's handler: its thread's CPU clock when it started, and its CPU time
+    once it has returned (None before, or when it raised: then only its wall time is learned).
+    gRPC runs a handler, a server stream's generator included, on one thread of its pool."""
+
+    began: float
+    cpu: float | None = None
+
+    def finish(self) -> None:
+        self.cpu = time.thread_time() - self.began
 
 
 def _unused(request: Any, context: grpc.ServicerContext) -> Any:
@@ -262,7 +307,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         if the method's calls are heavy, else for a slot."""
         with self._lock:
             now = time.monotonic()
-            if self._costs.of_method(method) > HEAVY_SECONDS:
+            if self._costs.method_heavy(method):
                 return self._lane_wait(now)
             return self._expected_wait(now)
 
@@ -293,7 +338,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             while self._queue and self._queue[0].arrived < horizon:
                 self._dequeue(self._queue.popleft())
             # A heavy call waits for the lane; any other for a slot.
-            heavy = cost > HEAVY_SECONDS
+            heavy = self._costs.method_heavy(method)
             wait = self._lane_wait(arrived) if heavy else self._expected_wait(arrived)
             if wait > self._max_queue:
                 return None
@@ -369,7 +414,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         cost = self._costs.expected(key, method)
         # the work the call must have time for: all of it, or one round of an anytime call's
         needed = min(cost, ANYTIME_SECONDS) if method in self._anytime else cost
-        if cost > HEAVY_SECONDS:
+        if self._costs.heavy(key, method):
             return self._enter_lane(context, queued, method, cost, needed, budget)
         now = time.monotonic()
         with self._lock:
@@ -474,11 +519,13 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             self.expected_wait(method),
         )
 
-    def _leave(self, method: str, key: Hashable, started: float, heavy: bool) -> None:
+    def _leave(
+        self, method: str, key: Hashable, started: float, heavy: bool, cpu: float | None
+    ) -> None:
         took = time.monotonic() - started
         with self._lock:
             self._calls -= 1
-            self._costs.learn(key, method, took)
+            self._costs.learn(key, method, took, cpu)
             if heavy:
                 self._lane_busy_until = None
             self._slot_freed.notify()
@@ -546,9 +593,9 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             if queued is None:
                 return wrap_handler(handler, self._refused_on_arrival, method)
 
-        def start(request: Any, context: grpc.ServicerContext) -> float:
+        def start(request: Any, context: grpc.ServicerContext) -> tuple[float, _Run]:
             """Admit the call (or abort it); count it until its RPC has ended. Returns its
-            budget in seconds."""
+            budget in seconds and the record its handler's CPU time goes into."""
             key = self._class_of(method, request)
             try:
                 budget, heavy = self._enter(context, queued, method, key)
@@ -556,6 +603,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
                 _abort(context, refused)
             started = time.monotonic()
             ends = started + budget
+            run = _Run(time.thread_time())
 
             # The slot frees when the RPC has ended, its status sent (gRPC's termination
             # callback), not when the handler returns: shutdown waits on it, and cancelling
@@ -563,26 +611,29 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             def leave() -> None:
                 if time.monotonic() > ends:
                     self._on_late(method)
-                self._leave(method, key, started, heavy)
+                self._leave(method, key, started, heavy, run.cpu)
 
             if not context.add_callback(leave):
                 leave()  # already over (cancelled meanwhile)
-            return budget
+            return budget, run
 
         def around(behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
             if response_streaming:
 
                 def streaming(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-                    budget = start(request, context)
+                    budget, run = start(request, context)
                     with call_budget(budget, self._wanted_by(context)):
                         yield from behavior(request, context)
+                    run.finish()
 
                 return streaming
 
             def unary(request: Any, context: grpc.ServicerContext) -> Any:
-                budget = start(request, context)
+                budget, run = start(request, context)
                 with call_budget(budget, self._wanted_by(context)):
-                    return behavior(request, context)
+                    answer = behavior(request, context)
+                run.finish()
+                return answer
 
             return unary
 

@@ -9,6 +9,7 @@ import json
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 
 import grpc
 from conftest import RunningServer
@@ -183,3 +184,61 @@ def test_expensive_calls_at_overload_are_refused_not_run_late(serve_grpc) -> Non
     ran = codes[grpc.StatusCode.OK] + codes[grpc.StatusCode.DEADLINE_EXCEEDED]
     assert handled >= codes[grpc.StatusCode.OK] * 0.9, (handled, codes)
     assert late <= 0.25 * ran, (late, ran, codes)
+
+
+def test_a_call_is_heavy_by_its_cpu_time_not_its_wall_time() -> None:
+    """The heavy lane runs CPU-bound calls one at a time; a call is heavy by the CPU time its
+    handler takes, not its wall time, which contention stretches: a call that spends 30 ms
+    waiting (as a cheap call does among others on a busy core) still runs beside others, one
+    that computes for 30 ms runs alone. The interceptor in a real gRPC server in this process,
+    with two handlers that only wait or only compute."""
+    from concurrent import futures
+
+    from cpsolver.server.admission import AdmissionInterceptor
+
+    running = Counter[str]()
+    most = Counter[str]()
+    lock = threading.Lock()
+
+    def handler(name: str, work: Callable[[], None]) -> grpc.RpcMethodHandler:
+        def behaviour(request: bytes, context: grpc.ServicerContext) -> bytes:
+            with lock:
+                running[name] += 1
+                most[name] = max(most[name], running[name])
+            try:
+                work()
+            finally:
+                with lock:
+                    running[name] -= 1
+            return b"done"
+
+        return grpc.unary_unary_rpc_method_handler(behaviour)
+
+    def compute() -> None:
+        begun = time.thread_time()
+        while time.thread_time() - begun < 0.03:
+            pass
+
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=8),
+        interceptors=[AdmissionInterceptor(max_calls=4, max_streams=4, max_queue=10.0)],
+    )
+    server.add_generic_rpc_handlers([grpc.method_handlers_generic_handler(
+        "t.Lane", {"Wait": handler("Wait", lambda: time.sleep(0.03)),
+                   "Compute": handler("Compute", compute)},
+    )])  # fmt: skip
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            for name in ("Wait", "Compute"):
+                call = channel.unary_unary(f"/t.Lane/{name}")
+                for _ in range(3):  # its cost learned
+                    assert call(b"", timeout=30) == b"done"
+                most[name] = 0
+                answers = [call.future(b"", timeout=30) for _ in range(4)]
+                assert [answer.result() for answer in answers] == [b"done"] * 4
+    finally:
+        server.stop(None)
+    assert most["Compute"] == 1, most  # the heavy lane: one at a time
+    assert most["Wait"] >= 3, most  # 30 ms of wall time, but cheap: side by side
