@@ -764,6 +764,56 @@ def _search_pairing(
 
 
 @njit(cache=True, nogil=True)
+def _bound_terms(
+    kind: int, bonus: float, e: int, we: float, they: float
+) -> tuple[float, float, float]:  # pragma: no cover - compiled
+    """``c, d, k`` of the bound :func:`_scan_pairing` prunes with: a split's value (mode
+    ``kind, bonus, e, we, they``, :func:`_pair_value`) is at most the sum over its rows of
+    ``ADD + c * WIN * max(VALUE, 0) + d * max(-PAID, 0)``, plus ``k``.
+
+    Why it holds (``w``, ``t``, ``l`` a row's P(win), P(tie), P(loss), all in [0, 1]): the value
+    is the rows' ADD sum (field 0 is ``VALUE * WIN - PAID``) plus the mode's term and the
+    sweep's. Two-four's ``ahead - behind`` is at most 1. Scoop-double's ``w0 w1 w2 (v0 + v1 +
+    v2)`` is at most ``sum w_r max(v_r, 0)`` (each product of probabilities is at most the one
+    factor kept), and ``-(p0 l1 l2 + ...)`` at most ``sum max(-p_r, 0)``. Scoop-bonus adds at
+    most ``|N|``. The sweep's ``win * P(scoop)^e * we`` is at most ``max(win, 0) * we`` when
+    ``we >= 0`` (``P(scoop)^e`` in [0, 1]), ``win`` bounded as the scoop term (doubled under
+    scoop-double, plus the majority unit or ``N``), and ``-loss * they`` likewise when ``they
+    >= 0``; the caller checks those signs.
+    """
+    c = 0.0
+    d = 0.0
+    k = 0.0
+    if kind == 1:
+        k = 1.0
+    elif kind == 2:
+        c = 1.0
+        d = 1.0
+    elif kind == 3:
+        k = abs(bonus)
+    if e > 0:
+        m = 2.0 if kind == 2 else 1.0
+        c += we * m
+        d += they * m
+        if kind == 1:
+            k += we
+        elif kind == 3:
+            k += we * max(bonus, 0.0) + they * max(-bonus, 0.0)
+    return c, d, k
+
+
+@njit(cache=True, nogil=True)
+def _bound_fields(
+    g: FloatArray, c: float, d: float, out: FloatArray
+) -> None:  # pragma: no cover - compiled
+    """Per gathered subset: its row's share of :func:`_bound_terms`' bound."""
+    for i in range(g.shape[1]):
+        v = g[3, i]
+        p = g[4, i]
+        out[i] = g[0, i] + c * g[1, i] * (v if v > 0.0 else 0.0) + d * (-p if p < 0.0 else 0.0)
+
+
+@njit(cache=True, nogil=True)
 def _scan_pairing(
     cls5: IntArray,
     cls3: IntArray,
@@ -780,13 +830,34 @@ def _scan_pairing(
     out_value: FloatArray,
 ) -> int:  # pragma: no cover - compiled
     """The split scan over gathered per-subset fields (``g3[field, front subset]``, ``gm`` /
-    ``gb`` the same fields of every 5-subset as a middle / as a back)."""
+    ``gb`` the same fields of every 5-subset as a middle / as a back).
+
+    Once ``top_k`` values are held, a split whose additive upper bound (:func:`_bound_terms`,
+    three loads) is below the worst of them by more than rounding is skipped without computing
+    its value, which it could not have entered the list with: the same splits and values as
+    the full scan, at under half its time under ``two_four`` and ``scoop_double``.
+    """
     kind, bonus, e, we, they = int(mode[0]), mode[1], int(mode[2]), mode[3], mode[4]
+    prune = kind != 0 and we >= 0.0 and they >= 0.0
+    if prune:
+        c, d, k_bound = _bound_terms(kind, bonus, e, we, they)
+        b3 = np.empty(cls3.shape[0])
+        bm = np.empty(cls5.shape[0])
+        bb = np.empty(cls5.shape[0])
+        _bound_fields(g3, c, d, b3)
+        _bound_fields(gm, c, d, bm)
+        _bound_fields(gb, c, d, bb)
+    else:
+        k_bound = 0.0
+        b3 = np.zeros(cls3.shape[0])
+        bm = np.zeros(cls5.shape[0])
+        bb = np.zeros(cls5.shape[0])
     found = 0
     for k in range(top_k):
         out_value[k] = -np.inf
         out_split[k] = -1
     worst = -np.inf
+    cut = -np.inf  # skip a split whose bound is below this
     for s in range(split_f.shape[0]):
         jf = split_f[s]
         ia = split_a[s]
@@ -798,12 +869,17 @@ def _scan_pairing(
             hi, lo, ihi, ilo = cls5[ib], cls5[ia], ib, ia
         if lo < cf or (strict and hi == lo):
             continue
+        if b3[jf] + bm[ilo] + bb[ihi] < cut:
+            continue
         v = _pair_value(kind, bonus, e, we, they, jf, ilo, ihi, g3, gm, gb)
         if found == top_k and v <= worst:
             continue
         found = _keep_best(out_split, out_value, found, top_k, s, v)
         if found == top_k:
             worst = out_value[top_k - 1]
+            if prune:
+                # The margin covers the rounding of the bound's and the value's sums.
+                cut = worst - k_bound - 1e-9 * (1.0 + abs(worst) + k_bound)
     return found
 
 
