@@ -252,3 +252,26 @@ def test_the_ev_comes_with_an_estimate_in_the_shape_of_the_other_games() -> None
     assert sampled is not None and sampled.estimate is not None and sampled.ci95 is not None
     assert (sampled.estimate.low, sampled.estimate.high) == sampled.ci95
     assert sampled.estimate.value == sampled.ev and not sampled.estimate.exact
+
+
+def test_hand_array_of_cards_is_the_parsed_hand_array() -> None:
+    """hand_array's shortcut for 13 Cards (what solve passes on) gives what parsing the text
+    gives, and 13 Cards with a duplicate still get parse_cards' error naming it."""
+    import numpy as np
+
+    from cpsolver.cards import Card
+    from cpsolver.chinese.ev import hand_array
+    from cpsolver.errors import CardError
+
+    rng = random.Random(3)
+    for _ in range(50):
+        cards = [Card.from_index(i) for i in rng.sample(range(52), 13)]
+        ordered, array = hand_array(cards)
+        want_ordered, want_array = hand_array(" ".join(str(c) for c in cards))
+        assert ordered == want_ordered
+        assert array.dtype == want_array.dtype == np.int8
+        assert array.tolist() == want_array.tolist() == sorted(c.index for c in cards)
+        assert hand_array(tuple(cards))[1].tolist() == array.tolist()
+    twice = [*cards[:12], cards[0]]
+    with pytest.raises(CardError, match=r"cards\[12\]: duplicate card"):
+        hand_array(twice)
