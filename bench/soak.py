@@ -402,6 +402,7 @@ class Server:
             if self.proc.poll() is None:
                 self.proc.kill()
             self._stderr.close()
+            self.log.unlink(missing_ok=True)  # tens of MB a run; the figures are printed
 
 
 class EdgeProxy:
@@ -419,7 +420,8 @@ class EdgeProxy:
         local = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(local)
         self.port, self.admin = _free_port(), _free_port()
-        config = Path(tempfile.mkdtemp(prefix="cpsolver-soak-edge-")) / "envoy.yaml"
+        self._workdir = tempfile.TemporaryDirectory(prefix="cpsolver-soak-edge-")
+        config = Path(self._workdir.name) / "envoy.yaml"
         config.write_text(yaml.safe_dump(local.render([upstream], self.port, self.admin, tokens)))
         self.proc = subprocess.Popen(
             [local.envoy(), "-c", str(config), "--log-level", "error", "--concurrency", "2",
@@ -453,6 +455,8 @@ class EdgeProxy:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+            self.proc.wait(10)
+        self._workdir.cleanup()
 
 
 def _free_port() -> int:

@@ -300,12 +300,16 @@ def test_make_edge_serves_and_stops_cleanly() -> None:
     try:
         assert proc.stdout is not None
         tries = []
+        config = None
         for line in proc.stdout:
+            if line.startswith("edge on "):
+                config = Path(line.rsplit("; config ", 1)[1].strip())
             if line.startswith("try:"):
                 tries.append(line[len("try:") :].strip())
             if line.startswith("Ctrl-C"):
                 break
         assert any(t.startswith("curl ") for t in tries), tries
+        assert config is not None and config.is_file()
         children = _children(proc.pid)
         assert len(children) == 3, children  # two servers and Envoy
         curl = next(t for t in tries if t.startswith("curl "))
@@ -316,6 +320,7 @@ def test_make_edge_serves_and_stops_cleanly() -> None:
         assert proc.wait(timeout=90) == 0
         assert "edge stopped" in proc.stdout.read()
         assert not [pid for pid in children if Path(f"/proc/{pid}").exists()]
+        assert not config.parent.exists()  # the rendered config is not left in /tmp
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -18,6 +18,7 @@ exits 0 when all of them have stopped. tests/test_edge.py uses
 from __future__ import annotations
 
 import argparse
+import atexit
 import shlex
 import shutil
 import signal
@@ -216,7 +217,10 @@ def main() -> None:
     servers, addresses = start_servers(args.serve) if args.serve else ([], [])
     upstreams = args.upstream + addresses or ["127.0.0.1:50051"]
     config = render(upstreams, args.port, args.admin_port, args.tokens)
-    path = Path(tempfile.mkdtemp(prefix="cpsolver-edge-")) / "envoy.yaml"
+    # The rendered config lives as long as the edge: removed when it stops, however it stops.
+    workdir = tempfile.TemporaryDirectory(prefix="cpsolver-edge-")
+    atexit.register(workdir.cleanup)
+    path = Path(workdir.name) / "envoy.yaml"
     path.write_text(yaml.safe_dump(config))
     # --base-id: Envoy's shared memory is named after it, so edges on other ports can coexist
     proxy = subprocess.Popen(
