@@ -229,10 +229,18 @@ def summary(records: list[tuple[float, float, str]], seconds: float) -> dict[str
         if code != "OK":
             errors[min(int((start - first) / window), len(errors) - 1)] += 1
     ok = [lat for _, lat, code in records if code == "OK"]
+    # A Python load generator that cannot send at the asked rate falls behind and sends the
+    # rest late, over a longer span: the rates are per second of that span, and the span is
+    # reported, so a run whose generator did not keep up says so (its latencies then include
+    # the generator's own queueing).
+    span = max((start for start, _, _ in records), default=first) - first
+    over = max(seconds, span)
     return {
         "calls": len(records),
         "codes": dict(codes),
-        "ok_per_s": round(len(ok) / seconds, 1),
+        "sent_over_s": round(span, 1),
+        "sent_per_s": round(len(records) / over, 1),
+        "ok_per_s": round(len(ok) / over, 1),
         "p50_ms": round(_quantile_ms(ok, 0.5), 1),
         "p99_ms": round(_quantile_ms(ok, 0.99), 1),
         # how long the callers waited for each kind of error (p50): a call gRPC core dropped
