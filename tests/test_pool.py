@@ -208,6 +208,49 @@ def test_calibrate_chooses_as_the_pair_loop_does(monkeypatch: pytest.MonkeyPatch
                     assert (x.win, x.tie, x.loss) == pytest.approx((y.win, y.tie, y.loss))
 
 
+@pytest.mark.parametrize("preset", ["shisanshui", "maubinh"])
+def test_preset_rescore_is_a_plain_loop_of_settle_terms(preset: str) -> None:
+    """Under RULES 2.5's presets ``calibrate`` re-scores through the whole settlement
+    (``_rescore_terms``: rows against rows by ``settle_rows``, naturals by ``settle_terms``).
+    Its sums against a plain Python loop over the weighted pool hands, each pairing one
+    ``settle_terms`` call, to the bit: 4 seeded hands, their top candidates, each candidate
+    also declaring the list's first and last natural (so pool hands holding naturals meet
+    candidates with and without one)."""
+    from cpsolver.chinese import ev_kernel as K
+    from cpsolver.chinese.ev import analyse
+
+    rules = ChineseRules.preset(preset)
+    pool = pool_for(rules)
+    terms = K.kernel_terms(rules)
+    opp_rows = pool.rows_for(rules)
+    opp_nat = pool.natural_for(rules).astype(np.int64)
+    last = int(max(opp_nat.max(), 1))
+    rng = random.Random(28)
+    for _ in range(4):
+        cards = " ".join(_names(sorted(rng.sample(range(52), 13))))
+        classes = [c.classes for c in analyse(cards, rules, top=4) if c.natural is None]
+        rows = np.array(classes + classes[:1] * 2, dtype=np.int64)
+        codes = np.array([0] * len(classes) + [1, last], dtype=np.int64)
+        w = pool_module.pool_weights(pool, cards)
+        got = np.zeros((len(rows), 8))
+        pool_module._rescore_terms(w, rows, codes, opp_rows, opp_nat, *terms.args(), got)
+        want = np.zeros((len(rows), 8))
+        weighted = np.flatnonzero(w)
+        assert (opp_nat[weighted] > 0).any()  # naturals on the pool's side are met
+        for k in range(len(rows)):
+            for j in weighted.tolist():
+                u, scoop = K.settle_terms(
+                    rows[k], opp_rows[j].astype(np.int64), False, False, int(codes[k]),
+                    int(opp_nat[j]), *terms.args(),
+                )  # fmt: skip
+                wj = float(w[j])
+                want[k, :4] += (wj, wj * u, wj * u * u, wj * wj)
+                if scoop:
+                    col = 4 if scoop == 1 else 6
+                    want[k, col : col + 2] += (wj, wj * u)
+        assert np.array_equal(got, want), cards
+
+
 def _names(indices: list[int]) -> list[str]:
     return ["23456789TJQKA"[i // 4] + "cdhs"[i % 4] for i in indices]
 
