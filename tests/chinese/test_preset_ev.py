@@ -178,6 +178,34 @@ def test_the_kernel_settlement_is_scores(rules: ChineseRules) -> None:
         assert u == table.net[0], seats
 
 
+# Royalties in every row on both sides, paid win or lose under bonus_paid = "always": random
+# tables above rarely hold a back royalty, so these pin each row's term of each side.
+ROYALTY_SEATS = [
+    {"back": "8s 8h 8d 8c 2c", "middle": "9s 9d 4d 5c 6s", "front": "3s 3h 7d"},
+    {"back": "Th Jh Qh Kh Ah", "middle": "2d 2s 4c 5d 6c", "front": "4s 7c Kd"},
+    {"back": "As Ad Ac Ks Kc", "middle": "Tc Ts Td 9h 9c", "front": "Qs Qd Qc"},
+]
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=["shisanshui", "maubinh", "every-option"])
+def test_the_kernel_settles_royalties_of_every_row_as_score_does(rules: ChineseRules) -> None:
+    """Crafted pairings with royalties in each row (quads and a royal flush behind, a pair
+    and trips in front), in both seat orders: ``settle_terms`` equals ``score``."""
+    terms = K.kernel_terms(rules)
+    for i, j in ((0, 1), (1, 0), (2, 1), (1, 2)):
+        seats: list[object] = [
+            {r: list(parse_cards(ROYALTY_SEATS[k][r])) for r in ("back", "middle", "front")}
+            for k in (i, j)
+        ]
+        table = score(seats, rules)
+        u, _ = K.settle_terms(
+            np.array(_classes(seats[0], rules), np.int64),  # type: ignore[arg-type]
+            np.array(_classes(seats[1], rules), np.int64),  # type: ignore[arg-type]
+            False, False, 0, 0, *terms.args(),
+        )  # fmt: skip
+        assert u == table.net[0], (i, j)
+
+
 def _arranged(cards: list[Card], rules: ChineseRules) -> dict[str, object]:
     """The seat an opponent plays: ``solve``'s choice (the rollouts' policy)."""
     s = solve(cards, rules)
