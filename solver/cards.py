@@ -306,6 +306,8 @@ def parse_cards(
     ...
     cpsolver.errors.CardError: cards[3]: duplicate card 'As' (also cards[0]); cards[4]: unknown ...
     """
+    if isinstance(cards, (list, tuple)) and _parsed_already(cards, deck, count):
+        return tuple(cards)
     base = field_path(field)
     check_cards_type(cards, field)
     # Every problem is collected (up to MAX_CARD_PROBLEMS), not just the first: a user who
@@ -367,6 +369,18 @@ def parse_cards(
             wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
     return tuple(card for _, card in tokens if card is not None)
+
+
+def _parsed_already(cards: Sequence[object], deck: Deck, count: int | Sequence[int] | None) -> bool:
+    """Whether ``cards`` are distinct :class:`Card` s of ``deck``, as many as ``count`` allows:
+    what :func:`parse_cards` would return unchanged, known without its per-card checks (solves
+    pass the cards they parsed on to the model, the pool and the answer)."""
+    if count is not None and len(cards) not in ((count,) if isinstance(count, int) else count):
+        return False
+    lowest = deck.lowest
+    if not all(type(c) is Card and c.rank >= lowest for c in cards):
+        return False
+    return len({c.index for c in cards}) == len(cards)  # type: ignore[attr-defined]
 
 
 def _duplicate(token: str, first: FieldPath) -> str:

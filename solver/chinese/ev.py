@@ -106,23 +106,8 @@ class Candidate:
         return self.with_rollout(mean, half_width, 0)
 
 
-def _card_index(card: Card) -> int:
-    return card.index
-
-
 def hand_array(cards: CardsLike) -> tuple[tuple[Card, ...], np.ndarray]:
     """Parse 13 cards; return them sorted by index and as the kernel's ``int8`` array."""
-    if (
-        isinstance(cards, (list, tuple))
-        and len(cards) == 13
-        and all(type(c) is Card and c in DECK_52 for c in cards)
-    ):
-        # 13 distinct Cards (what solve passes on): parse_cards' checks would pass, and they
-        # cost more than the table model's scan.
-        ordered = tuple(sorted(cards, key=_card_index))
-        indices = [c.index for c in ordered]
-        if len(set(indices)) == 13:
-            return ordered, np.array(indices, dtype=np.int8)
     parsed = parse_cards(cards, deck=DECK_52, count=13)
     ordered = tuple(sorted(parsed, key=lambda c: c.index))
     return ordered, np.array([c.index for c in ordered], dtype=np.int8)

@@ -779,16 +779,10 @@ def _rescore_terms(
     (sum w, sum w*u, sum w*u^2, sum w^2, sum w [we scoop], sum w*u [we scoop], sum w [they
     scoop us], sum w*u [they scoop us])``, the last four for the sweep (:func:`calibrate`)."""
     theirs = np.empty(3, dtype=np.int64)
-    live = np.empty(weights.shape[0], dtype=np.int64)  # the weighted hands (10-25%), in order
-    n = 0
-    for j in range(weights.shape[0]):
-        if weights[j] != 0.0:
-            live[n] = j
-            n += 1
+    live = np.flatnonzero(weights)  # the weighted hands (10-25%), in order
     for k in range(cand_rows.shape[0]):
         a0, a1, a2 = cand_rows[k, 0], cand_rows[k, 1], cand_rows[k, 2]
-        for i in range(n):
-            j = live[i]
+        for j in live:
             w = weights[j]
             if cand_nat[k] == 0 and opp_nat[j] == 0:  # rows against rows: the common case
                 u, scoop = K.settle_rows(

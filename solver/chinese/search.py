@@ -847,11 +847,9 @@ def _scan_pairing(
         _bound_fields(g3, c, d, b3)
         _bound_fields(gm, c, d, bm)
         _bound_fields(gb, c, d, bb)
-    else:
+    else:  # no bound: cut stays -inf and the arrays are never read
         k_bound = 0.0
-        b3 = np.zeros(cls3.shape[0])
-        bm = np.zeros(cls5.shape[0])
-        bb = np.zeros(cls5.shape[0])
+        b3 = bm = bb = np.empty(0)
     found = 0
     for k in range(top_k):
         out_value[k] = -np.inf
@@ -869,7 +867,7 @@ def _scan_pairing(
             hi, lo, ihi, ilo = cls5[ib], cls5[ia], ib, ia
         if lo < cf or (strict and hi == lo):
             continue
-        if b3[jf] + bm[ilo] + bb[ihi] < cut:
+        if prune and b3[jf] + bm[ilo] + bb[ihi] < cut:
             continue
         v = _pair_value(kind, bonus, e, we, they, jf, ilo, ihi, g3, gm, gb)
         if found == top_k and v <= worst:

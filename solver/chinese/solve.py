@@ -693,15 +693,8 @@ _BY_INDEX = tuple(Card.from_index(i) for i in range(52))
 
 
 def _indices13(cards: CardsLike, field: Field) -> list[int]:
-    """Sorted card indices of ``parse_cards(cards, count=13)``; fast for 13 :class:`Card` s."""
-    if (
-        isinstance(cards, (list, tuple))
-        and len(cards) == 13
-        and all(type(c) is Card for c in cards)
-    ):
-        indices = sorted(c.index for c in cards)
-        if len(set(indices)) == 13:
-            return indices
+    """Sorted card indices of ``parse_cards(cards, count=13)`` (13 distinct Cards pass through
+    parse_cards' shortcut)."""
     return sorted(c.index for c in parse_cards(cards, count=13, field=field))
 
 
