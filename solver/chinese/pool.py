@@ -85,6 +85,7 @@ __all__ = [
     "pool_hands",
     "pool_weights",
     "save_pool",
+    "sweep_chances",
 ]
 
 POOL_SIZE = 100_000
@@ -768,6 +769,7 @@ def _rescore_terms(
     cand_nat: IntArray,
     opp_rows: npt.NDArray[np.int32],
     opp_nat: IntArray,
+    sweeps: npt.NDArray[np.float64],
     values: npt.NDArray[np.float64],
     always: npt.NDArray[np.float64],
     params: IntArray,
@@ -777,7 +779,9 @@ def _rescore_terms(
     """:func:`_rescore_pairs`' sums under a rule set of RULES §2.5, each pairing settled by
     :func:`cpsolver.chinese.ev_kernel.settle_terms` (the one settlement's arrays): ``sums[k] =
     (sum w, sum w*u, sum w*u^2, sum w^2, sum w [we scoop], sum w*u [we scoop], sum w [they
-    scoop us], sum w*u [they scoop us])``, the last four for the sweep (:func:`calibrate`)."""
+    scoop us], sum w*u*c [they scoop us])``, the last four for the sweep (:func:`calibrate`;
+    ``c = sweeps[j]``, pool hand ``j``'s chance of scooping the other opponents too:
+    :func:`sweep_chances`)."""
     theirs = np.empty(3, dtype=np.int64)
     live = np.flatnonzero(weights)  # the weighted hands (10-25%), in order
     for k in range(cand_rows.shape[0]):
@@ -805,7 +809,7 @@ def _rescore_terms(
                 sums[k, 5] += w * u
             elif scoop == -1:
                 sums[k, 6] += w
-                sums[k, 7] += w * u
+                sums[k, 7] += w * u * sweeps[j]
 
 
 def pool_sums(
@@ -861,7 +865,7 @@ def calibrate(
         full = np.zeros((len(candidates), 8))
         w = pool_weights(pool, cards)
         _rescore_terms(w, rows, codes, pool.rows_for(rules),
-                       pool.natural_for(rules).astype(np.int64),
+                       pool.natural_for(rules).astype(np.int64), sweep_chances(rules, pool),
                        *terms.args(), full)  # fmt: skip
         sums = full[:, :4]
         sweep = _sweep_terms(full, rules, pool)
@@ -1000,12 +1004,14 @@ def _rescore_cells_range(
 def _sweep_terms(
     full: npt.NDArray[np.float64], rules: ChineseRules, pool: OpponentPool
 ) -> npt.NDArray[np.float64]:
-    """What CP-13's sweep adds to each candidate at a table of 3 or 4 (``n`` opponents), the
-    opponents independent given our cards: every pairing doubled once more when we scoop all
-    ``n`` (``n * E[u; we scoop] * P(we scoop)^(n - 1)``), and an opponent's pairing with us
-    doubled when it scoops us and the ``n - 1`` others (``n * E[u; it scoops us] * s``, ``s``
-    the pool's rate of a hand that scooped one hand scooping ``n - 1`` more:
-    :func:`sweep_rate`)."""
+    """What CP-13's sweep adds to each candidate at a table of 3 or 4 (``n`` opponents): every
+    pairing doubled once more when we scoop all ``n`` (``n * E[u; we scoop] * P(we
+    scoop)^(n - 1)``, the opponents independent given our cards), and an opponent's pairing
+    with us doubled when it scoops us and the ``n - 1`` others (``n * E[u * c; it scoops us]``,
+    ``c`` that pool hand's own chance of scooping ``n - 1`` random hands:
+    :func:`sweep_chances`). Measured against 20,000-rollout simulations (docs/BENCHMARKS.md),
+    the second is most of the error a table-wide rate for ``c`` made: who scoops *us* depends
+    on our hand, and how often it scoops the others on its own."""
     n = rules.players - 1
     if rules.sweep is not Sweep.DOUBLE or n < 2:
         return np.zeros(full.shape[0])
@@ -1013,35 +1019,93 @@ def _sweep_terms(
     p_scoop = full[:, 4] / total
     ours = full[:, 5] / total
     theirs = full[:, 7] / total
-    return n * (ours * p_scoop ** (n - 1) + theirs * sweep_rate(rules, pool, n - 1))
+    return n * (ours * p_scoop ** (n - 1) + theirs)
 
 
-def sweep_rate(rules: ChineseRules, pool: OpponentPool, others: int) -> float:
-    """Of the pool's hands that scoop another (both playing rows), the share that also scoop
-    ``others`` more hands (each playing rows): consecutive groups of ``others + 2`` pool hands,
-    the first against the rest (a scooper is strong: this is well above the plain scoop rate
-    to the power ``others``). CP-17's scoop by rows; cached per rule set, pool and count."""
-    key = (rules, id(pool), others)
-    found = _SCOOP_RATES.get(key)
-    if found is None:
-        rows = pool.rows_for(rules)
-        plays = pool.natural_for(rules) == 0
-        size = others + 2
-        groups = rows.shape[0] // size
-        first = rows[0 : groups * size : size]
-        scoops = [
-            (first > rows[k : groups * size : size]).all(axis=1)
-            & plays[k : groups * size : size]
-            & plays[0 : groups * size : size]
-            for k in range(1, size)
-        ]
-        once = scoops[0]
-        every = np.logical_and.reduce(scoops)
-        found = _SCOOP_RATES[key] = float(every.sum()) / max(1.0, float(once.sum()))
-    return found
+SWEEP_SAMPLE = 2_000
+"""Pool hands (every ``POOL_SIZE // SWEEP_SAMPLE``-th) each pool hand is settled against for
+its scoop share (:func:`sweep_chances`): the share's noise is ~0.007, and it is averaged over
+the thousands of hands that scoop a candidate."""
 
 
-_SCOOP_RATES: dict[tuple[ChineseRules, int, int], float] = {}
+def sweep_chances(rules: ChineseRules, pool: OpponentPool) -> npt.NDArray[np.float64]:
+    """Per pool hand ``j``, its chance of sweeping the table's other opponents once it has
+    scooped us (CP-13, ``sweep=double``, ``n = players - 1`` opponents): ``r_j ** (n - 1)``,
+    ``r_j`` the share of :data:`SWEEP_SAMPLE` pool hands that ``j`` scoops under ``rules``
+    (both playing rows: every row won, CP-17; a natural: the one settlement,
+    :func:`cpsolver.chinese.ev_kernel.settle_terms`, so ``naturals_scooped`` counts). The
+    others are taken as independent random hands. Zeros without a sweep. Computed once per
+    rule set and pool (~0.3 s; a server's warm-up calibrates every preset).
+
+    >>> from cpsolver.rules.chinese import ChineseRules
+    >>> rules = ChineseRules.preset("shisanshui")
+    >>> c = sweep_chances(rules, pool_for(rules))
+    >>> c.shape == (POOL_SIZE,), 0.0 <= float(c.min()) < 0.001, 0.2 < float(c.max()) <= 1.0
+    (True, True, True)
+    """
+    return _sweep_chances(rules, pool)
+
+
+@functools.lru_cache(maxsize=16)
+def _sweep_chances(rules: ChineseRules, pool: OpponentPool) -> npt.NDArray[np.float64]:
+    others = rules.players - 2
+    size = pool.rows.shape[0]
+    if rules.sweep is not Sweep.DOUBLE or others < 1:
+        out = np.zeros(size)
+    else:
+        rows = np.ascontiguousarray(pool.rows_for(rules), dtype=np.int64)
+        natural = pool.natural_for(rules).astype(np.int64)
+        sample = np.arange(0, size, max(1, size // SWEEP_SAMPLE), dtype=np.int64)
+        out = np.empty(size)
+        _scoop_shares(rows, natural, sample, *K.kernel_terms(rules).args(), out)
+        out **= others
+    out.setflags(write=False)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _scoop_shares(
+    rows: IntArray,
+    natural: IntArray,
+    sample: IntArray,
+    values: npt.NDArray[np.float64],
+    always: npt.NDArray[np.float64],
+    params: IntArray,
+    natural_units: npt.NDArray[np.float64],
+    out: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """``out[j]``: the share of the ``sample`` hands that hand ``j`` scoops
+    (:func:`sweep_chances`). A pairing in which either side declares a natural is settled by
+    its naturals alone (``settle_terms`` reads no rows then), so those outcomes are settled
+    once per pair of codes; rows against rows is ``settle_rows``' scoop, every row won."""
+    codes = natural_units.shape[0]
+    scoops = np.zeros((codes, codes), dtype=np.int64)  # [our code, their code], 0: rows
+    for a in range(codes):
+        for b in range(codes):
+            if a > 0 or b > 0:
+                _, scoop = K.settle_terms(
+                    rows[0], rows[0], False, False, a, b, values, always, params, natural_units
+                )  # fmt: skip
+                scoops[a, b] = scoop == 1
+    plays = sample[natural[sample] == 0]
+    r0 = rows[plays, 0].copy()
+    r1 = rows[plays, 1].copy()
+    r2 = rows[plays, 2].copy()
+    by_code = np.zeros(codes, dtype=np.int64)  # scoops of a hand declaring each code
+    for a in range(codes):
+        for k in sample:
+            if natural[k] > 0 or a > 0:
+                by_code[a] += scoops[a, natural[k]]
+    m = sample.shape[0]
+    for j in range(rows.shape[0]):
+        if natural[j] > 0:
+            out[j] = by_code[natural[j]] / m
+            continue
+        a0, a1, a2 = rows[j, 0], rows[j, 1], rows[j, 2]
+        count = 0
+        for k in range(r0.shape[0]):
+            count += (a0 > r0[k]) & (a1 > r1[k]) & (a2 > r2[k])
+        out[j] = (count + by_code[0]) / m
 
 
 def main(argv: list[str] | None = None) -> int:
