@@ -154,16 +154,16 @@ def test_command_line_is_one_that_works_here(line: Line) -> None:
 
 
 def test_the_dry_run_plan_prints_train_commands_that_exist() -> None:
-    """EV.md: ``python -m cpsolver.chinese.make_tables --dry-run`` prints the 16 cpsolver train
-    commands (15 keys, the first twice: cold, then restarted from its own file); each is
-    checked against ``cpsolver train``'s options."""
+    """EV.md: ``python -m cpsolver.chinese.make_tables --dry-run`` prints the 18 cpsolver train
+    commands (the 17 shipped keys, the first twice: cold, then restarted from its own file);
+    each is checked against ``cpsolver train``'s options."""
     assert any("make_tables --dry-run" in line.text for line in LINES)
     done = subprocess.run(
         [sys.executable, "-m", "cpsolver.chinese.make_tables", "--dry-run"],
         capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
     commands = [line for line in done.stdout.splitlines() if line.strip()]
-    assert len(commands) == 16 and all(c.startswith("cpsolver train ") for c in commands)
+    assert len(commands) == 18 and all(c.startswith("cpsolver train ") for c in commands)
     for command in commands:
         _check_cpsolver(command)
 

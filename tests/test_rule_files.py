@@ -17,6 +17,7 @@ from cpsolver.cards import parse_cards
 from cpsolver.chinese.naturals import detect_natural
 from cpsolver.chinese.scoring import score
 from cpsolver.chinese.solve import solve
+from cpsolver.chinese.table_keys import table_key
 from cpsolver.rules.chinese import ChineseRules
 from cpsolver.rules.files import SCHEMA_FILE, read_rule_file, rule_file_schema, to_toml
 from cpsolver.v1 import chinese_poker_pb2 as pb
@@ -237,18 +238,37 @@ def test_solve_with_a_rule_file_is_equal_in_library_cli_and_grpc(
     assert response.value == pytest.approx(library.value)
 
 
-@pytest.mark.parametrize("which", ["shisanshui", "maubinh", "file"])
+VARIANT_FILE = 'preset = "shisanshui"\nscoring = "scoop_bonus:3"\nnatural_ties = "difference"\n'
+"""A table's variant of a preset whose own key is not trained: the preset's key stands in."""
+
+
+@pytest.mark.parametrize("which", ["shisanshui", "maubinh", "file", "variant"])
 def test_the_default_ev_answers_equally_in_library_cli_and_grpc(
     which: str,
     issue_file: Path,
+    tmp_path: Path,
     stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub,
     server: str,
 ) -> None:
-    """Issue 28's done-when: the default objective under both presets and a rule file, from a
-    stand-in key that every surface names (docs/EV.md, "House rules")."""
-    name = str(issue_file) if which == "file" else which
+    """Issue 28's done-when: the default objective under both presets and rule files, with
+    the tables every surface names (docs/EV.md, "House rules"): the presets' own shipped keys
+    (the issue's file has shisanshui's key), and for a variant whose key is not trained, the
+    preset's key as a stand-in."""
+    texts = {"file": ISSUE_FILE, "variant": VARIANT_FILE}
+    name = which
+    if which in texts:
+        path = tmp_path / f"{which}.toml"
+        path.write_text(texts[which], encoding="utf-8")
+        name = str(path)
     library = solve(HAND, name, estimator="calibrated")
-    assert library.tables is not None and library.tables.stand_in
+    assert library.tables is not None and library.tables.shipped
+    own = table_key(ChineseRules.resolve(name))
+    if which == "variant":
+        assert library.tables.stand_in and library.tables.stand_in_for == own.fingerprint()
+        shisanshui = table_key(ChineseRules.preset("shisanshui"))
+        assert library.tables.key == shisanshui.fingerprint()
+    else:
+        assert not library.tables.stand_in and library.tables.key == own.fingerprint()
     answers = []
     for extra in ([], ["--server", server]):
         code, out, err = run_cli(
@@ -261,10 +281,12 @@ def test_the_default_ev_answers_equally_in_library_cli_and_grpc(
         assert answer["ev"] == pytest.approx(library.value, abs=1e-9)
         assert answer["tables"] == library.tables.to_dict()
     rules = (
-        pb.ChineseRules(rules_toml=ISSUE_FILE) if which == "file" else pb.ChineseRules(preset=which)
+        pb.ChineseRules(rules_toml=texts[which])
+        if which in texts
+        else pb.ChineseRules(preset=which)
     )
     response = stub.Solve(pb.SolveRequest(cards=wire(HAND), rules=rules, estimator="calibrated"))
-    assert response.tables.stand_in_for == library.tables.stand_in_for
+    assert response.tables.stand_in_for == (library.tables.stand_in_for or "")  # proto3: ""
     assert response.tables.key == library.tables.key
     assert response.value == pytest.approx(library.value, abs=1e-9)
     assert list(response.arrangement.back) == wire(" ".join(str(c) for c in library.back))

@@ -35,6 +35,8 @@ from cpsolver.chinese.table_keys import (
     all_keys,
     all_rule_sets,
     nearest_key,
+    preset_keys,
+    shipped_keys,
     table_key,
     wheel_permutation,
 )
@@ -193,7 +195,8 @@ def test_nearest_key_prefers_one_option_away_then_the_same_scoring() -> None:
 
 def test_make_tables_plan_trains_every_key_once_each_from_a_trained_one() -> None:
     steps = plan()
-    assert len(steps) == KEY_COUNT + 1 and {s.key for s in steps} == set(all_keys())
+    assert len(steps) == len(shipped_keys()) + 1 == KEY_COUNT + 3
+    assert {s.key for s in steps} == set(shipped_keys()) > set(all_keys())
     assert steps[0].key == table_key(ChineseRules()) and steps[0].warm_start is None
     # the cold key once more, from its own file (the restart); then every other key once
     assert steps[1].key == steps[1].warm_start == steps[0].key
@@ -204,6 +207,21 @@ def test_make_tables_plan_trains_every_key_once_each_from_a_trained_one() -> Non
     line = steps[1].command(out=Path("solver/data"), **DEFAULTS)  # type: ignore[arg-type]
     assert "--deals 40000 --iterations 16 --min-gain 0.001 --seed 2026" in line
     assert f"--warm-start solver/data/{table_filename(steps[1].warm_start)}" in line
+
+
+def test_make_tables_missing_trains_only_the_keys_without_a_file() -> None:
+    """``make_tables --missing``: with the 15 keys of §2.1-2.2 trained, only the presets'
+    keys, each warm-started from one trained before it; their commands start from the
+    preset (its list of naturals is not a ``--set``)."""
+    steps = plan(trained=all_keys())
+    assert [s.key for s in steps] == preset_keys()
+    seen = set(all_keys())
+    for step in steps:
+        assert step.warm_start in seen
+        seen.add(step.key)
+    line = steps[0].command(out=Path("solver/data"), **DEFAULTS)  # type: ignore[arg-type]
+    assert line.startswith("cpsolver train --rules shisanshui --set players=2 ")
+    assert plan(trained=shipped_keys()) == []
 
 
 def test_make_tables_trains_keys_with_a_warm_start_and_writes_the_manifest(

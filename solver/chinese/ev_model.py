@@ -79,9 +79,9 @@ from cpsolver.chinese.removal import RemovalModel
 from cpsolver.chinese.scoring import pair_terms, row_value_table, settle
 from cpsolver.chinese.search import PAIR_ROWS, PAIR_SCOOP_BONUS
 from cpsolver.chinese.table_keys import (
-    all_keys,
     differing,
     permute_rows,
+    shipped_keys,
     stand_in_key,
     table_key,
 )
@@ -754,13 +754,14 @@ def preload() -> int:
     default objective scores with, so no request pays a first use (a server worker calls it
     before it accepts calls, and its memory is then flat: every rule set shares these
     models, :meth:`OpponentModel.under`). Keys without tables are skipped (their calls say so).
-    Returns how many models were loaded (30 with every key shipped).
+    Returns how many models were loaded (34 with every key shipped: :func:`~cpsolver.chinese.
+    table_keys.shipped_keys`, the presets' included).
 
     >>> preload()
-    30
+    34
     """
     loaded = 0
-    for key in all_keys():
+    for key in shipped_keys():
         for wheel in Wheel:
             try:
                 model_for(key.replace(wheel=wheel)).removal  # noqa: B018 - built and cached

@@ -41,7 +41,13 @@ from cpsolver.chinese.ev_model import (
     save_model,
     table_filename,
 )
-from cpsolver.chinese.table_keys import all_keys, differing, nearest_key, table_key
+from cpsolver.chinese.table_keys import (
+    differing,
+    is_legacy,
+    nearest_key,
+    shipped_keys,
+    table_key,
+)
 from cpsolver.chinese.training import ChunkMap, IterationReport, train
 from cpsolver.rules.chinese import ChineseRules
 
@@ -67,10 +73,17 @@ class Step:
     warm_start: ChineseRules | None
 
     def command(self, *, deals: int, iterations: int, min_gain: float, seed: int, out: Path) -> str:
-        """The equivalent ``cpsolver train`` command line."""
-        sets = " ".join(f"--set {k}={_text(v)}" for k, v in differing(self.key).items())
+        """The equivalent ``cpsolver train`` command line (a preset's key from its preset)."""
+        base, changes = "standard", differing(self.key)
+        for name in ChineseRules.PRESETS:
+            preset = ChineseRules.preset(name)
+            if not is_legacy(preset) and table_key(preset) == self.key:
+                base = name
+                full = preset.to_dict(full=True)
+                changes = {k: v for k, v in self.key.to_dict(full=True).items() if v != full[k]}
+        sets = " ".join(f"--set {k}={_text(v)}" for k, v in changes.items())
         line = (
-            f"cpsolver train --rules standard {sets} --deals {deals} --iterations {iterations} "
+            f"cpsolver train --rules {base} {sets} --deals {deals} --iterations {iterations} "
             f"--min-gain {min_gain:g} --seed {seed} --out {out}"
         )
         if self.warm_start is not None:
@@ -82,23 +95,31 @@ def _text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def plan(keys: Sequence[ChineseRules] | None = None) -> list[Step]:
-    """The training order: the first key cold, then once more warm-started from itself (the
+def plan(
+    keys: Sequence[ChineseRules] | None = None, *, trained: Sequence[ChineseRules] = ()
+) -> list[Step]:
+    """The training order of ``keys`` (default :func:`~cpsolver.chinese.table_keys.
+    shipped_keys`): the first key cold, then once more warm-started from itself (the
     *restart*, see :data:`RESTART`), then repeatedly the untrained key nearest to a trained
-    one (ties in :func:`all_keys` order), warm-started from that nearest key."""
-    todo = [table_key(k) for k in (keys if keys is not None else all_keys())]
-    first = todo.pop(0)
-    steps = [Step(first, None)]
-    if RESTART:
-        steps.append(Step(first, first))
+    one (ties in that order), warm-started from that nearest key. Keys already ``trained``
+    (``--missing``: their files exist) are not trained again, only started from."""
+    done = [table_key(k) for k in trained]
+    todo = [table_key(k) for k in (keys if keys is not None else shipped_keys())]
+    todo = [k for k in todo if k not in done]
+    steps: list[Step] = []
+    if todo and not done:
+        first = todo.pop(0)
+        steps.append(Step(first, None))
+        if RESTART:
+            steps.append(Step(first, first))
     while todo:
-        trained = [s.key for s in steps]
+        trained_now = done + [s.key for s in steps]
         best = min(
             range(len(todo)),
-            key=lambda i: (_distance(todo[i], nearest_key(todo[i], trained)), i),
+            key=lambda i: (_distance(todo[i], nearest_key(todo[i], trained_now)), i),
         )
         key = todo.pop(best)
-        steps.append(Step(key, nearest_key(key, trained)))
+        steps.append(Step(key, nearest_key(key, trained_now)))
     return steps
 
 
@@ -205,8 +226,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ray", metavar="ADDRESS", default=None)
     parser.add_argument("--only", type=int, default=None, metavar="N")
     parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument(
+        "--missing", action="store_true",
+        help="train only the keys without a file in --out, warm-started from those there",
+    )  # fmt: skip
     args = parser.parse_args(argv)
-    steps = plan()[: args.only]
+    trained = [k for k in shipped_keys() if (args.out / table_filename(k)).is_file()]
+    steps = plan(trained=trained if args.missing else ())[: args.only]
     params = {
         "deals": args.deals,
         "iterations": args.iterations,

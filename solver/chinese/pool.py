@@ -63,8 +63,8 @@ from cpsolver.chinese.ev_model import (
     table_search_path,
 )
 from cpsolver.chinese.table_keys import (
-    all_keys,
     is_legacy,
+    shipped_keys,
     stand_in_key,
     table_key,
     wheel_permutation,
@@ -284,10 +284,10 @@ _POOLS: dict[str, OpponentPool] = {}  # per table key fingerprint
 
 
 def preload() -> int:
-    """Read every key's pool that the search path holds (a server worker's warm-up, so its
-    memory does not creep up as rule sets arrive); returns how many."""
+    """Read every shipped key's pool that the search path holds (a server worker's warm-up,
+    so its memory does not creep up as rule sets arrive); returns how many."""
     count = 0
-    for key in all_keys():
+    for key in shipped_keys():
         try:
             pool_for(key)
         except MissingTablesError:
@@ -1117,7 +1117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", type=int, help="the first N keys only")
     parser.add_argument("--skip", type=int, default=0, help="skip the first N keys")
     args = parser.parse_args(argv)
-    keys = all_keys()[args.skip :][: args.only]
+    keys = shipped_keys()[args.skip :][: args.only]
     for key in keys:
         start = time.perf_counter()
         path = save_pool(build_pool(key, size=args.size, progress=True), args.out)

@@ -67,7 +67,9 @@ __all__ = [
     "nearest_key",
     "one_rule_set_per_key",
     "permute_rows",
+    "preset_keys",
     "rows_on_scale",
+    "shipped_keys",
     "stand_in_key",
     "table_key",
     "wheel_permutation",
@@ -118,6 +120,33 @@ def all_keys() -> list[ChineseRules]:
         if key not in keys:
             keys.append(key)
     return keys
+
+
+def preset_keys() -> list[ChineseRules]:
+    """The keys of RULES §2.5's named presets (CP-16: ``shisanshui``, ``maubinh``), in
+    :attr:`ChineseRules.PRESETS` order: trained and shipped like :func:`all_keys`, tables and
+    pool (issue 28), so a preset answers from its own key, not a stand-in.
+
+    >>> [k.fingerprint() for k in preset_keys()] == [
+    ...     table_key(ChineseRules.preset(p)).fingerprint() for p in ("shisanshui", "maubinh")]
+    True
+    """
+    keys: list[ChineseRules] = []
+    for name in ChineseRules.PRESETS:
+        key = table_key(ChineseRules.preset(name))
+        if key not in _legacy_keys() and key not in keys:
+            keys.append(key)
+    return keys
+
+
+def shipped_keys() -> list[ChineseRules]:
+    """Every key whose tables and opponent pool the package ships: :func:`all_keys`, then
+    :func:`preset_keys`.
+
+    >>> len(shipped_keys()) == KEY_COUNT + len(preset_keys()) == 17
+    True
+    """
+    return all_keys() + preset_keys()
 
 
 def one_rule_set_per_key(seed: int) -> list[ChineseRules]:
@@ -178,22 +207,28 @@ def is_legacy(rules: ChineseRules) -> bool:
 
 
 def stand_in_key(key: ChineseRules) -> ChineseRules:
-    """The trained key that stands in for ``key`` when ``key`` has no tables (a rule set of
+    """The trained key that stands in for ``key`` when ``key`` has no tables (a rule file of
     RULES §2.5: a bonus table of its own, ``scoop_bonus:N``, a sweep, ... ): ``key`` itself
-    when it is one of :func:`all_keys`, else the key of §2.1-2.2 nearest to it: the named
-    royalty schedule whose row values differ least from its own (``bonus_paid=always``: the
-    values of its bonuses paid apart), ``scoop_double`` for ``scoop_bonus:N`` (``per_row``
-    for N = 0), and §2.5's other options at their defaults (docs/EV.md, "Stand-in tables").
+    when it is one of :func:`shipped_keys`, else the nearest of them: the key of §2.1-2.2 with
+    the named royalty schedule whose row values differ least from its own
+    (``bonus_paid=always``: the values of its bonuses paid apart), ``scoop_double`` for
+    ``scoop_bonus:N`` (``per_row`` for N = 0) and §2.5's other options at their defaults, or
+    a preset's key (:func:`preset_keys`) when fewer options tell that one apart (a table's
+    variant of a preset: its royalties, naturals and sweep, another scoring or penalty);
+    docs/EV.md, "Stand-in tables".
 
     >>> shisanshui = table_key(ChineseRules.preset("shisanshui"))
-    >>> found = stand_in_key(shisanshui)
-    >>> found.royalties.value, found.scoring.value, found in all_keys(), found != shisanshui
-    ('eastern', 'scoop_double', True, True)
-    >>> stand_in_key(all_keys()[3]) == all_keys()[3]
+    >>> stand_in_key(shisanshui) == shisanshui  # shipped: its own key
     True
+    >>> hall = table_key(ChineseRules.preset("shisanshui", scoring="scoop_bonus:3"))
+    >>> stand_in_key(hall) == shisanshui
+    True
+    >>> swept = stand_in_key(ChineseRules.preset("eastern", sweep="double", players=4))
+    >>> swept.royalties.value, swept.scoring.value, swept in all_keys()
+    ('eastern', 'per_row', True)
     """
     key = table_key(key)
-    if key in _legacy_keys():
+    if key in _shipped_keys():
         return key
     scoring = key.scoring
     if scoring is Scoring.SCOOP_BONUS:
@@ -206,7 +241,19 @@ def stand_in_key(key: ChineseRules) -> ChineseRules:
             LEGACY_ROYALTIES.index(r),
         ),
     )
-    return table_key(ChineseRules(royalties=named, royalty_mode=mode, scoring=scoring))
+    found = table_key(ChineseRules(royalties=named, royalty_mode=mode, scoring=scoring))
+    fewest = _options_apart(key, found)
+    for preset in preset_keys():  # ties keep the key of §2.1-2.2
+        apart = _options_apart(key, preset)
+        if apart < fewest:
+            found, fewest = preset, apart
+    return found
+
+
+def _options_apart(a: ChineseRules, b: ChineseRules) -> int:
+    """How many options of two rule sets differ (their full TOML forms, key by key)."""
+    x, y = a.to_dict(full=True), b.to_dict(full=True)
+    return sum(x[k] != y.get(k) for k in x)
 
 
 def _bonus_distance(key: ChineseRules, named: ChineseRules) -> int:
@@ -232,6 +279,11 @@ def _bonus_distance(key: ChineseRules, named: ChineseRules) -> int:
 @cache
 def _legacy_keys() -> frozenset[ChineseRules]:
     return frozenset(all_keys())
+
+
+@cache
+def _shipped_keys() -> frozenset[ChineseRules]:
+    return frozenset(shipped_keys())
 
 
 @cache

@@ -34,9 +34,10 @@ from cpsolver.chinese.ev_model import (
 )
 from cpsolver.chinese.natural_rates import SAMPLE, count_masks, mask_counts
 from cpsolver.chinese.naturals import detect_naturals
+from cpsolver.chinese.pool import pool_for
 from cpsolver.chinese.rollouts import rollout
 from cpsolver.chinese.scoring import score
-from cpsolver.chinese.table_keys import all_keys, stand_in_key, table_key
+from cpsolver.chinese.table_keys import all_keys, preset_keys, stand_in_key, table_key
 from cpsolver.evaluator.poker import evaluate
 from cpsolver.rules.chinese import ChineseRules, NaturalName
 
@@ -242,18 +243,41 @@ def test_the_table_kernel_with_its_sweep_is_scores_table(rules: ChineseRules) ->
 
 
 @pytest.mark.parametrize("preset", ["shisanshui", "maubinh"])
-def test_presets_answer_from_a_named_stand_in(preset: str) -> None:
+def test_presets_answer_from_their_own_shipped_key(preset: str) -> None:
+    """Issue 28: the presets' keys are trained and shipped (tables and pool) like the 15 of
+    RULES §2.1-2.2, so a preset names its own key, not a stand-in."""
     rules = ChineseRules.preset(preset)
     s = solve("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", preset)
+    assert s.objective == "ev" and s.tables is not None and not s.tables.stand_in
+    assert s.tables.shipped and s.tables.key == table_key(rules).fingerprint()
+    assert table_key(rules) in preset_keys() and table_key(rules) not in all_keys()
+    assert "stand-in" not in s.tables.describe() and "stand_in_for" not in s.to_dict()["tables"]
+    assert tables_info(rules) == s.tables
+    assert pool_for(rules).key == table_key(rules)  # its own pool too
+
+
+@pytest.mark.parametrize(
+    ("variant", "standing"),
+    [
+        ('preset = "shisanshui"\nscoring = "scoop_bonus:3"\n', "shisanshui"),
+        # foul=fixed:3 and declare=choice: one option from shisanshui's key, two from maubinh's
+        ('preset = "maubinh"\nfoul = "fixed:3"\ndeclare = "choice"\n', "shisanshui"),
+        ('preset = "maubinh"\nfoul = "fixed:3"\n', "maubinh"),
+        ('preset = "eastern"\nsweep = "double"\n', "eastern"),
+    ],
+)
+def test_an_untrained_key_answers_from_a_named_stand_in(variant: str, standing: str) -> None:
+    """A rule file whose key is not trained answers from the nearest shipped key and says so:
+    a preset's variant from the preset's key, a variant of §2.1-2.2 from that key."""
+    rules = ChineseRules.from_toml(variant)
+    s = solve("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", rules)
     assert s.objective == "ev" and s.tables is not None and s.tables.stand_in
     assert s.tables.stand_in_for == table_key(rules).fingerprint()
     assert s.tables.key == stand_in_key(table_key(rules)).fingerprint()
-    assert stand_in_key(table_key(rules)) in all_keys()
+    assert stand_in_key(table_key(rules)) == table_key(ChineseRules.preset(standing))
     assert "stand-in" in s.tables.describe()
     assert s.to_dict()["tables"]["stand_in_for"] == s.tables.stand_in_for
     assert tables_info(rules) == s.tables
-    legacy = solve("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", "eastern")
-    assert legacy.tables is not None and not legacy.tables.stand_in
 
 
 def test_a_rule_file_answers_on_every_surface_of_the_library(tmp_path: Path) -> None:
