@@ -198,12 +198,14 @@ def _value_table(rules: ChineseRules) -> RowValues:
 
 def _class_table(rules: ChineseRules, unit: Any) -> RowValues:
     tables = poker_tables(rules.wheel_second_highest)
-    categories = [Category(int(c)) for c in tables.category]
-    royal = [bool(r) for r in tables.is_royal]
-    front, middle, back = (
-        tuple(unit(row, cat, royal=ry) for cat, ry in zip(categories, royal, strict=True))
-        for row in (Row.FRONT, Row.MIDDLE, Row.BACK)
-    )
+    kinds = list(zip(tables.category.tolist(), tables.is_royal.tolist(), strict=True))
+    rows = []
+    for row in (Row.FRONT, Row.MIDDLE, Row.BACK):
+        # A row's units depend on the class's category and royalness alone: ~20 calls of
+        # ``unit`` per row instead of 7,917 (40 ms of a rule file's first solve).
+        units = {k: unit(row, Category(k[0]), royal=bool(k[1])) for k in set(kinds)}
+        rows.append(tuple(units[k] for k in kinds))
+    front, middle, back = rows
     return front, middle, back
 
 
