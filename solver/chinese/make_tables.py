@@ -1,8 +1,10 @@
 """``make tables``: train every table key (:mod:`cpsolver.chinese.table_keys`) and write the
 package's table files and manifest (docs/EV.md, "The shipped tables").
 
-``python -m cpsolver.chinese.make_tables`` (what ``make tables`` runs) trains the
-:data:`~cpsolver.chinese.table_keys.KEY_COUNT` keys in the order of :func:`plan`: the first,
+``python -m cpsolver.chinese.make_tables`` (what ``make tables`` runs) trains the shipped keys
+(:func:`~cpsolver.chinese.table_keys.shipped_keys`: the :data:`~cpsolver.chinese.table_keys.
+KEY_COUNT` keys of RULES §2.1-2.2, then the presets' of §2.5; ``--missing``: only those without
+a file in ``--out``, warm-started from the files there) in the order of :func:`plan`: the first,
 ``standard`` (royalties standard, replace, per_row), from the ``strength`` policy, then once
 more warm-started from its own file (:data:`RESTART`); every other
 key **warm-started** from the nearest key already trained
