@@ -101,7 +101,7 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         """0..3 in the order c, d, h, s (used in card indices)."""
-        return _SUIT_ORDER.index(self)
+        return _SUIT_INDEX[self]  # a dict: every card's index asks for it
 
     @property
     def symbol(self) -> str:
@@ -146,6 +146,7 @@ _RANK_PLURALS = [
     "aces",
 ]
 _SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+_SUIT_INDEX = {suit: i for i, suit in enumerate(_SUIT_ORDER)}
 _SUIT_SYMBOLS = "♣♦♥♠"
 
 
@@ -162,13 +163,14 @@ class Card:
 
     rank: Rank
     suit: Suit
+    index: int = field(init=False, repr=False, compare=False)
+    """Dense index 0..51 (``2c`` = 0, ``As`` = 51): stored, not computed on each read (a
+    solve reads it about a hundred times)."""
 
     _BY_INDEX: ClassVar[tuple[Card, ...]]
 
-    @property
-    def index(self) -> int:
-        """Dense index 0..51 (``2c`` = 0, ``As`` = 51)."""
-        return 4 * (self.rank - 2) + self.suit.index
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", 4 * (self.rank - 2) + self.suit.index)
 
     @property
     def pretty(self) -> str:

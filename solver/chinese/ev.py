@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,7 +42,7 @@ from cpsolver.chinese.search import (
     search_removal_classes,
     subset_classes,
 )
-from cpsolver.evaluator.poker import HandValue, hand_from_class, poker_tables
+from cpsolver.evaluator.poker import Category, HandValue, hand_from_class, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row
 
 __all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array", "hand_natural"]
@@ -197,6 +198,15 @@ def best_split_candidate(
     return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model, odds)
 
 
+_ROW_OF = tuple(Row)
+
+
+@lru_cache(maxsize=4096)
+def _royalty(rules: ChineseRules, row: int, category: Category, royal: bool) -> int:
+    """``rules.royalty`` of a row by its number, remembered (a solve asks for 30)."""
+    return rules.royalty(_ROW_OF[row], category, royal=royal)
+
+
 _Rows = dict[tuple[int, int], tuple[HandValue, RowOdds]]
 """Per (row, subset index): the row's hand and odds, shared by the candidates of one hand."""
 
@@ -230,7 +240,7 @@ def _candidate(
             )
             c = hand.strength
             win, tie = odds(r, c)
-            royalty = model.rules.royalty(Row(r), hand.category, royal=hand.is_royal)
+            royalty = _royalty(model.rules, r, hand.category, hand.is_royal)
             loss = max(0.0, 1.0 - win - tie)
             found = seen[r, subset] = (hand, RowOdds(win, tie, loss, float(values[r, c]), royalty))
         made.append(found)

@@ -502,11 +502,22 @@ def _natural_amounts(rules: ChineseRules) -> tuple[tuple[float, ...], ...]:
 def total_ev(model: OpponentModel, rows_ev: float) -> float:
     """EV at the table of a split whose per-opponent row EV is ``rows_ev`` (module doc): rows
     against an opponent who plays rows, what each natural an opponent declares takes from us."""
-    rates = natural_rates(model)
-    q = 1.0 - float(rates[0])
-    paid = -np.array(_natural_amounts(model.rules)[0][1:])
-    against_naturals = float((rates[1:] * paid).sum())
-    return (model.rules.players - 1) * ((1.0 - q) * rows_ev - against_naturals)
+    opponents, plays_rows, against_naturals = _total_ev_terms(model)
+    return opponents * (plays_rows * rows_ev - against_naturals)
+
+
+def _total_ev_terms(model: OpponentModel) -> tuple[int, float, float]:
+    """:func:`total_ev`'s constants of ``model``, made once per model (a solve asks for ten
+    candidates' totals): the opponents, P(an opponent plays rows) and what their naturals
+    take from us."""
+    cached = model.__dict__.get("_total_ev_terms")
+    if cached is None:
+        rates = natural_rates(model)
+        q = 1.0 - float(rates[0])
+        paid = -np.array(_natural_amounts(model.rules)[0][1:])
+        cached = (model.rules.players - 1, 1.0 - q, float((rates[1:] * paid).sum()))
+        object.__setattr__(model, "_total_ev_terms", cached)
+    return cached
 
 
 def natural_odds(model: OpponentModel, code: int) -> tuple[float, float, float]:

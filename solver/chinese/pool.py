@@ -396,10 +396,10 @@ def _weights(
 
 def _held_ranks(hand: npt.NDArray[np.int8]) -> npt.NDArray[np.int16]:
     """Per suit, the 13-bit set of the ranks we hold (``hand``: kernel card indices)."""
-    held = np.zeros(4, dtype=np.int16)
-    for c in hand.astype(np.int64):
+    held = [0, 0, 0, 0]
+    for c in hand.tolist():  # Python ints: a loop over numpy scalars costs ten times more
         held[c & 3] |= 1 << (c >> 2)
-    return held
+    return np.array(held, dtype=np.int16)
 
 
 def pool_weights(pool: OpponentPool, cards: CardsLike) -> npt.NDArray[np.float64]:
@@ -882,8 +882,9 @@ def _with_estimates(
     """:func:`calibrate`'s candidates from the pool's sums and odds, best first."""
     opponents = rules.players - 1
     out = []
+    all_sums, all_odds, sweeps = sums.tolist(), odds.tolist(), sweep.tolist()
     for i, c in enumerate(candidates):
-        total, first, second, squares = (float(x) for x in sums[i])
+        total, first, second, squares = all_sums[i]
         mean = first / total
         var = max(second / total - mean * mean, 0.0)
         ess = total * total / squares
@@ -893,9 +894,9 @@ def _with_estimates(
             shown = tuple(
                 RowOdds(win / plays, tie / plays, max(0.0, 1 - win / plays - tie / plays),
                         row.value, row.royalty)
-                for row, (plays, win, tie) in zip(c.rows, odds[i].tolist(), strict=True)
+                for row, (plays, win, tie) in zip(c.rows, all_odds[i], strict=True)
             )  # fmt: skip
-        value = opponents * mean + float(sweep[i])
+        value = opponents * mean + sweeps[i]
         # c.with_estimate(value, half) with the pool's rows, in one construction (not two
         # dataclasses.replace calls: a batch makes ten of these a hand)
         out.append(Candidate(

@@ -39,7 +39,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -82,8 +82,10 @@ on it)."""
 KEY_COUNT = 15
 
 
+@lru_cache(maxsize=256)
 def table_key(rules: ChineseRules) -> ChineseRules:
-    """The canonical rule set whose trained model serves ``rules`` (module doc)."""
+    """The canonical rule set whose trained model serves ``rules`` (module doc). Cached: rule
+    sets are frozen, and every ``ev`` solve asks for its key twice (model, pool)."""
     mode = RoyaltyMode.REPLACE if rules.royalties is Royalties.NONE else rules.royalty_mode
     return rules.replace(
         players=CANONICAL_PLAYERS,

@@ -313,7 +313,7 @@ def _name(key: tuple[int, ...]) -> str:
 _DISTINCT_RANKS = frozenset(
     {Category.HIGH_CARD, Category.STRAIGHT, Category.FLUSH, Category.STRAIGHT_FLUSH}
 )
-_CLASS_INFO: dict[tuple[bool, int], tuple[Category, str, bool, bool]] = {}
+_CLASS_INFO: dict[tuple[bool, int], tuple[Category, str, bool, tuple[int, ...]]] = {}
 
 
 def hand_from_class(
@@ -331,19 +331,30 @@ def hand_from_class(
     """
     info = _CLASS_INFO.get((wheel_second_highest, cls))
     if info is None:  # evaluate's facts of the class, read from its key as evaluate reads them
-        tables = poker_tables(wheel_second_highest)
-        key = tables.keys[cls]
-        category = Category(key[0])
-        info = (category, _name(key), bool(tables.is_royal[cls]), _is_wheel(key))
+        info = _class_info(cards, cls, wheel_second_highest)
         _CLASS_INFO[wheel_second_highest, cls] = info
-    category, name, royal, low_ace = info
-    if low_ace:
-        ordered = [*cards[3::-1], cards[4]]  # 5-4-3-2-A (cards ascend, the ace is last)
+    category, name, royal, order = info
+    return HandValue(cls, category, tuple([cards[j] for j in order]), name, royal)
+
+
+def _class_info(
+    cards: Sequence[Card], cls: int, wheel_second_highest: bool
+) -> tuple[Category, str, bool, tuple[int, ...]]:
+    """:func:`hand_from_class`' facts of class ``cls``: category, name, royal, and where each
+    card of the shown order stands among ``cards`` in ascending index order. The class fixes
+    the ranks, so it fixes that order too: ascending indices ascend by rank, and cards of one
+    rank keep their relative order (a stable sort)."""
+    tables = poker_tables(wheel_second_highest)
+    key = tables.keys[cls]
+    category = Category(key[0])
+    n = len(cards)
+    order: tuple[int, ...]
+    if _is_wheel(key):
+        order = (3, 2, 1, 0, 4)  # 5-4-3-2-A (cards ascend, the ace is last)
     elif category in _DISTINCT_RANKS:
-        ordered = list(cards[::-1])
+        order = tuple(range(n - 1, -1, -1))
     else:
         ranks = [c.rank for c in cards]
         counts = {r: ranks.count(r) for r in ranks}
-        order = sorted(range(len(cards)), key=lambda j: (counts[ranks[j]], ranks[j]), reverse=True)
-        ordered = [cards[j] for j in order]
-    return HandValue(cls, category, tuple(ordered), name, royal)
+        order = tuple(sorted(range(n), key=lambda j: (counts[ranks[j]], ranks[j]), reverse=True))
+    return category, _name(key), bool(tables.is_royal[cls]), order
