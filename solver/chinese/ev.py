@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 
 import numpy as np
 
@@ -198,13 +197,21 @@ def best_split_candidate(
     return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model, odds)
 
 
-_ROW_OF = tuple(Row)
-
-
-@lru_cache(maxsize=4096)
-def _royalty(rules: ChineseRules, row: int, category: Category, royal: bool) -> int:
-    """``rules.royalty`` of a row by its number, remembered (a solve asks for 30)."""
-    return rules.royalty(_ROW_OF[row], category, royal=royal)
+def _royalties(model: OpponentModel) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``table[row][category][royal]``: the model's rule set's royalty (``rules.royalty``),
+    made once per model (a solve asks for about 20, and a rule set hashes slowly)."""
+    table = model.__dict__.get("_royalties")
+    if table is None:
+        rules = model.rules
+        table = tuple(
+            tuple(
+                (rules.royalty(row, category), rules.royalty(row, category, royal=True))
+                for category in Category
+            )
+            for row in Row
+        )
+        object.__setattr__(model, "_royalties", table)
+    return table
 
 
 _Rows = dict[tuple[int, int], tuple[HandValue, RowOdds]]
@@ -224,6 +231,7 @@ def _candidate(
     seen = {} if seen is None else seen
     wheel = model.rules.wheel_second_highest
     values = row_values_view(model.rules)
+    royalties = _royalties(model)
     made = []
     for r, (subset, positions, cls) in enumerate(
         zip(
@@ -240,7 +248,7 @@ def _candidate(
             )
             c = hand.strength
             win, tie = odds(r, c)
-            royalty = _royalty(model.rules, r, hand.category, hand.is_royal)
+            royalty = royalties[r][hand.category][hand.is_royal]
             loss = max(0.0, 1.0 - win - tie)
             found = seen[r, subset] = (hand, RowOdds(win, tie, loss, float(values[r, c]), royalty))
         made.append(found)

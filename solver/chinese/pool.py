@@ -59,7 +59,7 @@ from cpsolver.chinese.ev_model import (
     kernel_mode,
     model_for,
     natural_code,
-    row_values,
+    row_values_view,
     table_search_path,
 )
 from cpsolver.chinese.table_keys import (
@@ -828,7 +828,7 @@ def pool_sums(
     rounding; kept to test the cells against, and to time them)."""
     sums = np.zeros((rows.shape[0], 4))
     odds = np.zeros((rows.shape[0], 3, 3))
-    args = (rows, codes, pool.rows_for(rules), pool.natural_for(rules), row_values(rules),
+    args = (rows, codes, pool.rows_for(rules), pool.natural_for(rules), row_values_view(rules),
             kernel_mode(rules), K.NATURAL_UNITS, sums, odds)  # fmt: skip
     if reference:
         w = np.empty(pool.hands.shape[0])
@@ -937,7 +937,7 @@ class CalibrationBatch:
         self.sums = np.zeros((n, wide, 4))
         self.odds = np.zeros((n, wide, 3, 3))
         self._args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
-                      counts, pool.rows_for(rules), pool.natural_for(rules), row_values(rules),
+                      counts, pool.rows_for(rules), pool.natural_for(rules), row_values_view(rules),
                       kernel_mode(rules), K.NATURAL_UNITS, self.sums, self.odds)  # fmt: skip
 
     def run(self) -> None:

@@ -513,17 +513,18 @@ def valid_splits(cls5: IntArray, cls3: IntArray, *, strict: bool) -> IntArray:
 
 
 def _result(cls5: IntArray, cls3: IntArray, splits: list[int], values: list[float]) -> SearchResult:
-    backs, middles, fronts, rows = [], [], [], []
-    for s in splits:
-        a, b, f = int(SPLIT_A[s]), int(SPLIT_B[s]), int(SPLIT_FRONT[s])
-        if cls5[b] > cls5[a]:
-            a, b = b, a
-        backs.append(int(cls5[a]))
-        middles.append(int(cls5[b]))
-        fronts.append(int(cls3[f]))
-        rows.append((a, b, f))
+    # by whole arrays, not split by split: a top-10 answer reads 60 numpy scalars otherwise
+    s = np.array(splits, dtype=np.int64)
+    a, b, f = SPLIT_A[s], SPLIT_B[s], SPLIT_FRONT[s]
+    swap = cls5[b] > cls5[a]  # the stronger five-card subset is the back
+    back, middle = np.where(swap, b, a), np.where(swap, a, b)
     return SearchResult(
-        tuple(splits), tuple(values), tuple(backs), tuple(middles), tuple(fronts), tuple(rows)
+        tuple(splits),
+        tuple(values),
+        tuple(cls5[back].tolist()),
+        tuple(cls5[middle].tolist()),
+        tuple(cls3[f].tolist()),
+        tuple(zip(back.tolist(), middle.tolist(), f.tolist(), strict=True)),
     )
 
 
