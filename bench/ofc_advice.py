@@ -25,17 +25,19 @@ top grouped rank; the highest is played (if none is in order, the highest of all
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import random
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from cpsolver.cards import Card
 from cpsolver.evaluator.poker import evaluate
 from cpsolver.ofc import Board, OfcRules, advise, deal, fantasyland, score
+from cpsolver.ofc import advice as advice_module
 from cpsolver.ofc.advice import policy_placement
 from cpsolver.ofc.position import Placement, Position, legal_placements
 from cpsolver.ofc.scoring import evaluate_board, settle_pair
@@ -96,35 +98,54 @@ def play(dealt_streets: Sequence[Sequence[Sequence[Card]]], policies: Sequence[P
     return boards
 
 
-def match(hands: int, seed: int) -> None:
+def advice_policy(samples: Sequence[int]) -> Policy:
+    """The advice itself as a seat's policy: ``advise`` with ``samples[0]`` deals per
+    placement on street 1 and ``samples[1]`` later, no time limit (so a seeded match is
+    reproducible on any machine), its best placement played."""
+
+    def policy(position: Position, seed: int) -> Placement:
+        n = samples[0] if position.street == 1 else samples[-1]
+        return advise(position, samples=n, seed=seed).best.placement
+
+    return policy
+
+
+def match(hands: int, seed: int, player: str = "fill", samples: Sequence[int] = (16, 32)) -> None:
+    """A duplicate match of ``player`` (``fill``: the fill policy; ``advice``: the advice at
+    ``samples`` deals per placement, :func:`advice_policy`) against the greedy baseline."""
     rules = OfcRules.preset("pineapple", players=2)
+    ours = fill if player == "fill" else advice_policy(samples)
     units: list[float] = []
-    fouls = {"fill": 0, "greedy": 0}
-    entries = {"fill": 0, "greedy": 0}
+    fouls = {player: 0, "greedy": 0}
+    entries = {player: 0, "greedy": 0}
     started = time.perf_counter()
     for h in range(hands):
         dealt = deal(seed + h, rules)
         total = 0
-        for order in (("fill", "greedy"), ("greedy", "fill")):
-            policies = [fill if name == "fill" else greedy for name in order]
+        for order in ((player, "greedy"), ("greedy", player)):
+            policies = [greedy if name == "greedy" else ours for name in order]
             boards = play(dealt.streets, policies, rules, seed + h)
             results = [evaluate_board(b, rules) for b in boards]
             a, b = results
             won = settle_pair(a.classes, a.fouled, a.royalty_total, b.classes, b.fouled,
                               b.royalty_total).total  # fmt: skip
-            total += won if order[0] == "fill" else -won
+            total += won if order[0] == player else -won
             for name, r in zip(order, results, strict=True):
                 fouls[name] += r.fouled
                 entries[name] += r.fantasyland > 0
         units.append(total / 2)
+        if (h + 1) % 250 == 0:  # a long match says where it is (and what it has so far)
+            print(f"  {h + 1} deals, {statistics.mean(units):+.3f} units/hand so far, "
+                  f"{time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
     seconds = time.perf_counter() - started
     mean = statistics.mean(units)
     half = 1.96 * statistics.stdev(units) / math.sqrt(len(units))
+    what = "fill policy" if player == "fill" else f"advice (samples {'/'.join(map(str, samples))})"
     print(f"duplicate match, {hands} deals x 2 (seeds {seed}..{seed + hands - 1}), 2 players, "
           f"{seconds:.0f} s")  # fmt: skip
-    print(f"  fill policy vs greedy: {mean:+.3f} units/hand, 95% CI [{mean - half:+.3f}, "
+    print(f"  {what} vs greedy: {mean:+.3f} units/hand, 95% CI [{mean - half:+.3f}, "
           f"{mean + half:+.3f}]")  # fmt: skip
-    for name in ("fill", "greedy"):
+    for name in (player, "greedy"):
         n = 2 * hands
         print(f"  {name:<6} fouls {fouls[name] / n:.1%}, fantasyland entries "
               f"{entries[name] / n:.1%}")  # fmt: skip
@@ -201,47 +222,91 @@ def positions(street: int, count: int, seed: int) -> list[Position]:
     return out
 
 
-def advice(count: int, reference: int, seed: int) -> None:
+def advice(
+    count: int, reference: int, seed: int, streets: Sequence[int], compare_halving: bool
+) -> None:
+    """Advice under the default budget against a long reference run (module doc). With
+    ``compare_halving``, each position is also advised with the halving of
+    :class:`cpsolver.ofc.advice.SequentialHalving` switched off (the code before it), the two runs
+    interleaved, so both rows come from the same minutes of this shared machine."""
     print(f"advice under the default budget, {count} positions per street (seed {seed}), "
           f"reference {reference} deals per placement:")  # fmt: skip
-    print(f"{'street':>6} {'median ms':>10} {'max ms':>7} {'same as reference':>18} "
-          f"{'mean regret':>12} {'samples (best)':>15}")  # fmt: skip
-    for street in (1, 2, 3, 4, 5):
-        times, same, regrets, samples = [], 0, [], []
+    print(f"{'street':>6} {'variant':>12} {'median ms':>10} {'max ms':>7} "
+          f"{'same as reference':>18} {'mean regret':>12} {'samples (best)':>15}")  # fmt: skip
+    variants = ("halving", "no halving") if compare_halving else ("default",)
+    for street in streets:
+        found: dict[str, tuple[list[float], list[bool], list[float], list[int]]] = {
+            v: ([], [], [], []) for v in variants
+        }
         for position in positions(street, count, seed):
             ref = advise(position, samples=reference, seed=99)
             value = {r.placement: r.value for r in ref.ranked}
             for run_seed in (1, 2):
-                start = time.perf_counter()
-                got = advise(position, seed=run_seed)
-                times.append((time.perf_counter() - start) * 1e3)
-                same += got.best.placement == ref.best.placement
-                regrets.append(ref.best.value - value[got.best.placement])
-                samples.append(got.best.samples)
-        print(f"{street:>6} {statistics.median(times):>10.0f} {max(times):>7.0f} "
-              f"{same / len(times):>18.0%} {statistics.mean(regrets):>12.3f} "
-              f"{statistics.median(samples):>15.0f}")  # fmt: skip
+                for variant in variants:
+                    times, same, regrets, samples = found[variant]
+                    with _halving_off(variant == "no halving"):
+                        start = time.perf_counter()
+                        got = advise(position, seed=run_seed)
+                        times.append((time.perf_counter() - start) * 1e3)
+                    same.append(got.best.placement == ref.best.placement)
+                    regrets.append(ref.best.value - value[got.best.placement])
+                    samples.append(got.best.samples)
+        for variant in variants:
+            times, same, regrets, samples = found[variant]
+            print(f"{street:>6} {variant:>12} {statistics.median(times):>10.0f} "
+                  f"{max(times):>7.0f} {sum(same) / len(same):>18.0%} "
+                  f"{statistics.mean(regrets):>12.3f} "
+                  f"{statistics.median(samples):>15.0f}")  # fmt: skip
+
+
+@contextlib.contextmanager
+def _halving_off(off: bool) -> Iterator[None]:
+    """The advice without its halving (a benchmark's A/B switch, not an option of the
+    library): every plan says "not yet"."""
+    if not off:
+        yield
+        return
+    original = advice_module.SequentialHalving.due
+    advice_module.SequentialHalving.due = lambda self, elapsed, active: False  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        advice_module.SequentialHalving.due = original  # type: ignore[method-assign]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "part", choices=("policy", "fantasyland", "advice", "all"), nargs="?", default="all"
-    )
+        "part", choices=("policy", "fantasyland", "advice", "advice-match", "all"), nargs="?",
+        default="all",
+    )  # fmt: skip
+    parser.add_argument(
+        "--advice-samples", type=int, nargs=2, default=[16, 32], metavar=("STREET1", "LATER"),
+        help="advice-match: deals per placement on street 1 and later (no time limit)",
+    )  # fmt: skip
     parser.add_argument("--hands", type=int, default=5000)
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--reference", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=31)
+    parser.add_argument(
+        "--streets", type=int, nargs="+", default=[1, 2, 3, 4, 5], help="advice: streets"
+    )
+    parser.add_argument(
+        "--compare-halving", action="store_true",
+        help="advice: also run each position without the halving, interleaved",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     print(f"cpus: {os.cpu_count()}; load average {os.getloadavg()[0]:.1f}")
     advise({"street": 1, "hand": "As Kd 7c 7h 2s", "opponents": [{}, {}]}, samples=1)  # load
     if args.part in ("policy", "all"):
         policy_speed(args.seed)
         match(args.hands, args.seed)
+    if args.part == "advice-match":
+        match(args.hands, args.seed, "advice", args.advice_samples)
     if args.part in ("fantasyland", "all"):
         fantasyland_worth(args.hands // 2, args.seed)
     if args.part in ("advice", "all"):
-        advice(args.positions, args.reference, args.seed)
+        advice(args.positions, args.reference, args.seed, args.streets, args.compare_halving)
     print(f"load average at the end {os.getloadavg()[0]:.1f}")
 
 

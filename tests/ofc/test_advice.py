@@ -17,6 +17,7 @@ from cpsolver.budget import BudgetExceededError, call_budget
 from cpsolver.cards import DECK_52, Card
 from cpsolver.errors import CardError, InvalidInputError
 from cpsolver.ofc import advise
+from cpsolver.ofc.advice import SequentialHalving
 from cpsolver.ofc.position import legal_placements, read_position
 from tests.ofc import reference
 
@@ -189,6 +190,33 @@ def test_the_budget_is_honoured() -> None:
     assert advice.best.samples < 1_000_000
     with call_budget(0.0), pytest.raises(BudgetExceededError):
         advise(position, samples=1_000_000, seed=1)
+
+
+def test_halving_plans_equal_phases_of_the_time_left() -> None:
+    plan = SequentialHalving(1.0)
+    assert not plan.due(0.2, 200)  # the plan: 0.8 s in ceil(log2(200)) = 8 phases of 0.1 s
+    assert not plan.due(0.29, 200)
+    assert plan.due(0.31, 200)  # 100 go on: 0.69 s in 7 phases
+    assert not plan.due(0.40, 100)
+    assert plan.due(0.41, 100)
+    assert not plan.due(0.5, 2)  # two left: no halving, the rest of the time goes to both
+    assert not SequentialHalving(None).due(100.0, 200)  # no time limit: never
+
+
+def test_a_timed_street_one_gives_its_deals_to_the_closest_placements() -> None:
+    position = {"street": 1, "hand": "Ks Kd 9c 5h 2s", "opponents": [{}, {}]}
+    advise(position, samples=1)  # the kernels loaded before the clock runs
+    timed = advise(position, budget_ms=2000, seed=3)
+    samples = sorted(r.samples for r in timed.ranked)
+    # sequential halving: the last phase simulates the two best by mean (three when a half
+    # rounds up), which met the most deals; spread over every placement not pruned, 2 s
+    # leaves 5-8 placements at the most deals here
+    assert timed.best.samples == max(samples) > 2 * samples[len(samples) // 2]
+    assert samples.count(max(samples)) <= 3
+    # without a time limit nothing is halved: every placement not pruned meets every deal
+    untimed = advise(position, samples=64, seed=3)
+    assert max(r.samples for r in untimed.ranked) == 64
+    assert sum(r.samples == 64 for r in untimed.ranked) > 2
 
 
 def test_bad_input_names_the_field() -> None:
