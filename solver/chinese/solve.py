@@ -908,7 +908,12 @@ def solve_many(
 
 
 CALIBRATED_CHUNK = 64
-"""Hands per chunk of :func:`_solve_calibrated_batch`'s pipeline."""
+"""Most hands per chunk of :func:`_solve_calibrated_batch`'s pipeline."""
+CALIBRATED_CHUNKS = 8
+"""Chunks a shorter batch is cut into (of at least :data:`CALIBRATED_MIN_CHUNK` hands): the
+last chunk's pool kernel runs alone, so a call of 100 hands cut in two chunks overlapped
+half of its work, cut in eight most of it."""
+CALIBRATED_MIN_CHUNK = 8
 
 
 def _solve_calibrated_batch(
@@ -919,7 +924,7 @@ def _solve_calibrated_batch(
     estimator: Estimator,
 ) -> list[Solution]:
     """``solve_many`` under the ``calibrated`` estimator, the same Solutions as :func:`solve`
-    hand by hand, as a pipeline of chunks of :data:`CALIBRATED_CHUNK` hands: this thread finds a
+    hand by hand, as a pipeline of chunks of :func:`calibrated_chunk` hands: this thread finds a
     chunk's candidates (Python and the table scan) while a worker thread runs the pool kernel
     of the chunk before (:class:`cpsolver.chinese.pool.CalibrationBatch`: one GIL-free call a
     chunk, no numba threading layer, so the process may fork afterwards); the Solutions are
@@ -927,7 +932,8 @@ def _solve_calibrated_batch(
     model = model_for(rules)
     parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
     top = max(count, 10)
-    if not is_legacy(rules) or len(parsed) <= CALIBRATED_CHUNK:
+    chunk = calibrated_chunk(len(parsed))
+    if not is_legacy(rules) or len(parsed) <= chunk:
         found = [analyse(cards, rules, top=top, model=model) for cards in parsed]
         scored = calibrate_many(parsed, rules, found)
     else:
@@ -936,8 +942,8 @@ def _solve_calibrated_batch(
         scored = []
         pending: tuple[Future[None], CalibrationBatch] | None = None
         with ThreadPoolExecutor(1) as worker:
-            for a in range(0, len(parsed), CALIBRATED_CHUNK):
-                part = parsed[a : a + CALIBRATED_CHUNK]
+            for a in range(0, len(parsed), chunk):
+                part = parsed[a : a + chunk]
                 batch = CalibrationBatch(
                     part, rules, [analyse(cards, rules, top=top, model=model) for cards in part]
                 )
@@ -953,6 +959,17 @@ def _solve_calibrated_batch(
         _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO, estimator)
         for cards, candidates in zip(parsed, scored, strict=True)
     ]
+
+
+def calibrated_chunk(hands: int) -> int:
+    """Hands per chunk of a calibrated batch of ``hands``: :data:`CALIBRATED_CHUNKS` chunks,
+    each of :data:`CALIBRATED_MIN_CHUNK` to :data:`CALIBRATED_CHUNK` hands.
+
+    >>> calibrated_chunk(100), calibrated_chunk(2000), calibrated_chunk(20)
+    (13, 64, 8)
+    """
+    wanted = -(-hands // CALIBRATED_CHUNKS)
+    return max(CALIBRATED_MIN_CHUNK, min(CALIBRATED_CHUNK, wanted))
 
 
 def _solve_ev_batch(
