@@ -19,6 +19,11 @@ bounded in count and time:
 6. **SIGTERM**: open loop at 50%, SIGTERM at 5 s: calls started before SIGTERM or within the
    drain that did not succeed (lost), the exit code, whether any worker had to be killed.
 
+Issue 30's phases run on their own servers: ``expensive`` (:func:`expensive_phase`), ``edge``
+(:func:`edge_phase`: direct and through Envoy, the Python generator) and ``edge-h2load``
+(:func:`edge_h2load_phase`: through Envoy's HTTP/JSON route at true 5x/10x, sent by h2load,
+Debian's ``nghttp2-client``; skipped with a line saying so where h2load is missing).
+
 Clients run in their own processes (``spawn``), so the load generator does not share the GIL
 with the measurement; on a 2-core host the clients still share the cores with the server.
 Figures go to docs/BENCHMARKS.md with the command and date.
@@ -30,6 +35,7 @@ import argparse
 import calendar
 import contextlib
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -47,7 +53,8 @@ from bench.hostile import FireResult, fire, rss_kb
 
 DEADLINE = 2.0
 CHANNELS = 16
-PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm", "expensive", "edge")
+PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm", "expensive", "edge",
+          "edge-h2load")  # fmt: skip
 # The expensive-call scenario (issue 30): Solve with 30 rollouts (~20 ms of CPU), every call
 # with a 100 ms deadline, at 10x the capacity of one worker.
 EXPENSIVE_ESTIMATOR = "rollouts:30"
@@ -417,7 +424,7 @@ class EdgeProxy:
     """Envoy with deploy/envoy/envoy.yaml rendered for loopback (deploy/envoy/local.py) in
     front of ``upstream``, its token bucket at ``tokens`` calls a second."""
 
-    def __init__(self, upstream: str, tokens: int) -> None:
+    def __init__(self, upstream: str, tokens: int, fill_ms: int = 1000) -> None:
         import importlib.util
 
         import yaml
@@ -430,7 +437,9 @@ class EdgeProxy:
         self.port, self.admin = _free_port(), _free_port()
         self._workdir = tempfile.TemporaryDirectory(prefix="cpsolver-soak-edge-")
         config = Path(self._workdir.name) / "envoy.yaml"
-        config.write_text(yaml.safe_dump(local.render([upstream], self.port, self.admin, tokens)))
+        config.write_text(
+            yaml.safe_dump(local.render([upstream], self.port, self.admin, tokens, fill_ms))
+        )
         self.proc = subprocess.Popen(
             [local.envoy(), "-c", str(config), "--log-level", "error", "--concurrency", "2",
              "--base-id", str(self.port)],
@@ -526,6 +535,118 @@ def edge_phase(seconds: float, overloads: list[float], server_args: list[str]) -
         server.close()
 
 
+H2LOAD_CLIENTS = 8
+
+
+def _h2load(url: str, body: Path, *, seconds: float, clients: int, streams: int,
+            rps: float = 0.0) -> list[tuple[int, int]]:  # fmt: skip
+    """One h2load run against ``url`` (a JSON ``POST`` of ``body`` with a 2 s grpc-timeout):
+    ``(HTTP status, microseconds)`` per request sent (status -1: the stream failed)."""
+    with tempfile.TemporaryDirectory(prefix="cpsolver-soak-h2load-") as tmp:
+        log = Path(tmp) / "requests.tsv"
+        command = ["h2load", "-D", f"{round(seconds * 1000)}ms", "-c", str(clients),
+                   "-m", str(streams), "-d", str(body), "-H", "content-type: application/json",
+                   "-H", f"grpc-timeout: {int(DEADLINE)}S",
+                   "--log-file", str(log), url]  # fmt: skip
+        if rps:  # a whole number per client (h2load's), rounded up
+            command[1:1] = ["--rps", str(math.ceil(rps / clients))]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, timeout=seconds + 120)
+        rows = [line.split("\t") for line in log.read_text().splitlines() if line]
+    return [(int(row[1]), int(row[2])) for row in rows]
+
+
+def _h2load_summary(rows: list[tuple[int, int]], seconds: float) -> dict[str, Any]:
+    ok = sorted(us / 1e6 for status, us in rows if status == 200)  # seconds, as summary's
+    codes = Counter(status for status, _ in rows)
+    return {
+        "sent": len(rows), "sent_per_s": round(len(rows) / seconds, 1),
+        "ok_per_s": round(len(ok) / seconds, 1),
+        "http_codes": {str(k): v for k, v in sorted(codes.items())},
+        "p50_ms": round(_quantile_ms(ok, 0.5), 1) if ok else None,
+        "p99_ms": round(_quantile_ms(ok, 0.99), 1) if ok else None,
+    }  # fmt: skip
+
+
+def edge_h2load_phase(
+    seconds: float, overloads: list[float], server_args: list[str], *,
+    bucket_share: float = 1.0, fill_ms: int = 1000,
+) -> dict[str, Any]:  # fmt: skip
+    """Issue 30's cheap calls at 5x and 10x through the shipped edge, sent by h2load (nghttp2's
+    load generator in C, Debian's ``nghttp2-client``), which makes those rates where the
+    Python generator cannot (it sends at most ~3,900 calls/s on 2 cores, itself using 1-3 of
+    them). One 1-worker server behind Envoy, so the generator and the proxy have a core of
+    their own; cheap Solves (objective strength, one hand) over the edge's HTTP/JSON route,
+    whose status codes tell the answers apart: 200 OK, 429 RESOURCE_EXHAUSTED (Envoy's
+    bucket, or the worker's admission through the transcoder), 503 UNAVAILABLE (Envoy's
+    circuit breaker), 504 DEADLINE_EXCEEDED. In turn: the unloaded latency (one stream, 5 s,
+    the bucket far above it), the capacity (closed loop, 8 clients x 4 streams, 10 s), then
+    per overload an open loop at that many times the capacity for ``seconds``, the bucket at
+    ``bucket_share`` of the capacity refilled every ``fill_ms`` (each client sends at its share
+    of the rate whatever the answers, up to 512 streams in flight each). A bucket at the
+    capacity keeps the worker's queue full (admitted calls wait up to its queue bound); a
+    little below it, refilled often, keeps the queue short."""
+    import shutil
+
+    if shutil.which("h2load") is None:
+        print(json.dumps({"edge_h2load": "skipped: h2load not found (apt-get install "
+                          "nghttp2-client)"}), flush=True)  # fmt: skip
+        return {"skipped": "h2load not found"}
+    from google.protobuf import json_format
+
+    from cpsolver.v1 import chinese_poker_pb2
+
+    request = chinese_poker_pb2.SolveRequest.FromString(_requests(1, 7)[0])
+    server = Server("--workers", "1", *server_args)
+    report: dict[str, Any] = {"runs": []}
+    with tempfile.TemporaryDirectory(prefix="cpsolver-soak-h2load-") as tmp:
+        body = Path(tmp) / "solve.json"
+        body.write_text(json_format.MessageToJson(request))
+        try:
+            proxy = EdgeProxy(server.address, 1_000_000)
+            try:
+                url = f"http://{proxy.address}/v1/chinese-poker:solve"
+                _h2load(url, body, seconds=3, clients=H2LOAD_CLIENTS, streams=4)  # warm-up
+                unloaded = _h2load_summary(_h2load(url, body, seconds=5, clients=1,
+                                                   streams=1), 5)  # fmt: skip
+                closed = _h2load_summary(_h2load(url, body, seconds=10, clients=H2LOAD_CLIENTS,
+                                                 streams=4), 10)  # fmt: skip
+            finally:
+                proxy.close()
+            capacity = closed["ok_per_s"]
+            bucket = int(capacity * bucket_share)
+            report |= {"unloaded": unloaded, "capacity_calls_per_s": capacity,
+                       "bucket_calls_per_s": bucket, "bucket_fill_ms": fill_ms}  # fmt: skip
+            print(json.dumps({"edge_h2load": report}), flush=True)
+            for overload in overloads:
+                proxy = EdgeProxy(server.address, bucket, fill_ms)
+                try:
+                    proxy_cpu, mark = proxy.cpu_seconds(), server.mark()
+                    rows = _h2load(url.replace(url.split("/")[2], proxy.address), body,
+                                   seconds=seconds, clients=H2LOAD_CLIENTS, streams=512,
+                                   rps=overload * capacity)  # fmt: skip
+                    figures = _h2load_summary(rows, seconds)
+                    ok = figures["http_codes"].get("200", 0)
+                    excess = max(figures["sent"] - ok, 1)
+                    run = {
+                        "overload": overload, "rate": round(overload * capacity, 1), **figures,
+                        "goodput_vs_capacity": round(figures["ok_per_s"] / capacity, 2),
+                        "refused_share_of_excess": round(
+                            figures["http_codes"].get("429", 0) / excess, 3),
+                        "p99_vs_unloaded_p99": round(
+                            (figures["p99_ms"] or 0) / (unloaded["p99_ms"] or 1), 2),
+                        "envoy_cpu_s_per_s": round((proxy.cpu_seconds() - proxy_cpu) / seconds, 2),
+                        **server.since(mark),
+                    }  # fmt: skip
+                    report["runs"].append(run)
+                    print(json.dumps({"edge_h2load": run}), flush=True)
+                finally:
+                    proxy.close()
+                time.sleep(2.0)
+        finally:
+            server.close()
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz", type=int, default=100_000)
@@ -568,6 +689,14 @@ def main() -> None:
         "--edge-overloads", default="5,10",
         help="times the capacity the calls arrive at, comma-separated (phase edge)",
     )  # fmt: skip
+    parser.add_argument(
+        "--edge-bucket-share", type=float, default=0.9,
+        help="Envoy's bucket as a share of the capacity (phase edge-h2load)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--edge-fill-ms", type=int, default=50,
+        help="how often Envoy's bucket is refilled, ms, >= 50 (Envoy's least; phase edge-h2load)",
+    )  # fmt: skip
     args = parser.parse_args()
     phases = set(args.phases.split(","))
     unknown = phases - set(PHASES)
@@ -584,7 +713,13 @@ def main() -> None:
         report["edge"] = edge_phase(args.edge_seconds,
                                     [float(x) for x in args.edge_overloads.split(",")],
                                     args.server_args.split())  # fmt: skip
-    if not phases - {"expensive", "edge"}:
+    if "edge-h2load" in phases:  # its own one-worker server, h2load sending
+        report["edge_h2load"] = edge_h2load_phase(
+            args.edge_seconds, [float(x) for x in args.edge_overloads.split(",")],
+            args.server_args.split(), bucket_share=args.edge_bucket_share,
+            fill_ms=args.edge_fill_ms,
+        )  # fmt: skip
+    if not phases - {"expensive", "edge", "edge-h2load"}:
         print(json.dumps(report, indent=1))
         return
     server = Server("--workers", "2", "--max-connection-age", "10", "--drain", "2",

@@ -46,11 +46,12 @@ def descriptors() -> Path:
 
 
 def render(
-    upstreams: list[str], port: int, admin: int, tokens: int | None = None
+    upstreams: list[str], port: int, admin: int, tokens: int | None = None, fill_ms: int = 1000
 ) -> dict[str, Any]:
     """envoy.yaml for loopback: the listener and admin on 127.0.0.1 at the given ports, the
     upstreams (``host:port``) as static addresses, the installed descriptor set, and a token
-    bucket of ``tokens`` calls a second (None: the file's)."""
+    bucket of ``tokens`` calls a second (None: the file's), refilled every ``fill_ms``
+    milliseconds with that share of them (a burst is at most one fill)."""
     config: dict[str, Any] = yaml.safe_load(CONFIG.read_text())
     config["admin"]["address"]["socket_address"] = {"address": "127.0.0.1", "port_value": admin}
     (listener,) = config["static_resources"]["listeners"]
@@ -59,10 +60,11 @@ def render(
     filters = {entry["name"]: entry["typed_config"] for entry in manager["http_filters"]}
     filters["envoy.filters.http.grpc_json_transcoder"]["proto_descriptor"] = str(descriptors())
     if tokens is not None:
+        per_fill = max(1, round(tokens * fill_ms / 1000))
         filters["envoy.filters.http.local_ratelimit"]["token_bucket"] = {
-            "max_tokens": tokens,
-            "tokens_per_fill": tokens,
-            "fill_interval": "1s",
+            "max_tokens": per_fill,
+            "tokens_per_fill": per_fill,
+            "fill_interval": f"{fill_ms / 1000:g}s",
         }
     (cluster,) = config["static_resources"]["clusters"]
     cluster["type"] = "STATIC"
