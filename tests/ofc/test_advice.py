@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Sequence
 
@@ -217,6 +219,20 @@ def test_a_timed_street_one_gives_its_deals_to_the_closest_placements() -> None:
     untimed = advise(position, samples=64, seed=3)
     assert max(r.samples for r in untimed.ranked) == 64
     assert sum(r.samples == 64 for r in untimed.ranked) > 2
+
+
+def test_a_fresh_process_spends_its_budget_on_deals_not_on_loading() -> None:
+    # a one-shot CLI call is a process's first advice: its kernels load before its clock runs
+    code = (
+        "from cpsolver.ofc import advise\n"
+        "a = advise({'street': 1, 'hand': 'As Kd 7c 7h 2s', 'opponents': [{}, {}]},"
+        " budget_ms=1000, seed=1)\n"
+        "print(a.best.samples)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    assert int(out.stdout) > 8  # more than the first round (8 deals over 232 placements)
 
 
 def test_bad_input_names_the_field() -> None:
