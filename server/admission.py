@@ -25,6 +25,11 @@ call, before any work:
    RetryInfo of an overload refusal would mislead). An *anytime* method (the service's
    ``anytime_methods``: its work stops at the deadline with the answer so far, e.g. OFC street
    advice) needs only one round of work (:data:`ANYTIME_SECONDS`) to fit, not its mean.
+   An estimate is only as good as its last measurement: a class none of whose calls has ended
+   for :data:`STALE_AFTER` seconds lets one call through as a *probe* even when its estimate
+   says it would not fit (one a second at most), and the probe's time replaces the estimate
+   rather than being averaged in. Without it, a class whose first calls ran slow (a busy
+   core, a first use loading tables) was refused for good: a refused call teaches nothing.
 3. **At its slot**: an admitted call whose deadline has passed meanwhile is refused with
    DEADLINE_EXCEEDED (nobody would read the answer); one that finds no slot in time (the
    estimate was wrong) with RESOURCE_EXHAUSTED.
@@ -97,6 +102,10 @@ DEFAULT_BUDGET = 120.0
 # The answer still has to travel after the work: a call is admitted only if its work is
 # expected to end this long before its deadline.
 SEND_MARGIN = 0.002
+# An estimate not renewed for this long (no call of its class ended) is stale: the next call
+# of the class that the estimate would refuse runs as a probe, at most one per this interval
+# and class, and the next measurement replaces the estimate instead of being averaged in.
+STALE_AFTER = 1.0
 # The least work an *anytime* call needs (a method whose work stops at the call's deadline
 # with the answer so far, e.g. OFC street advice): one round of its sampling. Such a call is
 # admitted when this much fits after the work queued ahead, whatever its class's mean.
@@ -126,6 +135,17 @@ class CostModel:
     >>> model.learn(("/S/Solve", "model"), "/S/Solve", 0.012, cpu=0.001)  # 12 ms, in a crowd
     >>> model.heavy(("/S/Solve", "model"), "/S/Solve")
     False
+
+    An estimate nothing renewed for :data:`STALE_AFTER` seconds allows one probe per interval,
+    and the probe's time replaces it (a class learned slow is not refused for good):
+
+    >>> slow = ("/S/Solve", "rollouts:200")
+    >>> model.learn(slow, "/S/Solve", 0.300, now=10.0)  # its first call: a busy core
+    >>> [model.probe(slow, "/S/Solve", now) for now in (10.5, 11.2, 11.5)]
+    [False, True, False]
+    >>> model.learn(slow, "/S/Solve", 0.080, now=11.3)  # the probe's time, not a 5% step
+    >>> model.expected(slow, "/S/Solve")
+    0.08
     """
 
     def __init__(self) -> None:
@@ -133,6 +153,9 @@ class CostModel:
         self._by_method: dict[str, float] = {}
         self._cpu_by_class: dict[Hashable, float] = {}
         self._cpu_by_method: dict[str, float] = {}
+        # when each class's and method's estimate was last renewed, and last probed
+        self._renewed: dict[Hashable, float] = {}
+        self._probed: dict[Hashable, float] = {}
 
     def expected(self, key: Hashable, method: str) -> float:
         """Expected seconds of a call of class ``key``."""
@@ -157,21 +180,51 @@ class CostModel:
         cpu = self._cpu_by_method.get(method)
         return (cpu if cpu is not None else self.of_method(method)) > HEAVY_SECONDS
 
-    def learn(self, key: Hashable, method: str, seconds: float, cpu: float | None = None) -> None:
+    def probe(self, key: Hashable, method: str, now: float) -> bool:
+        """Whether a call of class ``key`` that its estimate would refuse runs anyway, as a
+        probe: the estimate (its method's, for a class not measured yet) is stale (not renewed
+        for :data:`STALE_AFTER` s) and no other call of the class was let through as one
+        within that time. True marks it as probed."""
+        renewed = self._renewed.get(key, self._renewed.get(method))
+        if renewed is None or now - renewed < STALE_AFTER:
+            return False
+        if now - self._probed.get(key, -STALE_AFTER) < STALE_AFTER:
+            return False
+        if key not in self._probed and len(self._probed) >= MAX_CLASSES:
+            return False
+        self._probed[key] = now
+        return True
+
+    def learn(
+        self,
+        key: Hashable,
+        method: str,
+        seconds: float,
+        cpu: float | None = None,
+        now: float | None = None,
+    ) -> None:
         """Fold one finished call's wall time (and its CPU time, when its handler ran to its
-        end) into its class's and its method's means."""
-        _fold(self._by_class, key, seconds)
-        _fold(self._by_method, method, seconds)
-        if cpu is not None:
-            _fold(self._cpu_by_class, key, cpu)
-            _fold(self._cpu_by_method, method, cpu)
+        end) into its class's and its method's means; a stale mean is replaced."""
+        now = time.monotonic() if now is None else now
+        for name, table, value in (
+            (key, self._by_class, seconds),
+            (method, self._by_method, seconds),
+            (key, self._cpu_by_class, cpu),
+            (method, self._cpu_by_method, cpu),
+        ):
+            if value is not None:
+                stale = now - self._renewed.get(name, now) >= STALE_AFTER
+                _fold(table, name, value, replace=stale)
+        for name in (key, method):
+            if name in self._by_class or name in self._by_method:
+                self._renewed[name] = now
 
 
-def _fold(table: dict[Any, float], name: Hashable, seconds: float) -> None:
+def _fold(table: dict[Any, float], name: Hashable, seconds: float, *, replace: bool) -> None:
     mean = table.get(name)
     if mean is None and len(table) >= MAX_CLASSES:
         return
-    table[name] = seconds if mean is None else mean + COST_WEIGHT * (seconds - mean)
+    table[name] = seconds if mean is None or replace else mean + COST_WEIGHT * (seconds - mean)
 
 
 # gRPC reports a call without a deadline as ~9.2e18 seconds left (its infinite future).
@@ -415,13 +468,15 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         # the work the call must have time for: all of it, or one round of an anytime call's
         needed = min(cost, ANYTIME_SECONDS) if method in self._anytime else cost
         if self._costs.heavy(key, method):
-            return self._enter_lane(context, queued, method, cost, needed, budget)
+            return self._enter_lane(context, queued, method, key, cost, needed, budget)
         now = time.monotonic()
         with self._lock:
             wait = self._expected_wait(now) if self._calls >= self._max_calls else 0.0
             if wait + needed + SEND_MARGIN > budget:
-                self._dequeue(queued)
-                raise self._too_late(context, method, needed, budget, wait)
+                if not self._probing(key, method, now, wait, budget):
+                    self._dequeue(queued)
+                    raise self._too_late(context, method, needed, budget, wait)
+                needed = ANYTIME_SECONDS  # a probe stops at its deadline, its time measured
         # Normally a slot frees in time (the arrival estimate holds the queue to what the
         # slots clear within max_queue); when the estimate was wrong, the call waits at most
         # max_queue seconds since it arrived, never so long that its work no longer fits.
@@ -441,6 +496,7 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         context: grpc.ServicerContext,
         queued: _Queued,
         method: str,
+        key: Hashable,
         cost: float,
         needed: float,
         budget: float,
@@ -452,8 +508,11 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             if len(self._lane) >= self._max_calls or wait > self._max_queue:
                 raise self._lane_full(method, wait)
             if wait + needed + SEND_MARGIN > budget:
-                raise self._too_late(context, method, needed, budget, wait)
-            cost = min(cost, budget - wait)  # an anytime call stops at its deadline
+                if not self._probing(key, method, now, wait, budget):
+                    raise self._too_late(context, method, needed, budget, wait)
+                needed = ANYTIME_SECONDS  # a probe stops at its deadline, its time measured
+            # an anytime call (or a probe) stops at its deadline
+            cost = min(cost, budget - wait)
             ticket = _LaneTicket(cost)
             self._lane.append(ticket)
             try:
@@ -472,6 +531,15 @@ class AdmissionInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
                 return budget - (started - now), True
             self._lane_freed.notify_all()  # the next in line may now be first
         raise self._no_slot(context, method)
+
+    def _probing(
+        self, key: Hashable, method: str, now: float, wait: float, budget: float
+    ) -> bool:
+        """Whether a call its class's estimate would refuse runs as a probe of a stale
+        estimate (:meth:`CostModel.probe`): only if one round of work fits after the queue."""
+        if wait + ANYTIME_SECONDS + SEND_MARGIN > budget:
+            return False
+        return self._costs.probe(key, method, now)
 
     def _too_late(
         self, context: grpc.ServicerContext, method: str, cost: float, budget: float, wait: float

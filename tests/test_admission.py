@@ -128,6 +128,44 @@ def test_a_call_without_a_deadline_gets_the_default_budget(serve_grpc) -> None:
         channel.close()
 
 
+def test_a_class_learned_slow_is_probed_again_not_refused_for_good(serve_grpc) -> None:
+    """A cost class is what the request says about the work, not all of it: ``rollouts:300``
+    Solves at a table of 4 (~190 ms alone) teach the worker that the class takes longer than
+    130 ms, so heads-up calls of the same class (~65 ms) with 130 ms deadlines are refused at
+    once (DEADLINE_EXCEEDED, "even on an idle worker"). No refused call renews the estimate;
+    once it is a second old, one call runs as a probe, its time replaces the estimate and the
+    calls are served. Before, the class was refused for good (a CI run saw a whole test's
+    4,435 calls refused after its first calls ran on a busy core)."""
+
+    def request(players: int) -> chinese_poker_pb2.SolveRequest:
+        return chinese_poker_pb2.SolveRequest(
+            cards=wire(HAND), estimator="rollouts:300", seed=1,
+            rules=chinese_poker_pb2.ChineseRules(players=players),
+        )  # fmt: skip
+
+    with serve_grpc("--workers", "1") as server:
+        channel = server.channel()
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        for _ in range(3):
+            stub.Solve(request(4), timeout=60)
+        codes: list[grpc.StatusCode] = []
+        stop = time.monotonic() + 8
+        while codes.count(grpc.StatusCode.OK) < 3 and time.monotonic() < stop:
+            try:
+                stub.Solve(request(2), timeout=0.13)
+                codes.append(grpc.StatusCode.OK)
+            except grpc.RpcError as error:
+                codes.append(error.code())
+                if error.code() == grpc.StatusCode.DEADLINE_EXCEEDED and len(codes) == 1:
+                    assert "even on an idle worker" in str(error.details())
+            time.sleep(0.02)
+        channel.close()
+    assert codes[0] == grpc.StatusCode.DEADLINE_EXCEEDED, codes[:5]
+    assert codes.count(grpc.StatusCode.OK) == 3, Counter(codes)
+    refused_first = codes.index(grpc.StatusCode.OK)
+    assert refused_first >= 10, codes[:20]  # refused for about the probe interval first
+
+
 def test_expensive_calls_at_overload_are_refused_not_run_late(serve_grpc) -> None:
     """Eight callers at once, each sending ``rollouts:30`` Solves (~20 ms of CPU) back to back
     with 100 ms deadlines, for 4 s, at one worker (several times what it can serve): the
