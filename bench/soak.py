@@ -424,7 +424,9 @@ class EdgeProxy:
     """Envoy with deploy/envoy/envoy.yaml rendered for loopback (deploy/envoy/local.py) in
     front of ``upstream``, its token bucket at ``tokens`` calls a second."""
 
-    def __init__(self, upstream: str, tokens: int, fill_ms: int = 1000) -> None:
+    def __init__(
+        self, upstream: str, tokens: int, fill_ms: int = 1000, in_flight: int | None = None
+    ) -> None:
         import importlib.util
 
         import yaml
@@ -438,7 +440,9 @@ class EdgeProxy:
         self._workdir = tempfile.TemporaryDirectory(prefix="cpsolver-soak-edge-")
         config = Path(self._workdir.name) / "envoy.yaml"
         config.write_text(
-            yaml.safe_dump(local.render([upstream], self.port, self.admin, tokens, fill_ms))
+            yaml.safe_dump(
+                local.render([upstream], self.port, self.admin, tokens, fill_ms, in_flight)
+            )
         )
         self.proc = subprocess.Popen(
             [local.envoy(), "-c", str(config), "--log-level", "error", "--concurrency", "2",
@@ -569,7 +573,7 @@ def _h2load_summary(rows: list[tuple[int, int]], seconds: float) -> dict[str, An
 
 def edge_h2load_phase(
     seconds: float, overloads: list[float], server_args: list[str], *,
-    bucket_share: float = 1.0, fill_ms: int = 1000,
+    bucket_share: float = 1.0, fill_ms: int = 1000, in_flight: int | None = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Issue 30's cheap calls at 5x and 10x through the shipped edge, sent by h2load (nghttp2's
     load generator in C, Debian's ``nghttp2-client``), which makes those rates where the
@@ -581,10 +585,13 @@ def edge_h2load_phase(
     circuit breaker), 504 DEADLINE_EXCEEDED. In turn: the unloaded latency (one stream, 5 s,
     the bucket far above it), the capacity (closed loop, 8 clients x 4 streams, 10 s), then
     per overload an open loop at that many times the capacity for ``seconds``, the bucket at
-    ``bucket_share`` of the capacity refilled every ``fill_ms`` (each client sends at its share
-    of the rate whatever the answers, up to 512 streams in flight each). A bucket at the
-    capacity keeps the worker's queue full (admitted calls wait up to its queue bound); a
-    little below it, refilled often, keeps the queue short."""
+    ``bucket_share`` of the capacity refilled every ``fill_ms`` (0: no bucket) and, with
+    ``in_flight``, at most that many calls at the worker at once (Envoy's circuit breaker;
+    its overflow answered 429 too), each client sending at its share of the rate whatever
+    the answers, up to 512 streams in flight each. A bucket at the capacity keeps the
+    worker's queue full (admitted calls wait up to its queue bound); a little below it,
+    refilled often, keeps the queue short; a limit of calls in flight keeps it short
+    whatever the capacity left to the worker."""
     import shutil
 
     if shutil.which("h2load") is None:
@@ -613,12 +620,13 @@ def edge_h2load_phase(
             finally:
                 proxy.close()
             capacity = closed["ok_per_s"]
-            bucket = int(capacity * bucket_share)
+            bucket = int(capacity * bucket_share) if bucket_share > 0 else 1_000_000
             report |= {"unloaded": unloaded, "capacity_calls_per_s": capacity,
-                       "bucket_calls_per_s": bucket, "bucket_fill_ms": fill_ms}  # fmt: skip
+                       "bucket_calls_per_s": bucket, "bucket_fill_ms": fill_ms,
+                       "in_flight": in_flight}  # fmt: skip
             print(json.dumps({"edge_h2load": report}), flush=True)
             for overload in overloads:
-                proxy = EdgeProxy(server.address, bucket, fill_ms)
+                proxy = EdgeProxy(server.address, bucket, fill_ms, in_flight)
                 try:
                     proxy_cpu, mark = proxy.cpu_seconds(), server.mark()
                     rows = _h2load(url.replace(url.split("/")[2], proxy.address), body,
@@ -635,6 +643,8 @@ def edge_h2load_phase(
                         "p99_vs_unloaded_p99": round(
                             (figures["p99_ms"] or 0) / (unloaded["p99_ms"] or 1), 2),
                         "envoy_cpu_s_per_s": round((proxy.cpu_seconds() - proxy_cpu) / seconds, 2),
+                        "refused_by_envoy_in_flight": int(proxy.stats().get(
+                            "cluster.cpsolver.upstream_rq_active_overflow", 0)),
                         **server.since(mark),
                     }  # fmt: skip
                     report["runs"].append(run)
@@ -690,12 +700,17 @@ def main() -> None:
         help="times the capacity the calls arrive at, comma-separated (phase edge)",
     )  # fmt: skip
     parser.add_argument(
-        "--edge-bucket-share", type=float, default=0.9,
-        help="Envoy's bucket as a share of the capacity (phase edge-h2load)",
+        "--edge-bucket-share", type=float, default=0.0,
+        help="Envoy's bucket as a share of the capacity, 0: none (phase edge-h2load)",
     )  # fmt: skip
     parser.add_argument(
         "--edge-fill-ms", type=int, default=50,
         help="how often Envoy's bucket is refilled, ms, >= 50 (Envoy's least; phase edge-h2load)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--edge-in-flight", type=int, default=8,
+        help="at most this many calls at the worker at once, Envoy's circuit breaker "
+        "(phase edge-h2load; 8: two per slot of its one worker, as the shipped config sizes it)",
     )  # fmt: skip
     args = parser.parse_args()
     phases = set(args.phases.split(","))
@@ -717,7 +732,7 @@ def main() -> None:
         report["edge_h2load"] = edge_h2load_phase(
             args.edge_seconds, [float(x) for x in args.edge_overloads.split(",")],
             args.server_args.split(), bucket_share=args.edge_bucket_share,
-            fill_ms=args.edge_fill_ms,
+            fill_ms=args.edge_fill_ms, in_flight=args.edge_in_flight,
         )  # fmt: skip
     if not phases - {"expensive", "edge", "edge-h2load"}:
         print(json.dumps(report, indent=1))

@@ -60,10 +60,17 @@ def _free_port() -> int:
 class Edge:
     """Envoy running ``edge_config``; ``address`` is its listener."""
 
-    def __init__(self, tmp: Path, upstreams: list[str], tokens: int | None = None) -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        upstreams: list[str],
+        tokens: int | None = None,
+        in_flight: int | None = None,
+    ) -> None:
         self.port, self.admin = _free_port(), _free_port()
         path = tmp / "envoy.yaml"
-        path.write_text(yaml.safe_dump(local.render(upstreams, self.port, self.admin, tokens)))
+        config = local.render(upstreams, self.port, self.admin, tokens, in_flight=in_flight)
+        path.write_text(yaml.safe_dump(config))
         self.log = tmp / "envoy.log"
         self.proc = subprocess.Popen(
             [local.envoy(), "-c", str(path), "--log-level", "warn", "--concurrency", "2",
@@ -99,8 +106,10 @@ class Edge:
 
 
 @contextlib.contextmanager
-def edge(tmp: Path, upstreams: list[str], tokens: int | None = None) -> Iterator[Edge]:
-    proxy = Edge(tmp, upstreams, tokens)
+def edge(
+    tmp: Path, upstreams: list[str], tokens: int | None = None, in_flight: int | None = None
+) -> Iterator[Edge]:
+    proxy = Edge(tmp, upstreams, tokens, in_flight)
     try:
         yield proxy
     finally:
@@ -275,6 +284,52 @@ def test_the_edge_refuses_the_excess_with_resource_exhausted(two_servers, tmp_pa
         assert limited == codes[grpc.StatusCode.RESOURCE_EXHAUSTED], (limited, codes)
 
 
+def test_calls_over_the_edges_in_flight_limit_are_resource_exhausted(two_servers, tmp_path):
+    """At most 2 calls in flight at the upstreams (the circuit breaker's ``max_requests``):
+    with two slow Solves running, a third call is refused by Envoy at once, RESOURCE_EXHAUSTED
+    over gRPC (not Envoy's default UNAVAILABLE) and 429 over HTTP/JSON, each counted as an
+    overflow; once they are done, calls pass again."""
+    one, two = two_servers
+    with edge(tmp_path, [one.address, two.address], in_flight=2) as proxy:
+        channel = grpc.insecure_channel(proxy.address)
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        slow = chinese_poker_pb2.SolveRequest(
+            cards=wire(HAND), rules=chinese_poker_pb2.ChineseRules(), estimator="rollouts:5000"
+        )
+        running = [stub.Solve.future(slow, timeout=60) for _ in range(2)]
+        deadline = time.monotonic() + 30
+        while proxy.stats().get("cluster.cpsolver.upstream_rq_active") != "2":
+            assert time.monotonic() < deadline, "the slow calls never reached the upstreams"
+            time.sleep(0.05)
+        request = chinese_poker_pb2.EvaluateHandRequest(cards=wire("2c 2d 2h"))
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.EvaluateHand(request, timeout=30)
+        assert time.monotonic() - started < 1.0  # refused at once, not queued
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, refused.value
+        assert "calls in flight" in str(refused.value.details())
+
+        body = json.dumps({"cards": [{"rank": c.rank, "suit": c.suit} for c in wire(HAND)]})
+        post = urllib.request.Request(
+            f"http://{proxy.address}/v1/chinese-poker:solve",
+            data=body.encode(), headers={"Content-Type": "application/json"}, method="POST",
+        )  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(post, timeout=30)
+        assert caught.value.code == 429, (caught.value.code, caught.value.read())
+        assert caught.value.headers["x-cpsolver-edge-limited"] == "true"
+        assert proxy.stats()["cluster.cpsolver.upstream_rq_active_overflow"] == "2"
+
+        for call in running:
+            call.cancel()
+        deadline = time.monotonic() + 30
+        while proxy.stats().get("cluster.cpsolver.upstream_rq_active") != "0":
+            assert time.monotonic() < deadline, "the cancelled calls stayed in flight"
+            time.sleep(0.05)
+        assert stub.EvaluateHand(request, timeout=30).ByteSize() > 0
+        channel.close()
+
+
 def _children(pid: int) -> list[int]:
     """The processes whose parent is ``pid`` (from /proc)."""
     found = []
@@ -409,6 +464,28 @@ def test_the_edge_manifests_validate_and_agree_with_the_config() -> None:
     address = upstream["lb_endpoints"][0]["endpoint"]["address"]["socket_address"]
     assert address["address"] == headless["metadata"]["name"]
     assert address["port_value"] == headless["spec"]["ports"][0]["port"]
+
+
+def test_the_edges_in_flight_limit_is_two_calls_per_worker_slot() -> None:
+    """The shipped config's ``max_requests`` (the calls one Envoy keeps at the replicas) is two
+    calls per worker slot at the autoscaler's most replicas, split over the Envoy replicas:
+    changing the workers, the slots, the autoscaler or the edge's replicas without it fails."""
+    from cpsolver.server.config import ServerConfig
+
+    def load(path: str) -> dict[str, object]:
+        return next(d for d in yaml.safe_load_all((ROOT / path).read_text()) if d)
+
+    deployment = load("deploy/kubernetes/deployment.yaml")
+    (server,) = deployment["spec"]["template"]["spec"]["containers"]  # type: ignore[index]
+    workers = int(next(e["value"] for e in server["env"] if e["name"] == "CPSOLVER_WORKERS"))
+    autoscaler = load("deploy/kubernetes/horizontalpodautoscaler.yaml")
+    replicas = autoscaler["spec"]["maxReplicas"]  # type: ignore[index]
+    edge_documents = yaml.safe_load_all((ROOT / "deploy/envoy/kubernetes.yaml").read_text())
+    edges = {d["kind"]: d for d in edge_documents}["Deployment"]["spec"]["replicas"]
+    slots = ServerConfig().max_concurrent_rpcs
+    config = yaml.safe_load(local.CONFIG.read_text())
+    (limits,) = config["static_resources"]["clusters"][0]["circuit_breakers"]["thresholds"]
+    assert limits["max_requests"] == 2 * slots * workers * replicas // edges, limits
 
 
 def test_the_manifests_prestop_starts_envoys_drain(two_servers, tmp_path) -> None:

@@ -46,12 +46,19 @@ def descriptors() -> Path:
 
 
 def render(
-    upstreams: list[str], port: int, admin: int, tokens: int | None = None, fill_ms: int = 1000
+    upstreams: list[str],
+    port: int,
+    admin: int,
+    tokens: int | None = None,
+    fill_ms: int = 1000,
+    in_flight: int | None = None,
 ) -> dict[str, Any]:
     """envoy.yaml for loopback: the listener and admin on 127.0.0.1 at the given ports, the
-    upstreams (``host:port``) as static addresses, the installed descriptor set, and a token
+    upstreams (``host:port``) as static addresses, the installed descriptor set, a token
     bucket of ``tokens`` calls a second (None: the file's), refilled every ``fill_ms``
-    milliseconds with that share of them (a burst is at most one fill)."""
+    milliseconds with that share of them (a burst is at most one fill), and at most
+    ``in_flight`` calls at the upstreams at once (the circuit breaker's ``max_requests``;
+    None: the file's)."""
     config: dict[str, Any] = yaml.safe_load(CONFIG.read_text())
     config["admin"]["address"]["socket_address"] = {"address": "127.0.0.1", "port_value": admin}
     (listener,) = config["static_resources"]["listeners"]
@@ -68,6 +75,8 @@ def render(
         }
     (cluster,) = config["static_resources"]["clusters"]
     cluster["type"] = "STATIC"
+    if in_flight is not None:
+        cluster["circuit_breakers"]["thresholds"][0]["max_requests"] = in_flight
     endpoints = []
     for address in upstreams:
         host, _, number = address.rpartition(":")
@@ -208,6 +217,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8080, help="the edge's port")
     parser.add_argument("--admin-port", type=int, default=9901, help="Envoy's admin port")
     parser.add_argument("--tokens", type=int, help="calls a second the edge lets through")
+    parser.add_argument("--in-flight", type=int,
+                        help="calls the edge lets be at the upstreams at once")  # fmt: skip
     args = parser.parse_args()
     stopping: list[int] = []
 
@@ -218,7 +229,7 @@ def main() -> None:
     signal.signal(signal.SIGINT, on_signal)
     servers, addresses = start_servers(args.serve) if args.serve else ([], [])
     upstreams = args.upstream + addresses or ["127.0.0.1:50051"]
-    config = render(upstreams, args.port, args.admin_port, args.tokens)
+    config = render(upstreams, args.port, args.admin_port, args.tokens, in_flight=args.in_flight)
     # The rendered config lives as long as the edge: removed when it stops, however it stops.
     workdir = tempfile.TemporaryDirectory(prefix="cpsolver-edge-")
     atexit.register(workdir.cleanup)
