@@ -42,15 +42,21 @@ def small_model(rules: ChineseRules, natural_rate: float = 0.0) -> OpponentModel
     return OpponentModel(rules, rows, naturals)
 
 
+@functools.cache
+def _row_value(rules: ChineseRules, row: int, cls: int) -> int:
+    """What winning ``row`` with strength class ``cls`` pays (the rule set's own row value:
+    remembered, as the brute force asks for the same few thousand times)."""
+    t = poker_tables(rules.wheel_second_highest)
+    return rules.row_value(Row(row), t.category[cls], royal=bool(t.is_royal[cls]))
+
+
 def direct_pairing_units(
     rules: ChineseRules, ours: tuple[int, ...], theirs: tuple[int, ...]
 ) -> float:
     """CP-7..CP-9 for one pairing of two unfouled players, from RULES.md alone."""
-    t = poker_tables(rules.wheel_second_highest)
 
-    @functools.cache
     def value(row: int, cls: int) -> int:
-        return rules.row_value(Row(row), t.category[cls], royal=bool(t.is_royal[cls]))
+        return _row_value(rules, row, cls)
 
     won = lost = 0
     mine = yours = 0.0
@@ -108,10 +114,20 @@ def reweighted(model: OpponentModel, hand: list[int]) -> OpponentModel:
     return OpponentModel(model.rules, rows, model.naturals)
 
 
+_SUPPORTS: dict[int, tuple[OpponentModel, list[list[tuple[int, float]]]]] = {}
+
+
 def _supports(model: OpponentModel) -> list[list[tuple[int, float]]]:
-    return [
+    """Each row's classes with their chances (remembered per model: the brute force asks for
+    them once per split; the model is kept so its id is not reused)."""
+    kept = _SUPPORTS.get(id(model))
+    if kept is not None and kept[0] is model:
+        return kept[1]
+    supports = [
         [(int(c), float(model.rows[r, c])) for c in np.flatnonzero(model.rows[r])] for r in range(3)
     ]
+    _SUPPORTS[id(model)] = (model, supports)
+    return supports
 
 
 def direct_ev(
@@ -138,17 +154,31 @@ def direct_ev(
     rules = model.rules
     if rules.sweep.value == "double" and rules.players >= 3:
         e = rules.players - 2
-        supports = _supports(full_deck or model)
-        both = once = 0.0  # P(A scoops B and e more), P(A scoops B), over A's row classes
-        for hand in itertools.product(*supports):
-            p_a = hand[0][1] * hand[1][1] * hand[2][1]
-            beat = 1.0  # P(A scoops one other hand), rows independent
-            for (a, _), support in zip(hand, supports, strict=True):
-                beat *= sum(pb for b, pb in support if a > b)
-            once += p_a * beat
-            both += p_a * beat ** (e + 1)
-        total += swept * p_scoop**e + scooped * both / once
+        total += swept * p_scoop**e + scooped * _scoops_more(full_deck or model, e)
     return total
+
+
+_SCOOPS_MORE: dict[tuple[int, int], tuple[OpponentModel, float]] = {}
+
+
+def _scoops_more(model: OpponentModel, e: int) -> float:
+    """The chance that a hand which scooped one hand scoops ``e`` more, rows independent and
+    enumerated over ``model``'s row classes. It does not depend on our split, so it is
+    computed once per model (the brute force asks for it thousands of times)."""
+    key = (id(model), e)
+    if key in _SCOOPS_MORE and _SCOOPS_MORE[key][0] is model:
+        return _SCOOPS_MORE[key][1]
+    supports = _supports(model)
+    both = once = 0.0  # P(A scoops B and e more), P(A scoops B), over A's row classes
+    for hand in itertools.product(*supports):
+        p_a = hand[0][1] * hand[1][1] * hand[2][1]
+        beat = 1.0  # P(A scoops one other hand), rows independent
+        for (a, _), support in zip(hand, supports, strict=True):
+            beat *= sum(pb for b, pb in support if a > b)
+        once += p_a * beat
+        both += p_a * beat ** (e + 1)
+    _SCOOPS_MORE[key] = (model, both / once)  # the model kept: its id is not reused
+    return both / once
 
 
 RULE_VARIANTS = [
