@@ -34,6 +34,13 @@ def _local_splits() -> tuple[IntArray, IntArray, IntArray]:
     return np.array(backs), np.array(middles), np.array(fronts)
 
 
+@cache
+def _local_masks() -> tuple[IntArray, IntArray, IntArray]:
+    """The splits of :func:`_local_splits` as bit masks of the 13 local positions."""
+    weights = np.int64(1) << np.arange(13, dtype=np.int64)
+    return tuple(weights[rows].sum(axis=1) for rows in _local_splits())  # type: ignore[return-value]
+
+
 def brute_force(cards: Sequence[Card], value: float, stay: str) -> float:
     """max over every 13 of ``cards`` and every valid split of royalties + value * stays."""
     n = len(cards)
@@ -65,14 +72,17 @@ def brute_force(cards: Sequence[Card], value: float, stay: str) -> float:
             stay_back[mask] = key[0] >= reference.QUADS
             lowest = {"default": reference.FULL, "quads_middle": reference.QUADS}.get(stay)
             stay_middle[mask] = lowest is not None and key[0] >= lowest
-    back_l, middle_l, front_l = _local_splits()
-    bit = np.int64(1) << np.arange(n, dtype=np.int64)
+    # A split's rows as masks of the 13 local positions, each cut into its low 7 and high 6
+    # bits; a keep maps them to masks of the n cards by two small tables per keep (the low
+    # half's 128 subsets, the high half's 64), which is the same split, found by lookups.
+    halves = [(local & 127, local >> 7) for local in _local_masks()]
+    subsets = np.arange(128, dtype=np.int64)
     best = -np.inf
     for keep in itertools.combinations(range(n), 13):
-        positions = bit[list(keep)]
-        b = positions[back_l].sum(axis=1)
-        m = positions[middle_l].sum(axis=1)
-        f = positions[front_l].sum(axis=1)
+        bits = np.int64(1) << np.array(keep, dtype=np.int64)
+        low = ((subsets[:, None] >> np.arange(7)) & 1) @ bits[:7]
+        high = ((subsets[:64, None] >> np.arange(6)) & 1) @ bits[7:]
+        b, m, f = (low[lo] | high[hi] for lo, hi in halves)
         valid = (rank[b] >= rank[m]) & (rank[m] >= rank[f])
         stays = stay_back[b] | stay_middle[m] | stay_front[f]
         values = roy_back[b] + roy_middle[m] + roy_front[f] + value * stays
