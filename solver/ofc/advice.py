@@ -190,7 +190,6 @@ def advise(
     name the field: the position's, ``budget_ms`` (> 0), ``samples`` (1 to 1,000,000),
     ``seed``, ``fantasyland_value`` (>= 0), ``fills`` (1 to 64).
     """
-    _load_kernels()
     started = time.perf_counter()
     found = Violations()
     pos: Position | None = None
@@ -201,6 +200,12 @@ def advise(
         value = check_advice_options(budget_ms, samples, seed, fantasyland_value, fills)
     found.raise_any()
     assert pos is not None
+    # the first advice of a process loads the kernels before its clock starts (a one-shot
+    # `cpsolver ofc advise` spent most of its street-1 second loading them: 8 deals a
+    # placement instead of ~100); bad input is refused before that
+    if not _warmed:
+        warm_up()
+        started = time.perf_counter()
     placements = legal_placements(pos)
     run = _Run(pos, placements, value, fills)
     if run.exact:
@@ -283,22 +288,17 @@ def policy_placement(
     return Placement(tuple(placed[0]), tuple(placed[1]), tuple(placed[2]), tuple(discard))
 
 
-_loaded = False
-
-
-def _load_kernels() -> None:
-    """Load advice's kernels once per process, before the first advice's clock starts: a
-    one-shot ``cpsolver ofc advise`` spent most of its street-1 second loading them (8 deals a
-    placement instead of ~100). A server has them from its warm-up already."""
-    global _loaded
-    if not _loaded:
-        _loaded = True  # first: warm_up advises, which must not come back here
-        warm_up()
+_warmed = False
 
 
 def warm_up() -> None:
     """Load (or compile) the kernels of advice and the tables of both fantasyland options:
-    one seeded deal of street 1 against two empty boards goes through every path."""
+    one seeded deal of street 1 against two empty boards goes through every path. Once per
+    process (a server's warm-up, or the first :func:`advise`); later calls return at once."""
+    global _warmed
+    if _warmed:
+        return
+    _warmed = True  # first: the advice below must not warm up again
     for rules in (OfcRules(), OfcRules().replace(fantasyland="progressive")):
         advise(
             {"street": 1, "hand": "As Kd 7c 7h 2s", "opponents": [{}, {}]},
