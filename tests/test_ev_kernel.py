@@ -114,20 +114,12 @@ def reweighted(model: OpponentModel, hand: list[int]) -> OpponentModel:
     return OpponentModel(model.rules, rows, model.naturals)
 
 
-_SUPPORTS: dict[int, tuple[OpponentModel, list[list[tuple[int, float]]]]] = {}
-
-
+@functools.cache  # once per model (identity), as the brute force asks once per split
 def _supports(model: OpponentModel) -> list[list[tuple[int, float]]]:
-    """Each row's classes with their chances (remembered per model: the brute force asks for
-    them once per split; the model is kept so its id is not reused)."""
-    kept = _SUPPORTS.get(id(model))
-    if kept is not None and kept[0] is model:
-        return kept[1]
-    supports = [
+    """Each row's classes with their chances."""
+    return [
         [(int(c), float(model.rows[r, c])) for c in np.flatnonzero(model.rows[r])] for r in range(3)
     ]
-    _SUPPORTS[id(model)] = (model, supports)
-    return supports
 
 
 def direct_ev(
@@ -158,16 +150,11 @@ def direct_ev(
     return total
 
 
-_SCOOPS_MORE: dict[tuple[int, int], tuple[OpponentModel, float]] = {}
-
-
+@functools.cache  # a model hashes by identity (eq=False), and the cache keeps it alive
 def _scoops_more(model: OpponentModel, e: int) -> float:
     """The chance that a hand which scooped one hand scoops ``e`` more, rows independent and
     enumerated over ``model``'s row classes. It does not depend on our split, so it is
     computed once per model (the brute force asks for it thousands of times)."""
-    key = (id(model), e)
-    if key in _SCOOPS_MORE and _SCOOPS_MORE[key][0] is model:
-        return _SCOOPS_MORE[key][1]
     supports = _supports(model)
     both = once = 0.0  # P(A scoops B and e more), P(A scoops B), over A's row classes
     for hand in itertools.product(*supports):
@@ -177,7 +164,6 @@ def _scoops_more(model: OpponentModel, e: int) -> float:
             beat *= sum(pb for b, pb in support if a > b)
         once += p_a * beat
         both += p_a * beat ** (e + 1)
-    _SCOOPS_MORE[key] = (model, both / once)  # the model kept: its id is not reused
     return both / once
 
 
