@@ -147,7 +147,8 @@ def read_position(
     **overrides: object,
 ) -> Position:
     """A position from a mapping ``{"street", "hand", "board", "opponents", "dead"}`` (the
-    CLI's STATE.json; ``"rules"``: a preset name, used when ``rules`` is None), every problem
+    CLI's STATE.json; ``"rules"``: a preset name or the options as :meth:`Position.to_dict`
+    writes them, used when ``rules`` is None), every problem
     reported at once (:class:`~cpsolver.errors.InvalidInputError`)."""
     if isinstance(spec, Position):
         spec = spec.to_dict() | {"rules": spec.rules}
@@ -160,8 +161,12 @@ def read_position(
         raise InvalidInputError(unknown[0], f"unknown field; valid fields: {', '.join(_FIELDS)}")
     if rules is None and "rules" in spec:
         given = spec["rules"]
+        if isinstance(given, Mapping):  # the options, as Position.to_dict writes them
+            given = OfcRules().replace(**{str(k): v for k, v in given.items()})
         if not isinstance(given, (str, OfcRules)):
-            raise InvalidInputError("rules", f"expected a preset name, got {given!r}")
+            raise InvalidInputError(
+                "rules", f"expected a preset name or a mapping of options, got {given!r}"
+            )
         rules = given
     ruleset = OfcRules.resolve(rules, **overrides)
     found = Violations()
