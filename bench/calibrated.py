@@ -78,7 +78,10 @@ def _serve() -> None:
             out["classes"] = [s.hands[r].strength for r in sorted(s.hands)]
             out["ev"] = s.value
             start = time.perf_counter()
-            candidates = analyse(cards, rules, top=10, model=model)
+            if hasattr(P, "calibrated_candidates"):  # what the calibrated solve re-scores
+                candidates = P.calibrated_candidates(cards, rules, model=model)
+            else:  # a revision before it: the top 10
+                candidates = analyse(cards, rules, top=10, model=model)
             out["analyse"] = _ms(start)
             start = time.perf_counter()
             P.pool_weights(pool, cards)

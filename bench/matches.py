@@ -39,7 +39,6 @@ import numpy.typing as npt
 
 from cpsolver.cards import Card
 from cpsolver.chinese import ev_kernel as K
-from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import (
     kernel_mode,
     load_model,
@@ -50,7 +49,7 @@ from cpsolver.chinese.ev_model import (
     table_filename,
     tables_info,
 )
-from cpsolver.chinese.pool import calibrate
+from cpsolver.chinese.pool import calibrate, calibrated_candidates
 from cpsolver.chinese.search import search_pairing_batch
 from cpsolver.chinese.table_keys import is_legacy, stand_in_key, table_key
 from cpsolver.chinese.training import deal_hands, play_policy
@@ -123,7 +122,7 @@ def calibrated_policy(rules: ChineseRules) -> Policy:
         natural = np.zeros(hands.shape[0], dtype=np.int64)
         for i, hand in enumerate(hands):
             cards = [Card.from_index(int(c)) for c in hand]
-            scored = calibrate(cards, rules, analyse(cards, rules, top=10, model=model))
+            scored = calibrate(cards, rules, calibrated_candidates(cards, rules, model=model))
             rows[i] = next(c for c in scored if c.natural is None).classes
             natural[i] = natural_code(rules, scored[0].natural) if scored[0].natural else 0
         return rows, natural

@@ -29,7 +29,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cpsolver.cards import Card
 from cpsolver.chinese import pool as pool_module
+from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
@@ -37,9 +39,13 @@ from cpsolver.chinese.ev_model import (
     model_for,
 )
 from cpsolver.chinese.pool import (
+    CALIBRATED_MARGIN as MARGIN,
+)
+from cpsolver.chinese.pool import (
     HANDS_FILE,
     POOL_SIZE,
     build_pool,
+    calibrated_candidates,
     pool_filename,
     pool_for,
     pool_hands,
@@ -345,6 +351,39 @@ def test_calibrated_row_odds_are_the_pools() -> None:
         assert odds.win + odds.tie + odds.loss == pytest.approx(1.0)
         assert odds.value == plain.rows[row].value
     assert calibrated.rows != plain.rows  # the pool's odds, not the first-order tables'
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_four"])
+def test_calibrated_rescores_the_top_ten_close_to_the_best(preset: str) -> None:
+    """The candidates a calibrated solve re-scores are the table model's top ten less those
+    more than CALIBRATED_MARGIN below the best, at least the ones asked for; and the choice
+    is the one re-scoring all ten makes whenever that one is inside the margin."""
+    rules = ChineseRules.preset(preset)
+    model = model_for(rules)
+    rng = random.Random(32)
+    pruned = 0
+    for _ in range(40):
+        cards = sorted(
+            (Card.from_index(i) for i in rng.sample(range(52), 13)), key=lambda c: c.index
+        )
+        ten = [c for c in analyse(cards, rules, top=10, model=model) if c.natural is None]
+        for keep in (4, 1):
+            found = calibrated_candidates(cards, rules, keep=keep, model=model)
+            splits = [c for c in found if c.natural is None]
+            wanted = [c for i, c in enumerate(ten) if i < keep or c.ev >= ten[0].ev - MARGIN]
+            assert [c.classes for c in splits] == [c.classes for c in wanted]
+        pruned += len(ten) - len(wanted)  # keep=1: what a solve re-scores
+        solved = solve(cards, rules, estimator="calibrated").analysis
+        assert solved is not None
+        assert sorted(c.classes for c in solved.candidates if c.natural is None) == sorted(
+            c.classes for c in wanted
+        )
+        full = pool_module.calibrate(cards, rules, analyse(cards, rules, top=10, model=model))
+        if full[0].natural is None and full[0].ev >= ten[0].ev - MARGIN:
+            chosen = solved.candidates[0]
+            assert chosen.classes == full[0].classes  # the same sums in another order:
+            assert chosen.score == pytest.approx(full[0].score, abs=1e-9)  # rounding apart
+    assert pruned > 40  # the margin leaves out candidates (about a third of them)
 
 
 def test_calibrated_needs_the_plain_ev_solve() -> None:

@@ -120,10 +120,15 @@ def analyse(
     top: int = 5,
     model: OpponentModel | None = None,
     card_removal: bool = True,
+    within: float | None = None,
+    keep: int = 1,
 ) -> list[Candidate]:
     """The ``top`` best splits by EV (distinct values), plus the natural declaration when the
     hand has one and the rules allow it, best first (module doc). ``card_removal=False``
-    scores with the full-deck tables (the model before card removal, for comparisons)."""
+    scores with the full-deck tables (the model before card removal, for comparisons).
+    ``within``: of those splits, only the ones whose EV is at most ``within`` units below the
+    best, and at least the ``keep`` best (what the ``calibrated`` estimator re-scores:
+    :data:`cpsolver.chinese.pool.CALIBRATED_MARGIN`)."""
     model = model or model_for(rules)
     ordered, hand = hand_array(cards)
     idx = hand.astype(np.int64)
@@ -144,11 +149,15 @@ def analyse(
         def odds(row: int, cls: int) -> tuple[float, float]:
             return float(t[row, K.F_WIN, cls]), float(t[row, K.F_TIE, cls])
 
+    evs = [total_ev(model, value) for value in found.values]
+    if within is not None and evs:
+        close = evs[0] - within
+        evs = [ev for i, ev in enumerate(evs) if i < keep or ev >= close]
     seen: _Rows = {}  # a hand's candidates share rows: each row's hand and odds made once
     out = [
-        _candidate(ordered, rows, (front, middle, back), total_ev(model, value), model, odds, seen)
-        for rows, value, front, middle, back in zip(
-            found.rows, found.values, found.front, found.middle, found.back, strict=True
+        _candidate(ordered, rows, (front, middle, back), ev, model, odds, seen)
+        for rows, ev, front, middle, back in zip(
+            found.rows, evs, found.front, found.middle, found.back, strict=False
         )
     ]
     return with_natural(out, hand, rules, model)

@@ -51,10 +51,11 @@ import numpy.typing as npt
 
 from cpsolver.cards import Card, CardsLike
 from cpsolver.chinese import ev_kernel as K
-from cpsolver.chinese.ev import Candidate, RowOdds, hand_array
+from cpsolver.chinese.ev import Candidate, RowOdds, analyse, hand_array
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
+    OpponentModel,
     TablesError,
     kernel_mode,
     model_for,
@@ -73,6 +74,8 @@ from cpsolver.jit import njit
 from cpsolver.rules.chinese import ChineseRules, Sweep
 
 __all__ = [
+    "CALIBRATED_MARGIN",
+    "CALIBRATED_TOP",
     "POOL_SEED",
     "POOL_SIZE",
     "CalibrationBatch",
@@ -80,6 +83,7 @@ __all__ = [
     "build_pool",
     "calibrate",
     "calibrate_many",
+    "calibrated_candidates",
     "pool_filename",
     "pool_for",
     "pool_hands",
@@ -98,6 +102,16 @@ FORMAT = "cpsolver-chinese-pool"
 CHUNK = 2_000  # hands arranged per call while building (progress, memory)
 
 IntArray = npt.NDArray[np.int64]
+
+CALIBRATED_TOP = 10
+"""The table model's best splits the ``calibrated`` estimator considers (distinct values)."""
+CALIBRATED_MARGIN = 0.5
+"""Of those, the ones re-scored: at most this many units below the table model's best (at
+least the best ones asked for; a natural declaration always). The pool moves the splits of a
+hand against each other by far less than it moves their level: over 3,000 seeded hands per
+preset the pool's choice among all ten was never more than 0.5 units below the table's best
+in ``two_four`` and three times in ``standard``, which cost 0.00005 units a hand, while the
+margin leaves 6 to 7 candidates of 10 to build and re-score (docs/BENCHMARKS.md)."""
 
 
 def pool_hands(size: int = POOL_SIZE, seed: int = POOL_SEED) -> npt.NDArray[np.int8]:
@@ -838,6 +852,25 @@ def pool_sums(
         fitting = _fitting_permutations()
         _rescore_cells(pool.suit_columns, _held_ranks(hand), fitting, _SHARES, *args)
     return sums, odds
+
+
+def calibrated_candidates(
+    cards: CardsLike, rules: ChineseRules, *, keep: int = 1, model: OpponentModel | None = None
+) -> list[Candidate]:
+    """The candidates the ``calibrated`` estimator re-scores (:func:`calibrate`) for 13
+    ``cards``: the table model's :data:`CALIBRATED_TOP` best splits (or ``keep``, if more) less
+    those more than :data:`CALIBRATED_MARGIN` units below its best, but at least the ``keep``
+    best, and the natural declaration when the hand has one.
+
+    >>> from cpsolver.rules.chinese import ChineseRules
+    >>> found = calibrated_candidates("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", ChineseRules())
+    >>> 1 <= len(found) <= CALIBRATED_TOP, found[0].ev - found[-1].ev <= CALIBRATED_MARGIN
+    (True, True)
+    """
+    return analyse(
+        cards, rules, top=max(keep, CALIBRATED_TOP), model=model, within=CALIBRATED_MARGIN,
+        keep=keep,
+    )  # fmt: skip
 
 
 def calibrate(

@@ -56,7 +56,7 @@ from cpsolver.chinese.ev_model import (
 )
 from cpsolver.chinese.naturals import Natural
 from cpsolver.chinese.objectives import get_objective
-from cpsolver.chinese.pool import calibrate, pool_for, pool_weights
+from cpsolver.chinese.pool import calibrate, calibrated_candidates, pool_for, pool_weights
 from cpsolver.chinese.rollouts import rollout
 from cpsolver.chinese.scoring import read_seat
 from cpsolver.chinese.search import (
@@ -360,7 +360,10 @@ def rate(
         )
 
     finer = chosen.kind in ("calibrated", "rollouts")
-    candidates = analyse(cards, resolved, top=max(count, 10) if finer else count, model=model)
+    if chosen.kind == "calibrated":  # the candidates a calibrated solve re-scores
+        candidates = calibrated_candidates(cards, resolved, keep=count, model=model)
+    else:
+        candidates = analyse(cards, resolved, top=max(count, 10) if finer else count, model=model)
     known = {c.classes for c in candidates if c.natural is None}
     if finer and played_candidate is not None and _fmb(played_classes) not in known:
         candidates.append(played_candidate)

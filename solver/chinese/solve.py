@@ -64,7 +64,12 @@ from cpsolver.chinese.objectives import (
     get_objective,
     reported_value,
 )
-from cpsolver.chinese.pool import CalibrationBatch, calibrate, calibrate_many
+from cpsolver.chinese.pool import (
+    CalibrationBatch,
+    calibrate,
+    calibrate_many,
+    calibrated_candidates,
+)
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
     COMB3_LISTS,
@@ -723,19 +728,23 @@ def _solve_ev(
     policy: NaturalPolicy = NaturalPolicy.AUTO,
 ) -> Solution:
     """An ``ev`` solve of 13 cards by ``estimator`` (a budget already resolved to what it
-    buys): the table model ranks every split; ``calibrated`` and ``rollouts:N`` re-score its
-    best ``max(count, 10)`` candidates."""
+    buys): the table model ranks every split; ``rollouts:N`` re-scores its best ``max(count,
+    10)`` candidates, ``calibrated`` those of them close to the best
+    (:func:`cpsolver.chinese.pool.calibrated_candidates`)."""
     model = model_for(rules)
     parsed = [_BY_INDEX[i] for i in indices]
-    finer = estimator.kind in ("calibrated", "rollouts")
-    candidates = analyse(parsed, rules, top=max(count, 10) if finer else count, model=model)
     if estimator.kind == "calibrated":
-        candidates = calibrate(parsed, rules, candidates)
+        candidates = calibrate(
+            parsed, rules, calibrated_candidates(parsed, rules, keep=count, model=model)
+        )
     elif estimator.kind == "rollouts":
+        candidates = analyse(parsed, rules, top=max(count, 10), model=model)
         candidates = rollout(
             parsed, rules, n=estimator.rollouts, seed=seed, deadline=deadline, model=model,
             candidates=candidates,
         )  # fmt: skip
+    else:
+        candidates = analyse(parsed, rules, top=count, model=model)
     return _ev_solution(parsed, rules, obj, candidates, count - 1, policy, estimator)
 
 
@@ -931,10 +940,13 @@ def _solve_calibrated_batch(
     built at the end. Rule sets beyond CP-7..11 (RULES §2.5) are solved hand by hand."""
     model = model_for(rules)
     parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
-    top = max(count, 10)
     chunk = calibrated_chunk(len(parsed))
+
+    def candidates(cards: list[Card]) -> list[Candidate]:
+        return calibrated_candidates(cards, rules, keep=count, model=model)
+
     if not is_legacy(rules) or len(parsed) <= chunk:
-        found = [analyse(cards, rules, top=top, model=model) for cards in parsed]
+        found = [candidates(cards) for cards in parsed]
         scored = calibrate_many(parsed, rules, found)
     else:
         from concurrent.futures import Future, ThreadPoolExecutor
@@ -944,9 +956,7 @@ def _solve_calibrated_batch(
         with ThreadPoolExecutor(1) as worker:
             for a in range(0, len(parsed), chunk):
                 part = parsed[a : a + chunk]
-                batch = CalibrationBatch(
-                    part, rules, [analyse(cards, rules, top=top, model=model) for cards in part]
-                )
+                batch = CalibrationBatch(part, rules, [candidates(cards) for cards in part])
                 started = worker.submit(batch.run)
                 if pending is not None:  # the chunk before: its kernel ran meanwhile
                     pending[0].result()
