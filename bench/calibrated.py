@@ -12,6 +12,12 @@ one run: each is a child process (the revision's ``solver/`` from ``git archive`
 ``cpsolver``), the hands sent to each in turn, one at a time (the machine drifts), then
 ``solve_many`` calls of a tenth of the batch each, in turn; the parent checks that both chose
 the same rows and prints how often they differ and by how much in value.
+
+``--margin N`` measures :data:`cpsolver.chinese.pool.CALIBRATED_MARGIN` instead, over ``N``
+seeded hands per rule set: the pool re-scores all ten of the table model's best splits, and
+the bench counts the hands whose pool choice lies more than the margin below the table's
+best (where the margin changes the choice), what that costs by the pool's own values per hand,
+and how many candidates the margin leaves.
 """
 
 from __future__ import annotations
@@ -139,6 +145,33 @@ FIGURES = (
 )  # fmt: skip
 
 
+def margin_check(preset: str, hands: int, seed: int) -> str:
+    """One line of ``--margin`` (module doc) for ``preset``."""
+    from cpsolver.cards import parse_cards
+    from cpsolver.chinese.ev import analyse
+    from cpsolver.chinese.pool import CALIBRATED_MARGIN, calibrate, calibrated_candidates
+    from cpsolver.rules.chinese import ChineseRules
+
+    rules = ChineseRules.preset(preset)
+    outside, cost, kept, ten = 0, 0.0, 0, 0
+    for text in _hands(seed, hands):
+        cards = parse_cards(text)
+        everything = calibrate(cards, rules, analyse(cards, rules, top=10))
+        margined = calibrate(cards, rules, calibrated_candidates(cards, rules))
+        kept += sum(c.natural is None for c in margined)
+        ten += sum(c.natural is None for c in everything)
+        if margined[0].classes != everything[0].classes or (
+            margined[0].natural != everything[0].natural
+        ):
+            outside += 1
+            cost += everything[0].score - margined[0].score
+    return (
+        f"{preset}: margin {CALIBRATED_MARGIN} units, {hands} hands: the choice among all ten "
+        f"outside it on {outside} hands, costing {cost / hands:.5f} units a hand by the pool's "
+        f"values; {kept / hands:.2f} of {ten / hands:.2f} candidates re-scored a hand"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--hands", type=int, default=40)
@@ -146,7 +179,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", nargs="*", default=["standard"])
     parser.add_argument("--against", metavar="REV", help="also time this git revision's code")
+    parser.add_argument("--margin", type=int, metavar="N", help="measure the margin (doc)")
     args = parser.parse_args(argv)
+    if args.margin:
+        for preset in args.rules:
+            print(margin_check(preset, args.margin, args.seed), flush=True)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         children = {"current": _child(None)}
         if args.against:

@@ -557,7 +557,8 @@ def solve(
     rule set has none); it decides a natural declaration by EV too (CP-11) and fills
     :attr:`Solution.analysis`. ``estimator`` says how it estimates
     (:mod:`cpsolver.chinese.estimator`): ``"model"`` (the default: the first-order tables,
-    about 0.3 ms), ``"calibrated"`` (the 10 best candidates re-scored against the
+    about 0.3 ms), ``"calibrated"`` (the 10 best candidates, less those more than
+    :data:`~cpsolver.chinese.pool.CALIBRATED_MARGIN` below the best, re-scored against the
     importance-weighted opponent pool, :mod:`cpsolver.chinese.pool`: card removal beyond
     first order, a few milliseconds, within the calibration target of docs/BENCHMARKS.md),
     ``"rollouts:N"`` (re-scored by simulating N deals of the opponents from the unseen cards,
