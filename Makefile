@@ -13,7 +13,8 @@ EDGE_PORT   ?= 8080
 # it: not the case here (the folders are not import names, pyproject's package-dir maps them).
 PIP         := PYTHONWARNINGS='ignore:Editable installation' $(PY) -m pip install --quiet
 
-.PHONY: run edge test lint bench clean setup protos tables pools matches folds soak
+.PHONY: run edge test lint bench clean setup protos tables pools matches folds soak \
+	calibration-references
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -104,6 +105,13 @@ matches: $(STAMP)
 	$(PY) -m bench.calibration --rescore build/calibration-standard.jsonl
 	$(PY) -m bench.calibration --rescore build/calibration-two_four.jsonl
 	$(PY) -m bench.regret --hands 300 --rollouts 4000 --seed 1 --rules standard two_four
+
+# The 20,000-rollout references the calibration test reads (tests/test_calibration_references.py;
+# about an hour of both cores): each preset's 200 seeded hands, the table model's top 10 each.
+calibration-references: $(STAMP)
+	rm -f bench/data/calibration-standard.jsonl bench/data/calibration-two_four.jsonl
+	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --top 10 --seed 1 --rules standard --out bench/data/calibration-standard.jsonl
+	$(PY) -m bench.calibration --hands 200 --rollouts 20000 --top 10 --seed 1 --rules two_four --out bench/data/calibration-two_four.jsonl
 
 # The fold proofs of the table keys (issue 13, docs/EV.md "Table keys"): a dedicated model for
 # two rule sets of each folded option (players, order, wheel, naturals), trained with make
