@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import random
 import shutil
 import subprocess
@@ -37,6 +38,7 @@ from cpsolver.chinese.ev_model import (
     MissingTablesError,
     TablesError,
     model_for,
+    natural_code,
 )
 from cpsolver.chinese.pool import (
     CALIBRATED_MARGIN as MARGIN,
@@ -180,16 +182,59 @@ def test_cells_equal_the_pair_loop_on_seeded_hands(preset: str) -> None:
         )
         codes = np.array([0] * len(classes) + [1, 2, 3, 4] + [0], dtype=np.int64)
         _, hand = hand_array(cards)
-        sums, odds = pool_sums(pool, rules, hand, rows, codes)
+        sums, odds = pool_sums(pool, rules, hand, rows, codes, whole=True)
         want_sums, want_odds = pool_sums(pool, rules, hand, rows, codes, reference=True)
         assert np.array_equal(sums[:, [0, 3]], want_sums[:, [0, 3]]), cards
         assert np.allclose(sums, want_sums, rtol=1e-10, atol=1e-10), cards
         assert np.allclose(odds, want_odds, rtol=1e-10, atol=1e-10), cards
 
 
+@pytest.mark.parametrize("preset", ["standard", "two_four"])
+def test_the_rest_of_the_pool_is_summed_only_when_the_first_pass_is_too_wide(
+    preset: str,
+) -> None:
+    """``pool_sums``: the cells over the pool's first FIRST_PASS hands (a pool made of them
+    alone, summed whole), and when the first candidate's 95% half-width there, worked out here
+    from those sums, is wider than ENOUGH units at the table, the whole pool's sums instead."""
+    from cpsolver.chinese.ev import analyse, hand_array
+
+    rules = ChineseRules.preset(preset)
+    pool = pool_for(rules)
+    n = pool_module.FIRST_PASS
+    part = pool_module.OpponentPool.of(
+        pool.key, pool.hands[:n], pool.rows[:n], pool.natural[:n]
+    )
+    opponents = rules.players - 1
+    rng = random.Random(30)
+    stopped = 0
+    for _ in range(20):
+        cards = " ".join(_names(sorted(rng.sample(range(52), 13))))
+        found = analyse(cards, rules, top=10)
+        rows = np.array([c.classes for c in found], dtype=np.int64).reshape(-1, 3)
+        codes = np.array([natural_code(rules, c.natural) if c.natural else 0
+                          for c in found], dtype=np.int64)  # fmt: skip
+        _, hand = hand_array(cards)
+        first, first_odds = pool_sums(part, rules, hand, rows, codes, whole=True)
+        total, moment, second, squares = first[0]
+        mean = moment / total
+        half = 1.96 * opponents * math.sqrt((second / total - mean * mean) * squares) / total
+        enough = half <= pool_module.ENOUGH
+        want, want_odds = (
+            (first, first_odds) if enough else pool_sums(pool, rules, hand, rows, codes, whole=True)
+        )
+        sums, odds = pool_sums(pool, rules, hand, rows, codes)
+        assert np.allclose(sums, want, rtol=1e-12, atol=1e-12), (cards, half)
+        assert np.allclose(odds, want_odds, rtol=1e-12, atol=1e-12), (cards, half)
+        stopped += enough
+    # heads-up two_four's intervals after a quarter of the pool are +-0.06 to 0.09 units,
+    # standard's three opponents' +-0.15 to 0.22 (docs/BENCHMARKS.md)
+    assert stopped == (20 if preset == "two_four" else 0)
+
+
 def test_calibrate_chooses_as_the_pair_loop_does(monkeypatch: pytest.MonkeyPatch) -> None:
     """``calibrate`` with the cells and with the reference loop on 40 seeded hands per
-    scoring mode: the same order of candidates, values within 1e-9 units."""
+    scoring mode, both over the whole pool: the same order of candidates, values within 1e-9
+    units."""
     from cpsolver.chinese.ev import analyse
 
     cells = pool_module.pool_sums
@@ -197,12 +242,17 @@ def test_calibrate_chooses_as_the_pair_loop_does(monkeypatch: pytest.MonkeyPatch
     def reference(*args: object, **kwargs: object) -> object:
         return cells(*args, reference=True)  # type: ignore[arg-type]
 
+    def whole(*args: object, **kwargs: object) -> object:
+        return cells(*args, whole=True)  # type: ignore[arg-type]
+
     for rules in (ChineseRules.preset("standard"), ChineseRules.preset("two_four")):
         rng = random.Random(7)
         for _ in range(40):
             cards = " ".join(_names(sorted(rng.sample(range(52), 13))))
             candidates = analyse(cards, rules, top=10)
-            fast = pool_module.calibrate(cards, rules, candidates)
+            with monkeypatch.context() as m:
+                m.setattr(pool_module, "pool_sums", whole)
+                fast = pool_module.calibrate(cards, rules, candidates)
             with monkeypatch.context() as m:
                 m.setattr(pool_module, "pool_sums", reference)
                 ref = pool_module.calibrate(cards, rules, candidates)

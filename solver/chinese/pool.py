@@ -76,6 +76,8 @@ from cpsolver.rules.chinese import ChineseRules, Sweep
 __all__ = [
     "CALIBRATED_MARGIN",
     "CALIBRATED_TOP",
+    "ENOUGH",
+    "FIRST_PASS",
     "POOL_SEED",
     "POOL_SIZE",
     "CalibrationBatch",
@@ -103,6 +105,17 @@ CHUNK = 2_000  # hands arranged per call while building (progress, memory)
 
 IntArray = npt.NDArray[np.int64]
 
+FIRST_PASS = 25_000
+"""Pool hands of the calibrated estimate's first pass: the rest are summed only when the
+first candidate's 95% interval (the table model's choice) is then wider than :data:`ENOUGH`
+(:func:`pool_sums`)."""
+ENOUGH = 0.1
+"""Units at the table: the half-width of the first candidate's 95% interval at which the first
+pass is enough. Measured against the 20,000-rollout references
+(tests/test_calibration_references.py, docs/BENCHMARKS.md): ``two_four`` heads-up stops there
+on every hand (its interval after a quarter of the pool: +-0.06 to 0.09; MAE 0.031, worst 0.13,
+against 0.016 / 0.059 over the whole pool; choices within 0.01 of the best of the ten on 100%),
+``standard``'s three opponents on about one hand in a hundred (+-0.15 to 0.22; MAE 0.037)."""
 CALIBRATED_TOP = 10
 """The table model's best splits the ``calibrated`` estimator considers (distinct values)."""
 CALIBRATED_MARGIN = 0.5
@@ -371,18 +384,19 @@ _SHARES: npt.NDArray[np.float64] = np.arange(25, dtype=np.float64) / 24.0
 def _fit_masks(
     suit_columns: npt.NDArray[np.int16],
     held: npt.NDArray[np.int16],
+    lo: int,
     masks: npt.NDArray[np.uint16],
 ) -> None:  # pragma: no cover - compiled
-    """``masks[i]``, bit ``4 * t + u``: pool hand ``i``'s ranks of suit ``t`` are all free
-    (unseen) in suit ``u``, i.e. none of them is among ``held[u]``, the ranks we hold in suit
-    ``u``. Sixteen passes of a test and an ``or`` down one suit's column, which the compiler
-    turns into vector instructions (16-bit lanes): 2.6 times faster than four table lookups
-    per hand (docs/BENCHMARKS.md)."""
-    n = suit_columns.shape[1]
+    """``masks[i]``, bit ``4 * t + u``: pool hand ``lo + i``'s ranks of suit ``t`` are all
+    free (unseen) in suit ``u``, i.e. none of them is among ``held[u]``, the ranks we hold in
+    suit ``u``. Sixteen passes of a test and an ``or`` down one suit's column, which the
+    compiler turns into vector instructions (16-bit lanes): 2.6 times faster than four table
+    lookups per hand (docs/BENCHMARKS.md)."""
+    n = masks.shape[0]
     for i in range(n):
         masks[i] = 0
     for t in range(4):
-        column = suit_columns[t]
+        column = suit_columns[t, lo : lo + n]
         for u in range(4):
             h = held[u]
             bit = np.uint16(1 << (4 * t + u))
@@ -403,7 +417,7 @@ def _weights(
     subset tests as one mask (:func:`_fit_masks`), counted by the ``fitting`` table
     (:func:`_fitting_permutations`)."""
     masks = np.empty(suit_columns.shape[1], dtype=np.uint16)
-    _fit_masks(suit_columns, held, masks)
+    _fit_masks(suit_columns, held, 0, masks)
     for i in range(masks.shape[0]):
         out[i] = shares[fitting[masks[i]]]
 
@@ -620,12 +634,17 @@ def _rescore_cells(
     values: npt.NDArray[np.float64],
     scoring: int,
     natural_units: npt.NDArray[np.float64],
+    first: int,
+    enough: float,
     sums: npt.NDArray[np.float64],
     odds: npt.NDArray[np.float64],
-) -> None:  # pragma: no cover - compiled
+) -> int:  # pragma: no cover - compiled
     """:func:`_rescore_pairs`' ``sums`` and ``odds`` (the same algebra, summed in another
     order: equal up to rounding, tests/test_pool.py), with the weights (:func:`_weights`) made
-    in the same pass, without a loop over (candidate, pool hand) pairs.
+    in the same pass, without a loop over (candidate, pool hand) pairs; over the pool's first
+    ``first`` hands, and over all of them unless the first candidate's 95% half-width (the
+    table model's choice, or the natural it declares) is then at most ``enough`` units per
+    opponent (:data:`ENOUGH`). Returns the pool hands summed.
 
     Against a candidate, a pool hand's rows only matter through where each row's class falls
     among the candidates' classes of that row (:func:`_row_cells`): the cell triple fixes which
@@ -637,26 +656,66 @@ def _rescore_cells(
     sum of ``p_r`` over the rows we lose, ``D``: 2 when they scoop us, else 1), ``sum w u =
     C S_w - D S_B`` and ``sum w u^2 = C^2 S_w - 2 C D S_B + D^2 S_BB``. Hands that declare a
     natural are summed by natural; the odds come from each row's cell marginals. Where the time
-    goes (docs/BENCHMARKS.md): the weights' pass over the 100,000 hands, then ~20,000 weighted
-    hands added into their cells; the candidates' part is a few microseconds."""
+    goes (docs/BENCHMARKS.md): the weights' pass over the pool, then the weighted hands added
+    into their cells; the candidates' part is a few microseconds."""
     lut, size, level = _row_cells(cand_rows, values.shape[1])
-    s1, s2 = size[1], size[2]
-    ncells = size[0] * s1 * s2
+    ncells = size[0] * size[1] * size[2]
     acc = np.zeros((ncells, 10))  # w, w p_r (3), w p_r^2 (3), w p_0 p_1, w p_0 p_2, w p_1 p_2
     by_natural = np.zeros(128)  # sum w of the hands that declare natural t
-    total = 0.0
-    squares = 0.0
-    n = suit_columns.shape[1]
+    totals = np.zeros(2)  # sum w, sum w^2
+    n = int(suit_columns.shape[1])
+    first = min(max(first, 0), n)
+    _add_cells(suit_columns, held, fitting, shares, opp_rows, opp_nat, values, lut, 0, first,
+               acc, by_natural, totals)  # fmt: skip
+    if first < n:  # the first candidate's interval so far (the others' are about as wide)
+        _settle_cells(cand_rows[:1], cand_nat[:1], values, scoring, natural_units, size,
+                      level[:1], acc, by_natural, totals, sums[:1], odds[:1])  # fmt: skip
+        total, moment, second, squares = sums[0, 0], sums[0, 1], sums[0, 2], sums[0, 3]
+        if total > 0:
+            mean = moment / total
+            half = 1.96 * np.sqrt(max(second / total - mean * mean, 0.0) * squares) / total
+            if half <= enough:
+                _settle_cells(cand_rows, cand_nat, values, scoring, natural_units, size, level,
+                              acc, by_natural, totals, sums, odds)  # fmt: skip
+                return first
+        _add_cells(suit_columns, held, fitting, shares, opp_rows, opp_nat, values, lut, first, n,
+                   acc, by_natural, totals)  # fmt: skip
+    _settle_cells(cand_rows, cand_nat, values, scoring, natural_units, size, level, acc,
+                  by_natural, totals, sums, odds)  # fmt: skip
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _add_cells(
+    suit_columns: npt.NDArray[np.int16],
+    held: npt.NDArray[np.int16],
+    fitting: npt.NDArray[np.uint8],
+    shares: npt.NDArray[np.float64],
+    opp_rows: npt.NDArray[np.int32],
+    opp_nat: npt.NDArray[np.int8],
+    values: npt.NDArray[np.float64],
+    lut: npt.NDArray[np.int32],
+    lo: int,
+    hi: int,
+    acc: npt.NDArray[np.float64],
+    by_natural: npt.NDArray[np.float64],
+    totals: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """:func:`_rescore_cells`' pass over pool hands ``lo`` to ``hi``: each weighted hand added
+    into its cell (or its natural's sum), ``totals`` its weight and squared weight."""
+    n = hi - lo
     masks = np.empty(n, dtype=np.uint16)
-    _fit_masks(suit_columns, held, masks)
+    _fit_masks(suit_columns, held, lo, masks)
     kept = np.empty(n, dtype=np.int32)  # the weighted hands, in pool order: a branch on the
     fit = np.empty(n, dtype=np.uint8)  # weight per hand would be mispredicted, a write is not
     count = 0
     for j in range(n):
         f = fitting[masks[j]]
-        kept[count] = j
+        kept[count] = lo + j
         fit[count] = f
         count += int(f != 0)
+    total = 0.0
+    squares = 0.0
     for h in range(count):
         i = kept[h]
         w = shares[fit[h]]
@@ -680,7 +739,34 @@ def _rescore_cells(
         acc[cell, 7] += w0 * p1
         acc[cell, 8] += w0 * p2
         acc[cell, 9] += w1 * p2
-    cells = np.empty((ncells, 3), dtype=np.int64)  # the non-empty cells' coordinates
+    totals[0] += total
+    totals[1] += squares
+
+
+@njit(cache=True, nogil=True)
+def _settle_cells(
+    cand_rows: IntArray,
+    cand_nat: IntArray,
+    values: npt.NDArray[np.float64],
+    scoring: int,
+    natural_units: npt.NDArray[np.float64],
+    size: IntArray,
+    level: IntArray,
+    acc: npt.NDArray[np.float64],
+    by_natural: npt.NDArray[np.float64],
+    totals: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+    odds: npt.NDArray[np.float64],
+) -> None:  # pragma: no cover - compiled
+    """:func:`_rescore_cells`' candidates read from the cells summed so far (``acc`` is left
+    as it is, so more hands may be added after): ``sums`` and ``odds`` overwritten."""
+    s1, s2 = size[1], size[2]
+    ncells = acc.shape[0]
+    met_cells = 0
+    for e in range(ncells):
+        met_cells += int(acc[e, 0] != 0.0)
+    cells = np.empty((met_cells, 3), dtype=np.int64)  # the non-empty cells' coordinates
+    met = np.empty((met_cells, 10))  # and their sums, compacted
     marginal = np.zeros((3, max(size[0], max(s1, s2))))
     found = 0
     plays = 0.0
@@ -689,11 +775,11 @@ def _rescore_cells(
             continue
         c0, c1, c2 = e // (s1 * s2), (e // s2) % s1, e % s2
         cells[found, 0], cells[found, 1], cells[found, 2] = c0, c1, c2
-        acc[found] = acc[e]  # compacted in place (found <= e)
-        marginal[0, c0] += acc[found, 0]
-        marginal[1, c1] += acc[found, 0]
-        marginal[2, c2] += acc[found, 0]
-        plays += acc[found, 0]
+        met[found] = acc[e]
+        marginal[0, c0] += acc[e, 0]
+        marginal[1, c1] += acc[e, 0]
+        marginal[2, c2] += acc[e, 0]
+        plays += acc[e, 0]
         found += 1
     nu = np.zeros(128)  # natural_units by code (codes beyond the table count 0)
     for t in range(min(128, natural_units.shape[0])):
@@ -745,35 +831,35 @@ def _rescore_cells(
                 s_b = 0.0
                 s_bb = 0.0
                 if l0:
-                    s_b += acc[e, 1]
-                    s_bb += acc[e, 4]
+                    s_b += met[e, 1]
+                    s_bb += met[e, 4]
                 if l1:
-                    s_b += acc[e, 2]
-                    s_bb += acc[e, 5]
+                    s_b += met[e, 2]
+                    s_bb += met[e, 5]
                     if l0:
-                        s_bb += 2.0 * acc[e, 7]
+                        s_bb += 2.0 * met[e, 7]
                 if l2:
-                    s_b += acc[e, 3]
-                    s_bb += acc[e, 6]
+                    s_b += met[e, 3]
+                    s_bb += met[e, 6]
                     if l0:
-                        s_bb += 2.0 * acc[e, 8]
+                        s_bb += 2.0 * met[e, 8]
                     if l1:
-                        s_bb += 2.0 * acc[e, 9]
-                s_w = acc[e, 0]
+                        s_bb += 2.0 * met[e, 9]
+                s_w = met[e, 0]
                 first += big_c * s_w - big_d * s_b
                 second += big_c * big_c * s_w - 2.0 * big_c * big_d * s_b + big_d * big_d * s_bb
-        sums[k, 0] += total
-        sums[k, 1] += first
-        sums[k, 2] += second
-        sums[k, 3] += squares
+        sums[k, 0] = totals[0]
+        sums[k, 1] = first
+        sums[k, 2] = second
+        sums[k, 3] = totals[1]
         for r in range(3):
             v = level[k, r]
             wins = 0.0
             for c in range(v):
                 wins += marginal[r, c]
-            odds[k, r, 0] += plays
-            odds[k, r, 1] += wins
-            odds[k, r, 2] += marginal[r, v]
+            odds[k, r, 0] = plays
+            odds[k, r, 1] = wins
+            odds[k, r, 2] = marginal[r, v]
 
 
 @njit(cache=True, nogil=True)
@@ -834,24 +920,34 @@ def pool_sums(
     codes: IntArray,
     *,
     reference: bool = False,
+    whole: bool = False,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """The pool's ``sums`` and ``odds`` of candidates (``rows``: their row classes, ``codes``:
     the natural each declares, 0 for none) for our 13 cards ``hand`` (kernel indices), CP-7..11's
-    settlement (:func:`_rescore_pairs`' doc): by the cells of :func:`_rescore_cells`, or with
-    ``reference`` by the loop over (candidate, weighted pool hand) pairs (the same values up to
-    rounding; kept to test the cells against, and to time them)."""
+    settlement (:func:`_rescore_pairs`' doc): by the cells of :func:`_rescore_cells`, over the
+    pool's first :data:`FIRST_PASS` hands and then the rest unless the first candidate's 95%
+    half-width is at most :data:`ENOUGH` units (``whole``: always every hand); or with
+    ``reference`` by the loop over (candidate, weighted pool hand) pairs over every hand (the
+    same values up to rounding; kept to test the cells against, and to time them)."""
     sums = np.zeros((rows.shape[0], 4))
     odds = np.zeros((rows.shape[0], 3, 3))
     args = (rows, codes, pool.rows_for(rules), pool.natural_for(rules), row_values_view(rules),
-            kernel_mode(rules), K.NATURAL_UNITS, sums, odds)  # fmt: skip
+            kernel_mode(rules), K.NATURAL_UNITS)  # fmt: skip
     if reference:
         w = np.empty(pool.hands.shape[0])
         _weights(pool.suit_columns, _held_ranks(hand), _fitting_permutations(), _SHARES, w)
-        _rescore_pairs(w, *args)
+        _rescore_pairs(w, *args, sums, odds)
     else:
         fitting = _fitting_permutations()
-        _rescore_cells(pool.suit_columns, _held_ranks(hand), fitting, _SHARES, *args)
+        first = pool.hands.shape[0] if whole else FIRST_PASS
+        _rescore_cells(pool.suit_columns, _held_ranks(hand), fitting, _SHARES, *args, first,
+                       _enough(rules), sums, odds)  # fmt: skip
     return sums, odds
+
+
+def _enough(rules: ChineseRules) -> float:
+    """:data:`ENOUGH` per opponent (the kernels' sums are one pairing's)."""
+    return ENOUGH / max(rules.players - 1, 1)
 
 
 def calibrated_candidates(
@@ -882,18 +978,19 @@ def calibrate(
 ) -> list[Candidate]:
     """``candidates`` re-scored against the weighted pool (module doc), best first: each gets
     the pool value and a 95% interval (the weighted standard error with Kish's effective sample
-    size: about 9,000 hands of the 100,000) in its estimate fields
-    (:meth:`Candidate.with_estimate`), and its per-row odds from the same weighted pool
-    (against an opponent who plays rows)."""
+    size: about 9,000 hands of the 100,000, a quarter of that after the first pass alone) in its
+    estimate fields (:meth:`Candidate.with_estimate`), and its per-row odds from the same
+    weighted pool (against an opponent who plays rows)."""
     pool = pool or pool_for(rules)
     _, hand = hand_array(cards)
     codes = np.array(
         [natural_code(rules, c.natural) if c.natural else 0 for c in candidates], dtype=np.int64
     )
     rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
-    sums, odds = pool_sums(pool, rules, hand, rows, codes)
+    legacy = is_legacy(rules)  # else the whole pool: its sums come from _rescore_terms below
+    sums, odds = pool_sums(pool, rules, hand, rows, codes, whole=not legacy)
     sweep = np.zeros(len(candidates))
-    if not is_legacy(rules):  # the whole vocabulary: the one settlement's arrays
+    if not legacy:  # the whole vocabulary: the one settlement's arrays
         terms = K.kernel_terms(rules)
         full = np.zeros((len(candidates), 8))
         w = pool_weights(pool, cards)
@@ -971,7 +1068,8 @@ class CalibrationBatch:
         self.odds = np.zeros((n, wide, 3, 3))
         self._args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
                       counts, pool.rows_for(rules), pool.natural_for(rules), row_values_view(rules),
-                      kernel_mode(rules), K.NATURAL_UNITS, self.sums, self.odds)  # fmt: skip
+                      kernel_mode(rules), K.NATURAL_UNITS, FIRST_PASS, _enough(rules),
+                      self.sums, self.odds)  # fmt: skip
 
     def run(self) -> None:
         """The pool kernel for every hand of the batch, in one call that releases the GIL."""
@@ -1019,6 +1117,8 @@ def _rescore_cells_range(
     values: npt.NDArray[np.float64],
     scoring: int,
     natural_units: npt.NDArray[np.float64],
+    first: int,
+    enough: float,
     sums: npt.NDArray[np.float64],
     odds: npt.NDArray[np.float64],
     lo: int,
@@ -1031,7 +1131,7 @@ def _rescore_cells_range(
         _rescore_cells(
             suit_columns, held[h], fitting, shares, np.ascontiguousarray(cand_rows[h, :m]),
             np.ascontiguousarray(cand_nat[h, :m]), opp_rows, opp_nat, values, scoring,
-            natural_units, sums[h, :m], odds[h, :m],
+            natural_units, first, enough, sums[h, :m], odds[h, :m],
         )  # fmt: skip
 
 
