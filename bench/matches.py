@@ -13,7 +13,8 @@ tables`` (with ``--baseline DIR``: other table files, without card removal), ``s
 (strongest back, then middle, then front), ``percentile`` (maximise the sum of each row's
 percentile rank among all 5-card hands, or all 3-card fronts for the front) and
 ``calibrated`` (``solve(cards, calibrated=True)``: the ``ev`` top 10 re-scored against the
-weighted opponent pool, issue 14; ~20 ms a hand, so it is played only when named). The
+weighted opponent pool, issue 14; played only when named), and ``calibrated, whole pool`` (the
+same with every pool hand summed: what the first pass of issue 32 changes). The
 deterministic policies always declare a natural, as ``solve`` does for them. ``--player NAME``
 puts another policy than ``ev`` in seat A. ``stand-in`` (issue 28): under a rule set of RULES
 §2.5 whose own key is trained (its file named by ``CPSOLVER_TABLES``), the shipped stand-in
@@ -113,8 +114,9 @@ def additive_policy(rules: ChineseRules, tables: npt.NDArray[np.float64]) -> Pol
     return play
 
 
-def calibrated_policy(rules: ChineseRules) -> Policy:
-    """``solve(cards, calibrated=True)``'s choice for each hand (module doc)."""
+def calibrated_policy(rules: ChineseRules, *, whole: bool = False) -> Policy:
+    """``solve(cards, calibrated=True)``'s choice for each hand (module doc); ``whole``: with
+    every pool hand summed, not the first pass when it decides (``calibrated, whole pool``)."""
     model = model_for(rules)
 
     def play(hands: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -122,7 +124,8 @@ def calibrated_policy(rules: ChineseRules) -> Policy:
         natural = np.zeros(hands.shape[0], dtype=np.int64)
         for i, hand in enumerate(hands):
             cards = [Card.from_index(int(c)) for c in hand]
-            scored = calibrate(cards, rules, calibrated_candidates(cards, rules, model=model))
+            found = calibrated_candidates(cards, rules, model=model)
+            scored = calibrate(cards, rules, found, whole=whole)
             rows[i] = next(c for c in scored if c.natural is None).classes
             natural[i] = natural_code(rules, scored[0].natural) if scored[0].natural else 0
         return rows, natural
@@ -159,6 +162,7 @@ def policies(rules: ChineseRules, baseline: Path | None = None) -> dict[str, Pol
         "strength": additive_policy(rules, strength),
         "percentile": additive_policy(rules, percentile_tables(rules)),
         "calibrated": calibrated_policy(rules),
+        "calibrated, whole pool": calibrated_policy(rules, whole=True),
     }
 
 
@@ -261,7 +265,7 @@ def main() -> None:
         wanted = {me, *(args.rivals or [])}
         for name, policy in policies(rules, args.baseline).items():
             if (args.rivals and name not in wanted) or (
-                name == "calibrated" and name not in wanted
+                name.startswith("calibrated") and name not in wanted
             ):
                 continue
             start = time.perf_counter()
@@ -270,7 +274,8 @@ def main() -> None:
                 f"<!-- {label} {name}: arranged {len(hands)} hands in "
                 f"{time.perf_counter() - start:.1f} s -->"
             )
-        rivals = ["ev", "strength", "percentile", "previous", "full-deck tables", "calibrated"]
+        rivals = ["ev", "strength", "percentile", "previous", "full-deck tables", "calibrated",
+                  "calibrated, whole pool"]  # fmt: skip
         rivals += ["baseline tables"] if args.baseline else []
         rivals += ["stand-in"] if "stand-in" in played else []
         for rival in [r for r in rivals if r in played and r != me]:

@@ -248,6 +248,13 @@ def test_the_rest_of_the_pool_is_summed_only_when_the_first_pass_does_not_decide
         assert np.allclose(sums, want, rtol=1e-12, atol=1e-12), (cards, level, lead)
         assert np.allclose(odds, want_odds, rtol=1e-12, atol=1e-12), (cards, level, lead)
         decided += decides
+        # calibrate(whole=True), the benches' "calibrated, whole pool": every pool hand
+        every, _ = pool_sums(pool, rules, hand, rows, codes, whole=True)
+        value = {
+            tuple(r): opponents * t[1] / t[0] for r, t in zip(rows.tolist(), every, strict=True)
+        }
+        for c in pool_module.calibrate(cards, rules, found, whole=True):
+            assert c.score == pytest.approx(value[c.classes], abs=1e-12)
     # heads-up two_four's intervals after a quarter of the pool are +-0.06 to 0.09 units and
     # its lead decides on about 4 hands in 10; standard's three opponents' are +-0.15 to 0.22
     assert (decided > 0) if preset == "two_four" else (decided == 0)

@@ -1080,8 +1080,10 @@ def calibrate(
     candidates: list[Candidate],
     *,
     pool: OpponentPool | None = None,
+    whole: bool = False,
 ) -> list[Candidate]:
-    """``candidates`` re-scored against the weighted pool (module doc), best first: each gets
+    """``candidates`` re-scored against the weighted pool (module doc), best first (``whole``:
+    every pool hand, not the first pass when it decides, :func:`pool_sums`): each gets
     the pool value and a 95% interval (the weighted standard error with Kish's effective sample
     size: about 9,000 hands of the 100,000, a quarter of that after the first pass alone) in its
     estimate fields (:meth:`Candidate.with_estimate`), and its per-row odds from the same
@@ -1093,7 +1095,7 @@ def calibrate(
     )
     rows = np.array([c.classes for c in candidates], dtype=np.int64).reshape(-1, 3)
     legacy = is_legacy(rules)  # else the whole pool: its sums come from _rescore_terms below
-    sums, odds = pool_sums(pool, rules, hand, rows, codes, whole=not legacy)
+    sums, odds = pool_sums(pool, rules, hand, rows, codes, whole=whole or not legacy)
     sweep = np.zeros(len(candidates))
     if not legacy:  # the whole vocabulary: the one settlement's arrays
         terms = K.kernel_terms(rules)
