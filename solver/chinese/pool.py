@@ -735,7 +735,6 @@ def _first_pass_decides(
     if cand_nat[best] > 0 or cand_nat[runner] > 0:
         return False
     s1, s2 = size[1], size[2]
-    step = np.array([-1.0, -1.0, -1.0, 0.0, 1.0, 1.0, 1.0])  # as _settle_cells
     both = (best, runner)
     cc = np.zeros(2)
     dd = np.zeros(2)
@@ -748,27 +747,13 @@ def _first_pass_decides(
         cell = (e // (s1 * s2), (e // s2) % s1, e % s2)
         for j in range(2):
             k = both[j]
-            units = 0.0
-            won = 0
-            lost_count = 0
             for r in range(3):
-                g = cell[r] < level[k, r]
                 lost[j, r] = cell[r] > level[k, r]
-                if g:
-                    units += values[r, cand_rows[k, r]]
-                    won += 1
-                lost_count += int(lost[j, r])
-            c = units
-            d = 1.0
-            if scoring == K.MODE_TWO_FOUR:
-                c += step[won - lost_count + 3]
-            elif scoring == K.MODE_SCOOP:
-                if won == 3:
-                    c += units
-                if lost_count == 3:
-                    d = 2.0
-            cc[j] = c
-            dd[j] = d
+            cc[j], dd[j] = _cell_units(
+                cell[0] < level[k, 0], cell[1] < level[k, 1], cell[2] < level[k, 2],
+                lost[j, 0], lost[j, 1], lost[j, 2], values[0, cand_rows[k, 0]],
+                values[1, cand_rows[k, 1]], values[2, cand_rows[k, 2]], scoring,
+            )  # fmt: skip
         delta = cc[0] - cc[1]
         s_b = 0.0  # sum w (D_b B_b - D_r B_r), then its square's sum
         for r in range(3):
@@ -849,6 +834,45 @@ def _add_cells(
 
 
 @njit(cache=True, nogil=True)
+def _cell_units(
+    g0: bool,
+    g1: bool,
+    g2: bool,
+    l0: bool,
+    l1: bool,
+    l2: bool,
+    pa0: float,
+    pa1: float,
+    pa2: float,
+    scoring: int,
+) -> tuple[float, float]:  # pragma: no cover - compiled
+    """A candidate's ``C, D`` in one cell (:func:`_rescore_cells`: its pairing there is ``C - D *
+    B``): ``g_r`` / ``l_r`` whether it wins / loses row ``r`` against the cell's classes,
+    ``pa_r`` what its row ``r`` collects when it wins. ``C``: the rows won, with two_four's
+    majority point (+1 ahead, -1 behind) or scoop_double's doubling of a scoop; ``D``: 2 when
+    scooped under scoop_double, else 1."""
+    units = 0.0
+    if g0:
+        units += pa0
+    if g1:
+        units += pa1
+    if g2:
+        units += pa2
+    big_c = units
+    big_d = 1.0
+    if scoring == K.MODE_TWO_FOUR:
+        won = np.int64(g0) + np.int64(g1) + np.int64(g2)
+        ahead = won - np.int64(l0) - np.int64(l1) - np.int64(l2)
+        big_c += 1.0 if ahead > 0 else (-1.0 if ahead < 0 else 0.0)
+    elif scoring == K.MODE_SCOOP:
+        if g0 and g1 and g2:
+            big_c += units
+        if l0 and l1 and l2:
+            big_d = 2.0
+    return big_c, big_d
+
+
+@njit(cache=True, nogil=True)
 def _settle_cells(
     cand_rows: IntArray,
     cand_nat: IntArray,
@@ -889,7 +913,6 @@ def _settle_cells(
     nu = np.zeros(128)  # natural_units by code (codes beyond the table count 0)
     for t in range(min(128, natural_units.shape[0])):
         nu[t] = natural_units[t]
-    step = np.array([-1.0, -1.0, -1.0, 0.0, 1.0, 1.0, 1.0])  # two_four's point by won - lost
     for k in range(cand_rows.shape[0]):
         ours = cand_nat[k]
         first = 0.0
@@ -916,23 +939,7 @@ def _settle_cells(
                 c0, c1, c2 = cells[e, 0], cells[e, 1], cells[e, 2]
                 g0, g1, g2 = c0 < v0, c1 < v1, c2 < v2
                 l0, l1, l2 = c0 > v0, c1 > v1, c2 > v2
-                units_a = 0.0
-                if g0:
-                    units_a += pa0
-                if g1:
-                    units_a += pa1
-                if g2:
-                    units_a += pa2
-                big_c = units_a
-                big_d = 1.0
-                if scoring == K.MODE_TWO_FOUR:
-                    won = np.int64(g0) + np.int64(g1) + np.int64(g2)
-                    big_c += step[won - np.int64(l0) - np.int64(l1) - np.int64(l2) + 3]
-                elif scoring == K.MODE_SCOOP:
-                    if g0 and g1 and g2:
-                        big_c += units_a
-                    if l0 and l1 and l2:
-                        big_d = 2.0
+                big_c, big_d = _cell_units(g0, g1, g2, l0, l1, l2, pa0, pa1, pa2, scoring)
                 s_b = 0.0
                 s_bb = 0.0
                 if l0:
