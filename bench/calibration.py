@@ -44,7 +44,7 @@ import numpy as np
 from cpsolver.cards import Card
 from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import model_for, pairing_ev, total_ev
-from cpsolver.chinese.pool import calibrate, calibrated_candidates
+from cpsolver.chinese.pool import CALIBRATED_TOP, calibrate, calibrated_candidates
 from cpsolver.chinese.rollouts import rollout
 from cpsolver.rules.chinese import ChineseRules
 
@@ -185,7 +185,11 @@ def rescore(path: Path, top: int) -> str:
         rules = ChineseRules.preset(row["rules"])
         cards = [Card.from_index(i) for i in row["hand"]]
         start = time.perf_counter()
-        found = calibrated_candidates(cards, rules) if top == 10 else analyse(cards, rules, top=top)
+        found = (
+            calibrated_candidates(cards, rules)
+            if top == CALIBRATED_TOP
+            else analyse(cards, rules, top=top)
+        )
         pick = calibrate(cards, rules, found)[0]
         seconds = time.perf_counter() - start
         stored = {(f, m, b, nat): mean for f, m, b, nat, mean in row["candidates"]}
