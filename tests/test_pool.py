@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cpsolver.cards import Card
+from cpsolver.cards import Card, parse_cards
 from cpsolver.chinese import pool as pool_module
 from cpsolver.chinese.ev import analyse
 from cpsolver.chinese.ev_model import (
@@ -47,6 +47,7 @@ from cpsolver.chinese.pool import (
     POOL_SIZE,
     build_pool,
     calibrated_candidates,
+    calibrated_candidates_many,
     pool_filename,
     pool_for,
     pool_hands,
@@ -463,6 +464,25 @@ def test_calibrated_rescores_the_top_ten_close_to_the_best(preset: str) -> None:
             assert chosen.classes == full[0].classes  # the same sums in another order:
             assert chosen.score == pytest.approx(full[0].score, abs=1e-9)  # rounding apart
     assert pruned > 40  # the margin leaves out candidates (about a third of them)
+
+
+@pytest.mark.parametrize("preset", ["standard", "two_four"])
+def test_the_batch_candidates_are_each_hands_own(preset: str) -> None:
+    """calibrated_candidates_many (the batch's candidates, its scans in one call) gives each
+    hand, natural hands included, the candidates calibrated_candidates gives it alone: the
+    same splits, values, rows' odds and hands, in the same order."""
+    rules = ChineseRules.preset(preset)
+    rng = random.Random(33)
+    hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(40)]
+    hands += [list(parse_cards(h)) for h in ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As",
+                                             "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")]  # fmt: skip
+    for keep in (1, 3):
+        many = calibrated_candidates_many(hands, rules, keep=keep)
+        assert len(many) == len(hands)
+        for cards, found in zip(hands, many, strict=True):
+            assert found == calibrated_candidates(cards, rules, keep=keep)
+    assert any(c.natural for c in many[-1]) is rules.naturals  # two_four plays no naturals
+    assert calibrated_candidates_many([], rules) == []
 
 
 def test_calibrated_needs_the_plain_ev_solve() -> None:

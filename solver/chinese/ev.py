@@ -38,13 +38,22 @@ from cpsolver.chinese.search import (
     COMB3_LISTS,
     COMB5_LISTS,
     search_pairing_classes,
+    search_removal_batch_top,
     search_removal_classes,
     subset_classes,
 )
 from cpsolver.evaluator.poker import Category, HandValue, hand_from_class, poker_tables
 from cpsolver.rules.chinese import ChineseRules, Row
 
-__all__ = ["Candidate", "EvObjective", "RowOdds", "analyse", "hand_array", "hand_natural"]
+__all__ = [
+    "Candidate",
+    "EvObjective",
+    "RowOdds",
+    "analyse",
+    "analyse_many",
+    "hand_array",
+    "hand_natural",
+]
 
 
 @dataclass(frozen=True)
@@ -149,16 +158,88 @@ def analyse(
         def odds(row: int, cls: int) -> tuple[float, float]:
             return float(t[row, K.F_WIN, cls]), float(t[row, K.F_TIE, cls])
 
-    evs = [total_ev(model, value) for value in found.values]
+    splits = zip(found.rows, zip(found.front, found.middle, found.back, strict=True), strict=True)
+    return _split_candidates(
+        ordered, hand, rules, model, list(splits), found.values, odds, within, keep
+    )
+
+
+def analyse_many(
+    hands: Sequence[CardsLike],
+    rules: ChineseRules,
+    *,
+    top: int = 5,
+    model: OpponentModel | None = None,
+    within: float | None = None,
+    keep: int = 1,
+) -> list[list[Candidate]]:
+    """:func:`analyse` (card removal) of each of ``hands``, the same candidates: the scans of
+    every hand in one GIL-free call (:func:`cpsolver.chinese.search.search_removal_batch_top`,
+    so other threads run meanwhile), then each hand's candidates made as :func:`analyse`
+    makes them."""
+    model = model or model_for(rules)
+    parsed = [hand_array(cards) for cards in hands]
+    if not parsed:
+        return []
+    found = search_removal_batch_top(
+        np.array([hand for _, hand in parsed]), model.removal,
+        poker_tables(rules.wheel_second_highest), mode=kernel_pairing(model),
+        strict=rules.strict_order, top_k=max(top, 1),
+    )  # fmt: skip
+    counts, values = found.counts.tolist(), found.values.tolist()
+    rows, classes, odds = found.rows.tolist(), found.classes.tolist(), found.odds.tolist()
+    out = []
+    for h, (ordered, hand) in enumerate(parsed):
+        n = counts[h]
+        # The kernel's odds of each split's rows (front first): a row class's odds are the
+        # hand's, whichever split it is in.
+        known: dict[tuple[int, int], tuple[float, float]] = {
+            (r, c): (win, tie)
+            for k in range(n)
+            for r, (c, (win, tie)) in enumerate(zip(classes[h][k][::-1], odds[h][k], strict=True))
+        }
+        splits = [
+            ((b, m, f), (cf, cm, cb))
+            for (b, m, f), (cb, cm, cf) in zip(rows[h][:n], classes[h][:n], strict=True)
+        ]
+        out.append(_split_candidates(
+            ordered, hand, rules, model, splits, values[h][:n], _lookup(known), within, keep,
+        ))  # fmt: skip
+    return out
+
+
+def _lookup(known: dict[tuple[int, int], tuple[float, float]]) -> Odds:
+    """``known``'s (win, tie) of (row, class) as an :data:`Odds` function."""
+
+    def odds(row: int, cls: int) -> tuple[float, float]:
+        return known[row, cls]
+
+    return odds
+
+
+def _split_candidates(
+    ordered: tuple[Card, ...],
+    hand: np.ndarray,
+    rules: ChineseRules,
+    model: OpponentModel,
+    splits: list[tuple[tuple[int, int, int], tuple[int, int, int]]],
+    values: Sequence[float],
+    odds: Odds,
+    within: float | None,
+    keep: int,
+) -> list[Candidate]:
+    """A scan's splits (best first: each its (back, middle, front) subset indices and its
+    (front, middle, back) classes, with its per-opponent row value) as :func:`analyse`'s
+    candidates: those within ``within`` units of the best (at least ``keep``), plus the
+    natural declaration."""
+    evs = [total_ev(model, value) for value in values]
     if within is not None and evs:
         close = evs[0] - within
         evs = [ev for i, ev in enumerate(evs) if i < keep or ev >= close]
     seen: _Rows = {}  # a hand's candidates share rows: each row's hand and odds made once
     out = [
-        _candidate(ordered, rows, (front, middle, back), ev, model, odds, seen)
-        for rows, ev, front, middle, back in zip(
-            found.rows, evs, found.front, found.middle, found.back, strict=False
-        )
+        _candidate(ordered, rows, classes, ev, model, odds, seen)
+        for (rows, classes), ev in zip(splits, evs, strict=False)
     ]
     return with_natural(out, hand, rules, model)
 

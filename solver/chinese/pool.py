@@ -43,6 +43,7 @@ import math
 import sys
 import time
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +52,7 @@ import numpy.typing as npt
 
 from cpsolver.cards import Card, CardsLike
 from cpsolver.chinese import ev_kernel as K
-from cpsolver.chinese.ev import Candidate, RowOdds, analyse, hand_array
+from cpsolver.chinese.ev import Candidate, RowOdds, analyse, analyse_many, hand_array
 from cpsolver.chinese.ev_model import (
     PACKAGE_DATA,
     MissingTablesError,
@@ -86,6 +87,7 @@ __all__ = [
     "calibrate",
     "calibrate_many",
     "calibrated_candidates",
+    "calibrated_candidates_many",
     "pool_filename",
     "pool_for",
     "pool_hands",
@@ -1077,6 +1079,21 @@ def calibrated_candidates(
     """
     return analyse(
         cards, rules, top=max(keep, CALIBRATED_TOP), model=model, within=CALIBRATED_MARGIN,
+        keep=keep,
+    )  # fmt: skip
+
+
+def calibrated_candidates_many(
+    hands: Sequence[CardsLike],
+    rules: ChineseRules,
+    *,
+    keep: int = 1,
+    model: OpponentModel | None = None,
+) -> list[list[Candidate]]:
+    """:func:`calibrated_candidates` of each of ``hands``, the same candidates, their scans in
+    one GIL-free call (:func:`cpsolver.chinese.ev.analyse_many`)."""
+    return analyse_many(
+        hands, rules, top=max(keep, CALIBRATED_TOP), model=model, within=CALIBRATED_MARGIN,
         keep=keep,
     )  # fmt: skip
 

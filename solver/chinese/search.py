@@ -100,6 +100,7 @@ __all__ = [
     "BatchResult",
     "RateBatch",
     "RemovalBatch",
+    "RemovalTopBatch",
     "SearchResult",
     "pairing_mode",
     "rate_removal_batch",
@@ -111,6 +112,7 @@ __all__ = [
     "search_pairing_batch",
     "search_pairing_classes",
     "search_removal_batch",
+    "search_removal_batch_top",
     "search_removal_classes",
     "sorted_indices",
     "split_cards",
@@ -973,43 +975,52 @@ def _batch_removal_range(
     split_f: SplitArray,
     split_a: SplitArray,
     split_b: SplitArray,
+    out_count: IntArray,
     out_value: FloatArray,
     out_cls: IntArray,
     out_rows: IntArray,
     out_odds: FloatArray,
 ) -> None:  # pragma: no cover - compiled
+    """Hands ``lo`` to ``hi`` of a batch: each hand's ``out_count[h]`` best splits (at most
+    ``out_value.shape[1]``: :func:`_search_removal`'s ``top_k``, the same splits in the same
+    order as :func:`search_removal_classes`), each with its value, classes (back, middle,
+    front), rows (back and middle :data:`COMB5` indices, front :data:`COMB3` index) and its
+    rows' P(win), P(tie) (front first, Row order)."""
+    top_k = out_value.shape[1]
     cls5 = np.empty(comb5.shape[0], dtype=np.int64)
     cls3 = np.empty(comb3.shape[0], dtype=np.int64)
-    one_split = np.empty(1, dtype=np.int64)
-    one_value = np.empty(1, dtype=np.float64)
+    found_split = np.empty(top_k, dtype=np.int64)
+    found_value = np.empty(top_k, dtype=np.float64)
     prob = np.empty(rows.shape)
     below = np.empty(rows.shape)
     paid = np.empty(rows.shape)
     add = np.empty((3, pos.shape[0]))
     for h in range(lo, hi):
         subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
-        _search_removal(
+        found = _search_removal(
             hands[h], cls5, cls3, rows, values, code5, code3, masks, distinct, flush, binom,
-            pos, mode, strict, split_f, split_a, split_b, 1, one_split, one_value, prob,
+            pos, mode, strict, split_f, split_a, split_b, top_k, found_split, found_value, prob,
             below, paid, add,
         )  # fmt: skip
-        s = one_split[0]
-        a = split_a[s]
-        b = split_b[s]
-        if cls5[b] > cls5[a]:
-            a, b = b, a
-        out_value[h] = one_value[0]
-        out_rows[h, 0] = a
-        out_rows[h, 1] = b
-        out_rows[h, 2] = split_f[s]
-        out_cls[h, 0] = cls5[a]
-        out_cls[h, 1] = cls5[b]
-        out_cls[h, 2] = cls3[split_f[s]]
-        # P(win), P(tie) of the chosen rows, front first (Row order), for the answer's odds.
-        for r in range(3):
-            i = pos[out_cls[h, 2 - r]]
-            out_odds[h, r, 0] = below[r, i]
-            out_odds[h, r, 1] = prob[r, i]
+        out_count[h] = found
+        for k in range(found):
+            s = found_split[k]
+            a = split_a[s]
+            b = split_b[s]
+            if cls5[b] > cls5[a]:  # the stronger five-card subset is the back (as _result)
+                a, b = b, a
+            out_value[h, k] = found_value[k]
+            out_rows[h, k, 0] = a
+            out_rows[h, k, 1] = b
+            out_rows[h, k, 2] = split_f[s]
+            out_cls[h, k, 0] = cls5[a]
+            out_cls[h, k, 1] = cls5[b]
+            out_cls[h, k, 2] = cls3[split_f[s]]
+            # P(win), P(tie) of the split's rows, front first (Row order), for its odds.
+            for r in range(3):
+                i = pos[out_cls[h, k, 2 - r]]
+                out_odds[h, k, r, 0] = below[r, i]
+                out_odds[h, k, r, 1] = prob[r, i]
 
 
 @njit(cache=True, parallel=True)
@@ -1035,6 +1046,7 @@ def _batch_removal_parallel(
     split_f: SplitArray,
     split_a: SplitArray,
     split_b: SplitArray,
+    out_count: IntArray,
     out_value: FloatArray,
     out_cls: IntArray,
     out_rows: IntArray,
@@ -1047,7 +1059,8 @@ def _batch_removal_parallel(
         _batch_removal_range(
             hands, k * n // chunks, (k + 1) * n // chunks, nonflush5, flush5, front3, weights,
             comb5, comb3, rows, values, code5, code3, masks, distinct, flush, binom, pos, mode,
-            strict, split_f, split_a, split_b, out_value, out_cls, out_rows, out_odds,
+            strict, split_f, split_a, split_b, out_count, out_value, out_cls, out_rows,
+            out_odds,
         )  # fmt: skip
 
 
@@ -1179,14 +1192,15 @@ def _removal_batch_args(
     poker: PokerTables,
     mode: int | FloatArray,
     strict: bool,
+    top_k: int = 1,
 ) -> tuple[Any, ...]:
     ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
-    n = ordered.shape[0]
+    n, k = ordered.shape[0], max(1, top_k)
     return (
         ordered, *_class_args(poker), *removal.kernel_args(), pairing_mode(mode), strict,
-        SPLIT_FRONT, SPLIT_A, SPLIT_B, np.empty(n, dtype=np.float64),
-        np.empty((n, 3), dtype=np.int64),
-        np.empty((n, 3), dtype=np.int64), np.empty((n, 3, 2), dtype=np.float64),
+        SPLIT_FRONT, SPLIT_A, SPLIT_B, np.zeros(n, dtype=np.int64),
+        np.empty((n, k), dtype=np.float64), np.empty((n, k, 3), dtype=np.int64),
+        np.empty((n, k, 3), dtype=np.int64), np.empty((n, k, 3, 2), dtype=np.float64),
     )  # fmt: skip
 
 
@@ -1202,14 +1216,32 @@ def search_removal_batch(
     """Best split of each hand (n x 13 card indices, any order) under the model reweighted for
     that hand's own cards (card removal). One thread unless ``parallel`` (numba threads;
     serialised by a lock, see :func:`search_batch` and :func:`warm_up` about forking)."""
-    args = _removal_batch_args(hands, removal, poker, mode, strict)
+    top = search_removal_batch_top(hands, removal, poker, mode=mode, strict=strict,
+                                   parallel=parallel)  # fmt: skip
+    return RemovalBatch(top.values[:, 0], top.classes[:, 0], top.rows[:, 0], top.odds[:, 0])
+
+
+def search_removal_batch_top(
+    hands: npt.NDArray[np.integer[Any]],
+    removal: RemovalModel,
+    poker: PokerTables,
+    *,
+    mode: int | FloatArray,
+    strict: bool,
+    top_k: int = 1,
+    parallel: bool = False,
+) -> RemovalTopBatch:
+    """The ``top_k`` best splits of each hand (n x 13 card indices, any order) under the model
+    reweighted for that hand's own cards: per hand what :func:`search_removal_classes` finds,
+    in one GIL-free call (one thread unless ``parallel``, as :func:`search_removal_batch`)."""
+    args = _removal_batch_args(hands, removal, poker, mode, strict, top_k)
     if args[0].shape[0]:
         if parallel:
             with _BATCH_LOCK:
                 _batch_removal_parallel(*args)
         else:
             _batch_removal_range(args[0], 0, args[0].shape[0], *args[1:])
-    return RemovalBatch(*args[-4:])
+    return RemovalTopBatch(*args[-5:])
 
 
 @dataclass(frozen=True, eq=False)
@@ -1219,6 +1251,19 @@ class RemovalBatch:
     front :data:`COMB3` index, of the sorted hand) and ``odds[h, row, (win, tie)]`` (rows in
     front, middle, back order)."""
 
+    values: FloatArray
+    classes: IntArray
+    rows: IntArray
+    odds: FloatArray
+
+
+@dataclass(frozen=True, eq=False)
+class RemovalTopBatch:
+    """:func:`search_removal_batch_top`'s answer: hand ``h``'s ``counts[h]`` best splits, best
+    first, each as one entry of :class:`RemovalBatch` (``values[h, k]``, ``classes[h, k]``,
+    ``rows[h, k]``, ``odds[h, k]``)."""
+
+    counts: IntArray
     values: FloatArray
     classes: IntArray
     rows: IntArray

@@ -69,6 +69,7 @@ from cpsolver.chinese.pool import (
     calibrate,
     calibrate_many,
     calibrated_candidates,
+    calibrated_candidates_many,
 )
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
@@ -918,12 +919,18 @@ def solve_many(
 
 
 CALIBRATED_CHUNK = 64
-"""Most hands per chunk of :func:`_solve_calibrated_batch`'s pipeline."""
+"""Most hands per chunk of :func:`_solve_calibrated_batch`'s threads."""
 CALIBRATED_CHUNKS = 8
 """Chunks a shorter batch is cut into (of at least :data:`CALIBRATED_MIN_CHUNK` hands): the
-last chunk's pool kernel runs alone, so a call of 100 hands cut in two chunks overlapped
-half of its work, cut in eight most of it."""
+last chunk runs alone, so a call of 100 hands cut in two chunks would keep the second thread
+busy half of the time, cut in eight most of it."""
 CALIBRATED_MIN_CHUNK = 8
+CALIBRATED_THREADS = 2
+"""Threads of a calibrated batch: each solves whole chunks, and while one holds the GIL
+(Python: the candidates, the Solutions) the other's kernels run (the scans of a chunk,
+:func:`cpsolver.chinese.pool.calibrated_candidates_many`, and its pool kernel,
+:class:`cpsolver.chinese.pool.CalibrationBatch`: GIL-free calls, no numba threading layer, so
+the process may fork afterwards)."""
 
 
 def _solve_calibrated_batch(
@@ -934,42 +941,37 @@ def _solve_calibrated_batch(
     estimator: Estimator,
 ) -> list[Solution]:
     """``solve_many`` under the ``calibrated`` estimator, the same Solutions as :func:`solve`
-    hand by hand, as a pipeline of chunks of :func:`calibrated_chunk` hands: this thread finds a
-    chunk's candidates (Python and the table scan) while a worker thread runs the pool kernel
-    of the chunk before (:class:`cpsolver.chinese.pool.CalibrationBatch`: one GIL-free call a
-    chunk, no numba threading layer, so the process may fork afterwards); the Solutions are
-    built at the end. Rule sets beyond CP-7..11 (RULES §2.5) are solved hand by hand."""
+    hand by hand: chunks of :func:`calibrated_chunk` hands, each solved whole by one of
+    :data:`CALIBRATED_THREADS` threads (its scans in one GIL-free call, its candidates, its
+    pool kernel in one GIL-free call, its Solutions). Rule sets beyond CP-7..11 (RULES §2.5)
+    are solved hand by hand."""
     model = model_for(rules)
     parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
-    chunk = calibrated_chunk(len(parsed))
 
-    def candidates(cards: list[Card]) -> list[Candidate]:
-        return calibrated_candidates(cards, rules, keep=count, model=model)
+    def solutions(cards: list[Card], candidates: list[Candidate]) -> Solution:
+        return _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO,
+                            estimator)  # fmt: skip
 
-    if not is_legacy(rules) or len(parsed) <= chunk:
-        found = [candidates(cards) for cards in parsed]
+    if not is_legacy(rules):
+        found = [calibrated_candidates(cards, rules, keep=count, model=model) for cards in parsed]
         scored = calibrate_many(parsed, rules, found)
-    else:
-        from concurrent.futures import Future, ThreadPoolExecutor
+        return [solutions(cards, c) for cards, c in zip(parsed, scored, strict=True)]
 
-        scored = []
-        pending: tuple[Future[None], CalibrationBatch] | None = None
-        with ThreadPoolExecutor(1) as worker:
-            for a in range(0, len(parsed), chunk):
-                part = parsed[a : a + chunk]
-                batch = CalibrationBatch(part, rules, [candidates(cards) for cards in part])
-                started = worker.submit(batch.run)
-                if pending is not None:  # the chunk before: its kernel ran meanwhile
-                    pending[0].result()
-                    scored += pending[1].results()
-                pending = (started, batch)
-            assert pending is not None
-            pending[0].result()
-            scored += pending[1].results()
-    return [
-        _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO, estimator)
-        for cards, candidates in zip(parsed, scored, strict=True)
-    ]
+    def solve_chunk(part: list[list[Card]]) -> list[Solution]:
+        batch = CalibrationBatch(
+            part, rules, calibrated_candidates_many(part, rules, keep=count, model=model)
+        )
+        batch.run()
+        return [solutions(cards, c) for cards, c in zip(part, batch.results(), strict=True)]
+
+    chunk = calibrated_chunk(len(parsed))
+    parts = [parsed[a : a + chunk] for a in range(0, len(parsed), chunk)]
+    if len(parts) <= 1:
+        return [s for part in parts for s in solve_chunk(part)]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(CALIBRATED_THREADS) as threads:
+        return [s for solved in threads.map(solve_chunk, parts) for s in solved]
 
 
 def calibrated_chunk(hands: int) -> int:

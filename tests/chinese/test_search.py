@@ -95,6 +95,39 @@ def test_batch_matches_single_hand_search() -> None:
             assert tuple(batch.classes[h]) == (one.back[0], one.middle[0], one.front[0])
 
 
+@pytest.mark.parametrize("preset", ["standard", "two_four"])
+def test_the_batch_top_scan_finds_what_the_one_hand_scan_finds(preset: str) -> None:
+    """search_removal_batch_top (the calibrated batch's scans, one GIL-free call) gives each
+    hand the splits, values, classes and row odds search_removal_classes gives it, best first;
+    its first split is search_removal_batch's best."""
+    from cpsolver.chinese.ev_model import kernel_pairing, model_for
+
+    rules = ChineseRules.preset(preset)
+    model = model_for(rules)
+    mode, poker = kernel_pairing(model), poker_tables(rules.wheel_second_highest)
+    rng = random.Random(17)
+    hands = np.array([sorted(rng.sample(range(52), 13)) for _ in range(40)])
+    top = S.search_removal_batch_top(hands, model.removal, poker, mode=mode, strict=True,
+                                     top_k=10)  # fmt: skip
+    best = S.search_removal_batch(hands, model.removal, poker, mode=mode, strict=True)
+    assert np.array_equal(best.values, top.values[:, 0])
+    for h, idx in enumerate(hands):
+        cls5, cls3 = S.subset_classes(idx, poker)
+        one, (prob, below, _, _) = S.search_removal_classes(
+            idx, cls5, cls3, model.removal, mode=mode, strict=True, top_k=10
+        )
+        n = int(top.counts[h])
+        assert n == len(one.values) == 10
+        assert top.values[h, :n].tolist() == list(one.values)
+        assert [tuple(r) for r in top.rows[h, :n].tolist()] == list(one.rows)
+        assert top.classes[h, :n].tolist() == [
+            list(c) for c in zip(one.back, one.middle, one.front, strict=True)
+        ]
+        for k, classes in enumerate(zip(one.front, one.middle, one.back, strict=True)):
+            for row, cls in enumerate(classes):
+                assert tuple(top.odds[h, k, row]) == model.removal.odds(row, cls, prob, below)
+
+
 def test_tie_break_is_independent_of_input_order() -> None:
     """The documented tie-break depends on the card set only, not the order given."""
     rng = random.Random(3)
