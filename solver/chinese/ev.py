@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -30,6 +31,7 @@ from cpsolver.chinese.ev_model import (
     model_for,
     natural_name,
     row_values_view,
+    rows_ev_span,
     total_ev,
 )
 from cpsolver.chinese.objectives import RowTables, register_objective
@@ -146,8 +148,9 @@ def analyse(
     if card_removal:
         removal = model.removal
         found, (prob, below, _, _) = search_removal_classes(
-            idx, cls5, cls3, removal, mode=mode, strict=strict, top_k=k
-        )
+            idx, cls5, cls3, removal, mode=mode, strict=strict, top_k=k,
+            within=_scan_within(model, within, keep),
+        )  # fmt: skip
 
         def odds(row: int, cls: int) -> tuple[float, float]:
             return removal.odds(row, cls, prob, below)
@@ -184,7 +187,7 @@ def analyse_many(
     found = search_removal_batch_top(
         np.array([hand for _, hand in parsed]), model.removal,
         poker_tables(rules.wheel_second_highest), mode=kernel_pairing(model),
-        strict=rules.strict_order, top_k=max(top, 1),
+        strict=rules.strict_order, top_k=max(top, 1), within=_scan_within(model, within, keep),
     )  # fmt: skip
     counts, values = found.counts.tolist(), found.values.tolist()
     rows, classes, odds = found.rows.tolist(), found.classes.tolist(), found.odds.tolist()
@@ -206,6 +209,17 @@ def analyse_many(
             ordered, hand, rules, model, splits, values[h][:n], _lookup(known), within, keep,
         ))  # fmt: skip
     return out
+
+
+def _scan_within(model: OpponentModel, within: float | None, keep: int) -> float:
+    """What the scan may leave out (:func:`cpsolver.chinese.search.search_removal_classes`'
+    ``within``, per-opponent row EV) when only the splits within ``within`` units of the best
+    are kept: nothing when more than the best one must be kept whatever its value (``keep``),
+    and a hair more than ``within``, so that rounding never drops a split the candidates'
+    own test in units keeps."""
+    if within is None or keep > 1:
+        return math.inf
+    return rows_ev_span(model, within) * (1 + 1e-9) + 1e-12
 
 
 def _lookup(known: dict[tuple[int, int], tuple[float, float]]) -> Odds:

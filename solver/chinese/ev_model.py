@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import zipfile
 from collections.abc import Mapping
@@ -115,6 +116,7 @@ __all__ = [
     "row_tables",
     "row_values",
     "row_values_view",
+    "rows_ev_span",
     "save_model",
     "serve",
     "table_filename",
@@ -504,6 +506,15 @@ def total_ev(model: OpponentModel, rows_ev: float) -> float:
     against an opponent who plays rows, what each natural an opponent declares takes from us."""
     opponents, plays_rows, against_naturals = _total_ev_terms(model)
     return opponents * (plays_rows * rows_ev - against_naturals)
+
+
+def rows_ev_span(model: OpponentModel, units: float) -> float:
+    """The per-opponent row EV difference that makes a difference of ``units`` in
+    :func:`total_ev` (affine in the row EV, of slope opponents x P(an opponent plays rows));
+    infinite when the rows decide nothing."""
+    opponents, plays_rows, _ = _total_ev_terms(model)
+    slope = opponents * plays_rows
+    return units / slope if slope > 0 else math.inf
 
 
 def _total_ev_terms(model: OpponentModel) -> tuple[int, float, float]:

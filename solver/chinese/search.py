@@ -761,8 +761,8 @@ def _search_pairing(
     _gather(tables, 1, cls5, nfields, gm)
     _gather(tables, 2, cls5, nfields, gb)
     return _scan_pairing(
-        cls5, cls3, g3, gm, gb, mode, strict, split_f, split_a, split_b, top_k, out_split,
-        out_value,
+        cls5, cls3, g3, gm, gb, mode, strict, split_f, split_a, split_b, top_k, np.inf,
+        out_split, out_value,
     )  # fmt: skip
 
 
@@ -829,6 +829,7 @@ def _scan_pairing(
     split_a: SplitArray,
     split_b: SplitArray,
     top_k: int,
+    within: float,
     out_split: IntArray,
     out_value: FloatArray,
 ) -> int:  # pragma: no cover - compiled
@@ -838,7 +839,11 @@ def _scan_pairing(
     Once ``top_k`` values are held, a split whose additive upper bound (:func:`_bound_terms`,
     three loads) is below the worst of them by more than rounding is skipped without computing
     its value, which it could not have entered the list with: the same splits and values as
-    the full scan, at under half its time under ``two_four`` and ``scoop_double``.
+    the full scan, at under half its time under ``two_four`` and ``scoop_double``. With a
+    finite ``within``, so is a split whose bound is more than ``within`` below the best value
+    found so far: the list then holds every split of the full scan's list within ``within`` of
+    the best (what the calibrated estimator keeps, :data:`cpsolver.chinese.pool.CALIBRATED_MARGIN`),
+    and perhaps fewer of the others.
     """
     kind, bonus, e, we, they = int(mode[0]), mode[1], int(mode[2]), mode[3], mode[4]
     prune = kind != 0 and we >= 0.0 and they >= 0.0
@@ -859,6 +864,7 @@ def _scan_pairing(
         out_split[k] = -1
     worst = -np.inf
     cut = -np.inf  # skip a split whose bound is below this
+    margin = prune and within < np.inf
     for s in range(split_f.shape[0]):
         jf = split_f[s]
         ia = split_a[s]
@@ -880,7 +886,10 @@ def _scan_pairing(
             worst = out_value[top_k - 1]
             if prune:
                 # The margin covers the rounding of the bound's and the value's sums.
-                cut = worst - k_bound - 1e-9 * (1.0 + abs(worst) + k_bound)
+                cut = max(cut, worst - k_bound - 1e-9 * (1.0 + abs(worst) + k_bound))
+        if margin:
+            low = out_value[0] - within
+            cut = max(cut, low - k_bound - 1e-9 * (1.0 + abs(low) + k_bound))
     return found
 
 
@@ -904,6 +913,7 @@ def _search_removal(
     split_a: SplitArray,
     split_b: SplitArray,
     top_k: int,
+    within: float,
     out_split: IntArray,
     out_value: FloatArray,
     prob: FloatArray,
@@ -914,7 +924,8 @@ def _search_removal(
     """:func:`_search_pairing` with the tables of the model ``rows`` reweighted for the hand's
     own cards (:mod:`cpsolver.chinese.removal`); ``prob``/``below``/``paid`` are scratch that
     holds the reweighted compact arrays afterwards, ``add`` scratch of ``(3, NUM_CLASSES)``.
-    The additive mode runs :func:`_search` (the faster scan; same sum order, same values)."""
+    The additive mode runs :func:`_search` (the faster scan; same sum order, same values), which
+    has no bound to prune with and ignores ``within`` (:func:`_scan_pairing`'s)."""
     removal_cumulative(
         hand, rows, values, code5, code3, masks, distinct, flush, binom, prob, below, paid
     )
@@ -945,8 +956,8 @@ def _search_removal(
     gather_fields(1, cls5, pos, prob, below, paid, values, nfields, gm)
     gather_fields(2, cls5, pos, prob, below, paid, values, nfields, gb)
     return _scan_pairing(
-        cls5, cls3, g3, gm, gb, mode, strict, split_f, split_a, split_b, top_k, out_split,
-        out_value,
+        cls5, cls3, g3, gm, gb, mode, strict, split_f, split_a, split_b, top_k, within,
+        out_split, out_value,
     )  # fmt: skip
 
 
@@ -975,6 +986,7 @@ def _batch_removal_range(
     split_f: SplitArray,
     split_a: SplitArray,
     split_b: SplitArray,
+    within: float,
     out_count: IntArray,
     out_value: FloatArray,
     out_cls: IntArray,
@@ -985,7 +997,7 @@ def _batch_removal_range(
     ``out_value.shape[1]``: :func:`_search_removal`'s ``top_k``, the same splits in the same
     order as :func:`search_removal_classes`), each with its value, classes (back, middle,
     front), rows (back and middle :data:`COMB5` indices, front :data:`COMB3` index) and its
-    rows' P(win), P(tie) (front first, Row order)."""
+    rows' P(win), P(tie) (front first, Row order); ``within``: :func:`_scan_pairing`'s."""
     top_k = out_value.shape[1]
     cls5 = np.empty(comb5.shape[0], dtype=np.int64)
     cls3 = np.empty(comb3.shape[0], dtype=np.int64)
@@ -999,8 +1011,8 @@ def _batch_removal_range(
         subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
         found = _search_removal(
             hands[h], cls5, cls3, rows, values, code5, code3, masks, distinct, flush, binom,
-            pos, mode, strict, split_f, split_a, split_b, top_k, found_split, found_value, prob,
-            below, paid, add,
+            pos, mode, strict, split_f, split_a, split_b, top_k, within, found_split,
+            found_value, prob, below, paid, add,
         )  # fmt: skip
         out_count[h] = found
         for k in range(found):
@@ -1046,6 +1058,7 @@ def _batch_removal_parallel(
     split_f: SplitArray,
     split_a: SplitArray,
     split_b: SplitArray,
+    within: float,
     out_count: IntArray,
     out_value: FloatArray,
     out_cls: IntArray,
@@ -1059,7 +1072,7 @@ def _batch_removal_parallel(
         _batch_removal_range(
             hands, k * n // chunks, (k + 1) * n // chunks, nonflush5, flush5, front3, weights,
             comb5, comb3, rows, values, code5, code3, masks, distinct, flush, binom, pos, mode,
-            strict, split_f, split_a, split_b, out_count, out_value, out_cls, out_rows,
+            strict, split_f, split_a, split_b, within, out_count, out_value, out_cls, out_rows,
             out_odds,
         )  # fmt: skip
 
@@ -1169,18 +1182,21 @@ def search_removal_classes(
     mode: int | FloatArray,
     strict: bool,
     top_k: int = 1,
+    within: float = np.inf,
 ) -> tuple[SearchResult, tuple[FloatArray, FloatArray, FloatArray, FloatArray]]:
     """:func:`search_pairing_classes` under the model reweighted for ``hand``'s own cards
     (card removal, :mod:`cpsolver.chinese.removal`); also returns the reweighted compact
-    ``prob, below, paid`` arrays (for the per-row odds of the answer)."""
+    ``prob, below, paid`` arrays (for the per-row odds of the answer). With a finite
+    ``within`` (per-opponent row EV) only the splits within it of the best are sure to be
+    listed (:func:`_scan_pairing`), as many as the full scan lists of them."""
     k = max(1, top_k)
     out_split = np.empty(k, dtype=np.int64)
     out_value = np.empty(k, dtype=np.float64)
     scratch = removal.scratch()
     kernel_args: tuple[Any, ...] = (
         np.ascontiguousarray(hand, dtype=np.int64), cls5, cls3, *removal.kernel_args(),
-        pairing_mode(mode), strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, out_split, out_value,
-        *scratch,
+        pairing_mode(mode), strict, SPLIT_FRONT, SPLIT_A, SPLIT_B, k, float(within), out_split,
+        out_value, *scratch,
     )  # fmt: skip
     found = _search_removal(*kernel_args)
     return _result(cls5, cls3, out_split[:found].tolist(), out_value[:found].tolist()), scratch
@@ -1193,12 +1209,13 @@ def _removal_batch_args(
     mode: int | FloatArray,
     strict: bool,
     top_k: int = 1,
+    within: float = np.inf,
 ) -> tuple[Any, ...]:
     ordered = np.sort(np.asarray(hands, dtype=np.int64).reshape(-1, 13), axis=1)
     n, k = ordered.shape[0], max(1, top_k)
     return (
         ordered, *_class_args(poker), *removal.kernel_args(), pairing_mode(mode), strict,
-        SPLIT_FRONT, SPLIT_A, SPLIT_B, np.zeros(n, dtype=np.int64),
+        SPLIT_FRONT, SPLIT_A, SPLIT_B, float(within), np.zeros(n, dtype=np.int64),
         np.empty((n, k), dtype=np.float64), np.empty((n, k, 3), dtype=np.int64),
         np.empty((n, k, 3), dtype=np.int64), np.empty((n, k, 3, 2), dtype=np.float64),
     )  # fmt: skip
@@ -1229,12 +1246,14 @@ def search_removal_batch_top(
     mode: int | FloatArray,
     strict: bool,
     top_k: int = 1,
+    within: float = np.inf,
     parallel: bool = False,
 ) -> RemovalTopBatch:
     """The ``top_k`` best splits of each hand (n x 13 card indices, any order) under the model
-    reweighted for that hand's own cards: per hand what :func:`search_removal_classes` finds,
-    in one GIL-free call (one thread unless ``parallel``, as :func:`search_removal_batch`)."""
-    args = _removal_batch_args(hands, removal, poker, mode, strict, top_k)
+    reweighted for that hand's own cards: per hand what :func:`search_removal_classes` finds
+    (``within`` as there), in one GIL-free call (one thread unless ``parallel``, as
+    :func:`search_removal_batch`)."""
+    args = _removal_batch_args(hands, removal, poker, mode, strict, top_k, within)
     if args[0].shape[0]:
         if parallel:
             with _BATCH_LOCK:
@@ -1420,7 +1439,7 @@ def _rate_range(
         subset_classes_into(hands[h], nonflush5, flush5, front3, weights, comb5, comb3, cls5, cls3)
         _search_removal(
             hands[h], cls5, cls3, rows, values, code5, code3, masks, distinct, flush, binom,
-            pos, mode, strict, split_f, split_a, split_b, 1, one_split, one_value, prob,
+            pos, mode, strict, split_f, split_a, split_b, 1, np.inf, one_split, one_value, prob,
             below, paid, add,
         )  # fmt: skip
         s = one_split[0]

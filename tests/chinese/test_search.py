@@ -272,6 +272,38 @@ def test_pruned_pairing_scan_finds_what_the_full_scan_finds(mode: list[float]) -
                 assert list(found.values) == want_values
 
 
+@pytest.mark.parametrize("mode", PAIRING_MODES, ids=lambda m: "-".join(map(str, m)))
+def test_a_scan_within_a_margin_lists_every_split_within_it(mode: list[float]) -> None:
+    """search_removal_classes with ``within`` (the calibrated candidates' margin, in row EV)
+    lists, of the full scan's top 10, exactly those within ``within`` of the best, in the same
+    order (of the others it may list fewer, and some the full scan's ten do not hold), best
+    first: random models, seeded hands, margins from none of the ten to all of them."""
+    rng = np.random.default_rng(int(mode[0] * 100 + mode[2] * 10 + (mode[1] < 0)) + 7)
+    tables = poker_tables()
+    short = 0
+    for trial in range(6):
+        removal = _random_removal(rng, negative=trial % 3 == 2)
+        idx = np.sort(rng.choice(52, 13, replace=False)).astype(np.int64)
+        cls5, cls3 = S.subset_classes(idx, tables)
+        splits, values, _ = S.removal_split_values(
+            idx, cls5, cls3, removal, mode=np.array(mode, dtype=float), strict=True
+        )
+        want_splits, want_values = _full_scan_top(splits, values, 10)
+        spread = want_values[0] - want_values[-1]
+        for within in (0.0, spread / 4, spread / 2, spread):
+            found, _ = S.search_removal_classes(
+                idx, cls5, cls3, removal, mode=np.array(mode, dtype=float), strict=True,
+                top_k=10, within=within,
+            )  # fmt: skip
+            close = [(s, v) for s, v in zip(want_splits, want_values, strict=True)
+                     if v >= want_values[0] - within]  # fmt: skip
+            listed = list(zip(found.splits, found.values, strict=True))
+            assert [sv for sv in listed if sv[1] >= want_values[0] - within] == close
+            assert list(found.values) == sorted(set(found.values), reverse=True)
+            short += len(close) < 10
+    assert short > 0  # margins that leave some of the ten out
+
+
 def _row_shares(
     removal: RemovalModel,
     splits: np.ndarray,
