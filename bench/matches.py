@@ -31,6 +31,7 @@ import argparse
 import itertools
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from math import comb
 from pathlib import Path
 
@@ -40,6 +41,7 @@ import numpy.typing as npt
 
 from cpsolver.cards import Card
 from cpsolver.chinese import ev_kernel as K
+from cpsolver.chinese.ev import Candidate
 from cpsolver.chinese.ev_model import (
     kernel_mode,
     load_model,
@@ -50,7 +52,7 @@ from cpsolver.chinese.ev_model import (
     table_filename,
     tables_info,
 )
-from cpsolver.chinese.pool import calibrate, calibrated_candidates
+from cpsolver.chinese.pool import calibrate, calibrate_many, calibrated_candidates_many
 from cpsolver.chinese.search import search_pairing_batch
 from cpsolver.chinese.table_keys import is_legacy, stand_in_key, table_key
 from cpsolver.chinese.training import deal_hands, play_policy
@@ -114,20 +116,33 @@ def additive_policy(rules: ChineseRules, tables: npt.NDArray[np.float64]) -> Pol
     return play
 
 
+CALIBRATED_CHUNK = 256  # hands a thread of the calibrated policy scores at once
+
+
 def calibrated_policy(rules: ChineseRules, *, whole: bool = False) -> Policy:
-    """``solve(cards, calibrated=True)``'s choice for each hand (module doc); ``whole``: with
-    every pool hand summed, not the first pass when it decides (``calibrated, whole pool``)."""
+    """``solve(cards, estimator="calibrated")``'s choice for each hand (module doc), its
+    candidates re-scored as ``solve_many`` does (chunks on two threads, each chunk's scans and
+    pool sums one call: the same values as ``calibrate`` hand by hand); ``whole``: with every
+    pool hand summed, not the first pass when it decides (``calibrated, whole pool``)."""
     model = model_for(rules)
 
+    def scored_chunk(cards: list[list[Card]]) -> list[list[Candidate]]:
+        found = calibrated_candidates_many(cards, rules, model=model)
+        if whole:
+            return [calibrate(c, rules, f, whole=True) for c, f in zip(cards, found, strict=True)]
+        return calibrate_many(cards, rules, found)
+
     def play(hands: npt.NDArray[np.int8]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        cards = [[Card.from_index(int(c)) for c in hand] for hand in hands]
+        chunks = [cards[a : a + CALIBRATED_CHUNK] for a in range(0, len(cards), CALIBRATED_CHUNK)]
+        with ThreadPoolExecutor(2) as threads:
+            scored = [s for part in threads.map(scored_chunk, chunks) for s in part]
         rows = np.zeros((hands.shape[0], 3), dtype=np.int64)
         natural = np.zeros(hands.shape[0], dtype=np.int64)
-        for i, hand in enumerate(hands):
-            cards = [Card.from_index(int(c)) for c in hand]
-            found = calibrated_candidates(cards, rules, model=model)
-            scored = calibrate(cards, rules, found, whole=whole)
-            rows[i] = next(c for c in scored if c.natural is None).classes
-            natural[i] = natural_code(rules, scored[0].natural) if scored[0].natural else 0
+        for i, candidates in enumerate(scored):
+            rows[i] = next(c for c in candidates if c.natural is None).classes
+            best = candidates[0].natural
+            natural[i] = natural_code(rules, best) if best else 0
         return rows, natural
 
     return play
