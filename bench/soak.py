@@ -25,7 +25,9 @@ Issue 30's phases run on their own servers: ``expensive`` (:func:`expensive_phas
 Debian's ``nghttp2-client``; skipped with a line saying so where h2load is missing).
 
 Clients run in their own processes (``spawn``), so the load generator does not share the GIL
-with the measurement; on a 2-core host the clients still share the cores with the server.
+with the measurement; on a 2-core host the clients still share the cores with the server,
+unless ``--server-cpus`` pins the servers to those CPUs and this process (the clients it
+spawns, Envoy, h2load) to the others: a client machine of its own, as in production.
 Figures go to docs/BENCHMARKS.md with the command and date.
 """
 
@@ -347,8 +349,24 @@ def expensive_phase(
         server.close()
 
 
+SERVER_CPUS: set[int] | None = None
+"""``--server-cpus``: the CPUs the servers run on (None: any), the rest left to this process."""
+
+
+def pin(server_cpus: set[int]) -> None:
+    """Run the servers started from now on on ``server_cpus`` and this process (with the
+    clients, proxies and generators it starts) on the other CPUs."""
+    global SERVER_CPUS
+    others = set(os.sched_getaffinity(0)) - server_cpus
+    if not server_cpus or not others:
+        raise SystemExit(f"--server-cpus must leave this process a CPU: {sorted(server_cpus)}")
+    SERVER_CPUS = set(server_cpus)
+    os.sched_setaffinity(0, others)
+
+
 class Server:
-    """``cpsolver serve`` in a subprocess, its stderr (JSON lines) in a file."""
+    """``cpsolver serve`` in a subprocess, its stderr (JSON lines) in a file (on
+    :data:`SERVER_CPUS` when set)."""
 
     def __init__(self, *args: str) -> None:
         self.log = Path(tempfile.mkstemp(prefix="cpsolver-soak-", suffix=".log")[1])
@@ -356,7 +374,11 @@ class Server:
                    "serve", "--host", "127.0.0.1", "--port", "0", "--log-format", "json",
                    *args]  # fmt: skip
         self._stderr = self.log.open("w")
-        self.proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=self._stderr)
+        cpus = SERVER_CPUS
+        self.proc = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=self._stderr,
+            preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,
+        )  # fmt: skip
         self.address = ""
         deadline = time.monotonic() + 300
         while not self.address:
@@ -712,13 +734,21 @@ def main() -> None:
         help="at most this many calls at the worker at once, Envoy's circuit breaker "
         "(phase edge-h2load; 8: two per slot of its one worker, as the shipped config sizes it)",
     )  # fmt: skip
+    parser.add_argument(
+        "--server-cpus", default="",
+        help="comma-separated CPUs the servers run on, this process and its clients on the "
+        "others (default: all share every CPU)",
+    )  # fmt: skip
     args = parser.parse_args()
+    if args.server_cpus:
+        pin({int(c) for c in args.server_cpus.split(",")})
     phases = set(args.phases.split(","))
     unknown = phases - set(PHASES)
     if unknown:
         parser.error(f"unknown phases: {', '.join(sorted(unknown))}")
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     report["server_args"] = args.server_args
+    report["server_cpus"] = sorted(SERVER_CPUS) if SERVER_CPUS else "all"
     if "expensive" in phases:  # its own one-worker server, alone on the cores
         report["expensive"] = expensive_phase(args.expensive_seconds, args.expensive_overload,
                                               args.server_args.split(),
