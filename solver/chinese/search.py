@@ -864,7 +864,7 @@ def _scan_pairing(
         out_split[k] = -1
     worst = -np.inf
     cut = -np.inf  # skip a split whose bound is below this
-    margin = prune and within < np.inf
+    near_best = prune and within < np.inf  # skip what lies beyond within of the best
     for s in range(split_f.shape[0]):
         jf = split_f[s]
         ia = split_a[s]
@@ -887,7 +887,7 @@ def _scan_pairing(
             if prune:
                 # The margin covers the rounding of the bound's and the value's sums.
                 cut = max(cut, worst - k_bound - 1e-9 * (1.0 + abs(worst) + k_bound))
-        if margin:
+        if near_best:
             low = out_value[0] - within
             cut = max(cut, low - k_bound - 1e-9 * (1.0 + abs(low) + k_bound))
     return found

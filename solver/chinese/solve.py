@@ -857,9 +857,10 @@ def solve_many(
     """:func:`solve` for many hands at once; the search runs on all cores (numba threads).
     ``estimator``, ``arrangements`` and ``seed`` mean what they mean in :func:`solve`, for
     each hand (a budget is each hand's); the ``calibrated`` estimator (named, or bought by a
-    budget) runs its pool kernel on a second thread while the next hands' candidates are found;
-    one that asks for more than the table model's best arrangement otherwise (``rollouts:N``,
-    a budget that buys it, or more than one arrangement) solves the hands one by one with it.
+    budget) solves chunks of hands on two threads, one chunk's kernels running while the
+    other's Python does (the answers are :func:`solve`'s, hand by hand); one that asks for
+    more than the table model's best arrangement otherwise (``rollouts:N``, a budget that buys
+    it, or more than one arrangement) solves the hands one by one with it.
     ``budget_ms`` is the deprecated name of ``estimator="budget:Nms"``.
 
     Bad cards raise as in :func:`solve`, with the field ``hands[i]``; one error lists the
@@ -948,21 +949,21 @@ def _solve_calibrated_batch(
     model = model_for(rules)
     parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
 
-    def solutions(cards: list[Card], candidates: list[Candidate]) -> Solution:
+    def solution(cards: list[Card], candidates: list[Candidate]) -> Solution:
         return _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO,
                             estimator)  # fmt: skip
 
     if not is_legacy(rules):
         found = [calibrated_candidates(cards, rules, keep=count, model=model) for cards in parsed]
         scored = calibrate_many(parsed, rules, found)
-        return [solutions(cards, c) for cards, c in zip(parsed, scored, strict=True)]
+        return [solution(cards, c) for cards, c in zip(parsed, scored, strict=True)]
 
     def solve_chunk(part: list[list[Card]]) -> list[Solution]:
         batch = CalibrationBatch(
             part, rules, calibrated_candidates_many(part, rules, keep=count, model=model)
         )
         batch.run()
-        return [solutions(cards, c) for cards, c in zip(part, batch.results(), strict=True)]
+        return [solution(cards, c) for cards, c in zip(part, batch.results(), strict=True)]
 
     chunk = calibrated_chunk(len(parsed))
     parts = [parsed[a : a + chunk] for a in range(0, len(parsed), chunk)]
