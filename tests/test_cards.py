@@ -115,3 +115,42 @@ def test_format_then_parse_round_trips(indices: list[int], sep: str) -> None:
     cards = tuple(Card.from_index(i) for i in indices)
     for pretty in (False, True):
         assert parse_cards(format_cards(cards, pretty=pretty, sep=sep)) == cards
+
+
+_TOKENS = st.sampled_from(
+    ["As", "as", "AS", "10h", "Th", "t♥", "2◆", "9♠\ufe0f", "Kd", "kD", "Qc", "1x", "Ax", "5",
+     "As,", "3s4s", "", "ZZ", "7c", "6s", "Jh", "jH", "8d", "2c"]
+)  # fmt: skip
+_SEPARATORS = st.sampled_from([" ", "  ", "\t", "\n", "\u00a0", ", ", "/", ""])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    parts=st.lists(st.tuples(_TOKENS, _SEPARATORS), max_size=15),
+    count=st.sampled_from([None, 2, 5, 13, (3, 5)]),
+    deck=st.sampled_from([DECK_52, DECK_32, DECK_20]),
+)
+def test_the_plain_fast_path_parses_as_the_full_parser_does(
+    parts: list[tuple[str, str]], count: int | tuple[int, int] | None, deck: object
+) -> None:
+    """parse_cards reads plain text (cards between whitespace) by a table lookup: whatever it
+    answers - the cards, or the error with its every violation - the full token scan answers
+    the same (run again with the fast path turned off)."""
+    import cpsolver.cards as cards_module
+
+    text = "".join(token + sep for token, sep in parts)
+
+    def parse() -> tuple[Card, ...] | str:
+        try:
+            return parse_cards(text, deck=deck, count=count)  # type: ignore[arg-type]
+        except CardError as error:
+            return f"{error} {[str(v) for v in error.violations]}"
+
+    fast = parse()
+    plain = cards_module._parse_plain
+    cards_module._parse_plain = lambda *args: None  # type: ignore[assignment]
+    try:
+        full = parse()
+    finally:
+        cards_module._parse_plain = plain
+    assert fast == full
