@@ -954,7 +954,7 @@ def _solve_calibrated_batch(
                             estimator)  # fmt: skip
 
     if not is_legacy(rules):
-        found = [calibrated_candidates(cards, rules, keep=count, model=model) for cards in parsed]
+        found = calibrated_candidates_many(parsed, rules, keep=count, model=model)
         scored = calibrate_many(parsed, rules, found)
         return [solution(cards, c) for cards, c in zip(parsed, scored, strict=True)]
 
