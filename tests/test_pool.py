@@ -158,6 +158,34 @@ def test_rescoring_sums_equal_a_loop_of_settle_pair_calls(preset: str) -> None:
     assert np.array_equal(odds, want_odds)
 
 
+def test_the_cells_of_a_class_are_where_the_candidates_cut_its_row() -> None:
+    """``_row_cells`` against its definition, class by class: with the candidates' distinct
+    classes ``t`` of a row sorted, class ``c``'s cell is ``2 * #(t < c)``, plus one when ``c``
+    is one of them, times the row's stride (the product of the later rows' cell counts); a
+    candidate's level is its own class's cell. Seeded candidate sets of 1 to 12, some with a
+    natural declaration's rows (-1), some classes at the ends of the range."""
+    rng = np.random.default_rng(33)
+    ncls = 7462
+    for trial in range(60):
+        m = int(rng.integers(1, 13))
+        rows = rng.integers(0, ncls, size=(m, 3))
+        rows[rng.random(m) < 0.3] = rng.integers(0, 4, size=3)  # shared and low classes
+        if trial % 3 == 0:
+            rows[0] = -1  # a natural declaration
+        if trial % 5 == 0:
+            rows[-1] = ncls - 1
+        lut, size, level = pool_module._row_cells(rows.astype(np.int64), ncls)
+        cuts = [sorted(set(rows[:, r].tolist())) for r in range(3)]
+        assert size.tolist() == [2 * len(t) + 1 for t in cuts]
+        stride = [size[1] * size[2], size[2], 1]
+        for r in range(3):
+            below = np.searchsorted(cuts[r], np.arange(ncls))  # #(t < c)
+            on = np.isin(np.arange(ncls), cuts[r])
+            assert np.array_equal(lut[r], (2 * below + on) * stride[r]), (trial, r)
+            for k in range(m):
+                assert level[k, r] == 2 * cuts[r].index(rows[k, r]) + 1
+
+
 @pytest.mark.parametrize("preset", ["standard", "two_four", "scoop_double", "eastern"])
 def test_cells_equal_the_pair_loop_on_seeded_hands(preset: str) -> None:
     """The cells kernel (what ``calibrate`` runs) against the (candidate, pool hand) loop kept

@@ -30,6 +30,7 @@ cpsolver.errors.InvalidInputError: estimator: unknown estimator 'rollout:10'; ex
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from dataclasses import dataclass
@@ -94,6 +95,18 @@ class Estimator:
             raise InvalidInputError(
                 "estimator", f"expected a text such as 'calibrated', got {type(text).__name__}"
             )
+        return _parse_text(text)
+
+    def __str__(self) -> str:
+        if self.kind == "rollouts":
+            return f"rollouts:{self.amount}"
+        if self.kind == "budget":
+            return f"budget:{self.amount}ms"
+        return self.kind
+
+    @classmethod
+    def _read(cls, text: str) -> Estimator:
+        """:meth:`parse` of a text (:func:`_parse_text` remembers its answers)."""
         match = _TEXT.fullmatch(text.strip().lower())
         kind = match["kind"] if match else ""
         if kind not in ESTIMATOR_KINDS or match is None:
@@ -109,13 +122,6 @@ class Estimator:
                 "estimator", f"{kind} needs an amount, e.g. {example!r}; got {text!r}"
             )
         return cls(kind, int(amount))
-
-    def __str__(self) -> str:
-        if self.kind == "rollouts":
-            return f"rollouts:{self.amount}"
-        if self.kind == "budget":
-            return f"budget:{self.amount}ms"
-        return self.kind
 
     def chosen(self, seconds_left: float | None = None) -> Estimator:
         """The estimator that runs: a budget's choice (:func:`budget_mode`, at most half of
@@ -134,6 +140,14 @@ class Estimator:
         """True when nothing beyond the first-order tables is asked (``model``, or a budget of
         0 ms)."""
         return self.kind == "model" or (self.kind == "budget" and self.amount == 0)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_text(text: str) -> Estimator:
+    """:meth:`Estimator.parse` of a text, remembered: every call of every surface names its
+    estimator by text (a few microseconds of regular expression each); an error is raised
+    again each time (not remembered), and what is remembered is bounded."""
+    return Estimator._read(text)
 
 
 EstimatorLike = Estimator | str

@@ -301,21 +301,27 @@ def best_split_candidate(
     return _candidate(ordered, rows, front_middle_back, total_ev(model, rows_ev), model, odds)
 
 
-def _royalties(model: OpponentModel) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """``table[row][category][royal]``: the model's rule set's royalty (``rules.royalty``),
-    made once per model (a solve asks for about 20, and a rule set hashes slowly)."""
-    table = model.__dict__.get("_royalties")
-    if table is None:
+def _row_facts(
+    model: OpponentModel,
+) -> tuple[bool, list[list[float]], tuple[tuple[tuple[int, int], ...], ...]]:
+    """What :func:`_candidate` reads of ``model``'s rule set, made once per model (a solve makes
+    about 20 rows, and a rule set hashes slowly): the wheel rule, the row values as lists
+    (``values[row][class]``, :func:`row_values_view`) and the royalties
+    (``royalties[row][category][royal]``, ``rules.royalty``)."""
+    facts = model.__dict__.get("_row_facts")
+    if facts is None:
         rules = model.rules
-        table = tuple(
+        royalties = tuple(
             tuple(
                 (rules.royalty(row, category), rules.royalty(row, category, royal=True))
                 for category in Category
             )
             for row in Row
         )
-        object.__setattr__(model, "_royalties", table)
-    return table
+        values = row_values_view(rules).tolist()
+        facts = (rules.wheel_second_highest, values, royalties)
+        object.__setattr__(model, "_row_facts", facts)
+    return facts
 
 
 _Rows = dict[tuple[int, int], tuple[HandValue, RowOdds]]
@@ -333,39 +339,32 @@ def _candidate(
 ) -> Candidate:
     back_i, middle_i, front_i = rows
     seen = {} if seen is None else seen
-    wheel = model.rules.wheel_second_highest
-    values = row_values_view(model.rules)
-    royalties = _royalties(model)
+    wheel, values, royalties = _row_facts(model)
     made = []
-    for r, (subset, positions, cls) in enumerate(
-        zip(
-            (front_i, middle_i, back_i),
-            (COMB3_LISTS[front_i], COMB5_LISTS[middle_i], COMB5_LISTS[back_i]),
-            row_classes,
-            strict=True,
-        )
+    for r, subset, positions in (
+        (0, front_i, COMB3_LISTS[front_i]),
+        (1, middle_i, COMB5_LISTS[middle_i]),
+        (2, back_i, COMB5_LISTS[back_i]),
     ):
         found = seen.get((r, subset))
         if found is None:
-            hand = hand_from_class(
-                [ordered[p] for p in positions], int(cls), wheel_second_highest=wheel
-            )
-            c = hand.strength
+            c = int(row_classes[r])
+            hand = hand_from_class([ordered[p] for p in positions], c, wheel_second_highest=wheel)
             win, tie = odds(r, c)
             royalty = royalties[r][hand.category][hand.is_royal]
             loss = max(0.0, 1.0 - win - tie)
-            found = seen[r, subset] = (hand, RowOdds(win, tie, loss, float(values[r, c]), royalty))
+            found = seen[r, subset] = (hand, RowOdds(win, tie, loss, values[r][c], royalty))
         made.append(found)
-    hands = (made[0][0], made[1][0], made[2][0])
+    (front, front_odds), (middle, middle_odds), (back, back_odds) = made
     return Candidate(
-        tuple(hands[0].cards),
-        tuple(hands[1].cards),
-        tuple(hands[2].cards),
+        front.cards,
+        middle.cards,
+        back.cards,
         None,
         ev,
-        (hands[0].strength, hands[1].strength, hands[2].strength),
-        (made[0][1], made[1][1], made[2][1]),
-        hands=hands,
+        (front.strength, middle.strength, back.strength),
+        (front_odds, middle_odds, back_odds),
+        hands=(front, middle, back),
     )
 
 

@@ -609,19 +609,23 @@ def _row_cells(
     level = np.empty((m, 3), dtype=np.int64)
     for r in range(3):
         ts = np.unique(cand_rows[:, r])
-        q = ts.shape[0]
-        size[r] = 2 * q + 1
-        p = 0
-        for c in range(ncls):
-            while p < q and ts[p] < c:
-                p += 1
-            lut[r, c] = 2 * p + 1 if p < q and ts[p] == c else 2 * p
+        size[r] = 2 * ts.shape[0] + 1
         for k in range(m):  # a natural's rows (-1) included: no class below them
             level[k, r] = 2 * np.searchsorted(ts, cand_rows[k, r]) + 1
-    stride = np.array([size[1] * size[2], size[2], 1], dtype=np.int32)
-    for r in range(3):  # premultiplied: a hand's cell is the sum of its rows' entries
-        for c in range(ncls):
-            lut[r, c] *= stride[r]
+    # Premultiplied by the row's stride (a hand's cell is the sum of its rows' entries), and
+    # filled a run of classes at a time: the classes from one cut to the next share a cell.
+    stride = (size[1] * size[2], size[2], 1)
+    for r in range(3):
+        ts = np.unique(cand_rows[:, r])
+        q = ts.shape[0]
+        lo = 0
+        for p in range(q):
+            t = ts[p]
+            if t >= 0:  # a natural's -1 is below every class: it only shifts the cells
+                lut[r, lo:t] = 2 * p * stride[r]
+                lut[r, t] = (2 * p + 1) * stride[r]
+                lo = t + 1
+        lut[r, lo:] = 2 * q * stride[r]
     return lut, size, level
 
 
@@ -1144,6 +1148,8 @@ def _with_estimates(
     opponents = rules.players - 1
     out = []
     all_sums, all_odds, sweeps = sums.tolist(), odds.tolist(), sweep.tolist()
+    # A row's pool odds depend on its class only: candidates that share a row share its odds.
+    made: dict[tuple[int, int], RowOdds] = {}
     for i, c in enumerate(candidates):
         total, first, second, squares = all_sums[i]
         mean = first / total
@@ -1153,9 +1159,8 @@ def _with_estimates(
         shown = c.rows
         if c.natural is None and c.rows:
             shown = tuple(
-                RowOdds(win / plays, tie / plays, max(0.0, 1 - win / plays - tie / plays),
-                        row.value, row.royalty)
-                for row, (plays, win, tie) in zip(c.rows, all_odds[i], strict=True)
+                _pool_row_odds(made, r, c.classes[r], row, all_odds[i][r]) for r, row in
+                enumerate(c.rows)
             )  # fmt: skip
         value = opponents * mean + sweeps[i]
         # c.with_estimate(value, half) with the pool's rows, in one construction (not two
@@ -1169,6 +1174,21 @@ def _with_estimates(
     # roundings) keep the table model's order, the order ``candidates`` came in.
     out.sort(key=lambda c: -round(c.score, 9))
     return out
+
+
+def _pool_row_odds(
+    made: dict[tuple[int, int], RowOdds], r: int, cls: int, row: RowOdds, odds: list[float]
+) -> RowOdds:
+    """Row ``r`` (class ``cls``, the table model's ``row``) with the pool's ``odds`` (plays,
+    wins, ties), made once per (row, class) in ``made``."""
+    found = made.get((r, cls))
+    if found is None:
+        plays, win, tie = odds
+        found = made[r, cls] = RowOdds(
+            win / plays, tie / plays, max(0.0, 1 - win / plays - tie / plays), row.value,
+            row.royalty,
+        )  # fmt: skip
+    return found
 
 
 class CalibrationBatch:
