@@ -393,19 +393,28 @@ def _fit_masks(
 ) -> None:  # pragma: no cover - compiled
     """``masks[i]``, bit ``4 * t + u``: pool hand ``lo + i``'s ranks of suit ``t`` are all
     free (unseen) in suit ``u``, i.e. none of them is among ``held[u]``, the ranks we hold in
-    suit ``u``. Sixteen passes of a test and an ``or`` down one suit's column, which the
-    compiler turns into vector instructions (16-bit lanes): 2.6 times faster than four table
-    lookups per hand (docs/BENCHMARKS.md)."""
+    suit ``u``. Four passes, one down each suit's column, each testing it against the four
+    suits we hold at once (four bits, ``or``-ed in; the first pass writes, so no zeroing
+    pass): vector instructions (16-bit lanes), 2.6 times faster than four table lookups per
+    hand, and 2.3 times faster again than sixteen passes, one per pair of suits, which read
+    every column four times (docs/BENCHMARKS.md)."""
     n = masks.shape[0]
-    for i in range(n):
-        masks[i] = 0
+    h0, h1, h2, h3 = held[0], held[1], held[2], held[3]
     for t in range(4):
         column = suit_columns[t, lo : lo + n]
-        for u in range(4):
-            h = held[u]
-            bit = np.uint16(1 << (4 * t + u))
-            for i in range(n):
-                masks[i] |= bit * np.uint16((column[i] & h) == 0)
+        b0 = np.uint16(1 << (4 * t))
+        b1 = np.uint16(1 << (4 * t + 1))
+        b2 = np.uint16(1 << (4 * t + 2))
+        b3 = np.uint16(1 << (4 * t + 3))
+        for i in range(n):
+            c = column[i]
+            bits = (
+                b0 * np.uint16((c & h0) == 0)
+                | b1 * np.uint16((c & h1) == 0)
+                | b2 * np.uint16((c & h2) == 0)
+                | b3 * np.uint16((c & h3) == 0)
+            )
+            masks[i] = bits if t == 0 else masks[i] | bits
 
 
 @njit(cache=True, nogil=True)
