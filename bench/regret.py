@@ -18,7 +18,9 @@ valued again, beside each choice, by ``--fresh`` rollouts of an independent seed
 between the two; their difference bounds the selection bias.
 
 ``--out FILE`` writes one JSON line per hand as it finishes; ``--summarise FILE`` prints the
-table from such a file. The result depends on the seed only.
+table from such a file. The result depends on the seed only: hand ``i`` of the seeded list has
+rollout seed ``seed * 1,000,003 + i``, so ``--first N`` (start at hand ``N``) splits a run into
+parts, one per core, whose lines together are the whole run's.
 
     python -m bench.regret --hands 300 --rollouts 3000 --seed 1 --rules standard two_four
 """
@@ -158,6 +160,10 @@ HEADER = [
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=300)
+    parser.add_argument(
+        "--first", type=int, default=0,
+        help="start at this hand of the seeded list (a run split in parts: the same rows)",
+    )  # fmt: skip
     parser.add_argument("--rollouts", type=int, default=3000)
     parser.add_argument("--fresh", type=int, help="fresh rollouts (default: --rollouts; 0: none)")
     parser.add_argument("--top", type=int, default=TOP)
@@ -182,6 +188,8 @@ def main() -> None:
     for preset in args.rules:
         rules = ChineseRules.preset(preset)
         for i, hand in enumerate(hands_for(args.seed, args.hands)):
+            if i < args.first:
+                continue
             cards = [Card.from_index(c) for c in hand]
             start = time.perf_counter()
             chosen = choices(cards, rules, args.estimators)

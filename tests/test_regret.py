@@ -3,6 +3,11 @@ of the top 20 by rollouts, on a few seeded hands with few rollouts."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from bench.calibration import hands_for
@@ -67,3 +72,26 @@ def test_a_candidates_rollout_mean_does_not_depend_on_the_others_scored() -> Non
     everyone = {key(c): c.score for c in rollout(cards, rules, n=N, seed=5, candidates=candidates)}
     alone = rollout(cards, rules, n=N, seed=5, candidates=candidates[7:9])
     assert {key(c): c.score for c in alone} == {key(c): everyone[key(c)] for c in alone}
+
+
+def test_a_run_split_with_first_has_the_whole_runs_rows(tmp_path: Path) -> None:
+    """``--first N``: a run in two parts (hands 0-1, then from hand 2) writes, together, the
+    lines of the whole run (hand ``i``'s rollouts are seeded by ``i``, not by its place in the
+    part), but their times."""
+
+    def run(out: Path, *extra: str) -> list[dict[str, object]]:
+        subprocess.run(
+            [sys.executable, "-m", "bench.regret", "--hands", "3", "--rollouts", "20",
+             "--rules", "two_four", "--seed", "4", "--out", str(out), *extra],
+            check=True, capture_output=True, cwd=Path(__file__).resolve().parent.parent,
+        )  # fmt: skip
+        rows = [json.loads(line) for line in out.read_text().splitlines()]
+        for row in rows:
+            row.pop("seconds")
+        return rows
+
+    whole = run(tmp_path / "whole.jsonl")
+    first = run(tmp_path / "a.jsonl", "--hands", "2")
+    rest = run(tmp_path / "b.jsonl", "--first", "2")
+    assert len(whole) == 3 and len(rest) == 1
+    assert first + rest == whole
