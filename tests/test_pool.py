@@ -367,6 +367,55 @@ def test_preset_rescore_is_a_plain_loop_of_settle_terms(preset: str) -> None:
         assert np.array_equal(got, want), cards
 
 
+@pytest.mark.parametrize(
+    "variant", ["shisanshui", "maubinh", "every-option", "two_four", "per_row", "scoop_double"]
+)
+def test_the_terms_cells_equal_the_pair_loop(variant: str) -> None:
+    """``pool_sums_terms`` (what ``calibrate`` runs under RULES 2.5's rule sets) against the
+    (candidate, pool hand) loop of ``_rescore_terms`` (itself a plain loop of ``settle_terms``
+    above), on 8 seeded hands: each hand's top candidates, two natural declarations (the
+    list's first and last), and a pool hand's own rows (ties in every row): all eight sums to
+    1e-10 relative (the weight sums to the bit), and the odds equal to ``pool_sums``' over the
+    whole pool. The presets (``scoop_double``, a table of 4, the sweep), the every-option rule
+    file (``scoop_bonus:2``, bonuses paid whatever happens, natural ties by difference,
+    naturals that scoop, a table of 3) and that file under the other scoring rules."""
+    from cpsolver.chinese import ev_kernel as K
+    from cpsolver.chinese.ev import analyse, hand_array
+    from tests.chinese.test_preset_ev import EVERY_OPTION
+
+    rules = {
+        "shisanshui": ChineseRules.preset("shisanshui"),
+        "maubinh": ChineseRules.preset("maubinh"),
+        "every-option": EVERY_OPTION,
+        "two_four": EVERY_OPTION.replace(scoring="two_four"),
+        "per_row": EVERY_OPTION.replace(scoring="per_row"),
+        "scoop_double": EVERY_OPTION.replace(scoring="scoop_double", players=4),
+    }[variant]
+    pool = pool_for(rules)
+    terms = K.kernel_terms(rules)
+    opp_rows = pool.rows_for(rules)
+    opp_nat = pool.natural_for(rules).astype(np.int64)
+    sweeps = pool_module.sweep_chances(rules, pool)
+    last = int(max(opp_nat.max(), 1))
+    if variant == "every-option":
+        assert terms.always.any() and sweeps.any()  # every term of the algebra is met
+    rng = random.Random(29)
+    for n in range(8):
+        cards = " ".join(_names(sorted(rng.sample(range(52), 13))))
+        classes = [c.classes for c in analyse(cards, rules, top=6) if c.natural is None]
+        rows = np.array(classes + [(-1, -1, -1)] * 2 + [opp_rows[n].tolist()], dtype=np.int64)
+        codes = np.array([0] * len(classes) + [1, last, 0], dtype=np.int64)
+        _, hand = hand_array(cards)
+        full, odds = pool_module.pool_sums_terms(pool, rules, hand, rows, codes)
+        want = np.zeros((len(rows), 8))
+        w = pool_module.pool_weights(pool, cards)
+        pool_module._rescore_terms(w, rows, codes, opp_rows, opp_nat, sweeps, *terms.args(), want)
+        assert np.array_equal(full[:, 0], want[:, 0]), cards
+        assert np.allclose(full, want, rtol=1e-10, atol=1e-10), cards
+        _, want_odds = pool_sums(pool, rules, hand, rows, codes, whole=True)
+        assert np.array_equal(odds, want_odds), cards
+
+
 @pytest.mark.parametrize("preset", ["shisanshui", "maubinh", "every-option"])
 def test_sweep_chances_are_a_plain_loop_of_settle_terms(preset: str) -> None:
     """``sweep_chances``: per pool hand, the share of the sample hands it scoops, each

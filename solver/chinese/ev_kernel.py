@@ -54,6 +54,7 @@ __all__ = [
     "natural_code",
     "natural_codes",
     "natural_mask",
+    "scoop_rule_affine",
     "settle_candidates",
     "settle_pair",
     "settle_rows",
@@ -424,6 +425,24 @@ def _scoop_rule(net: float, scoop: int, majority: int, params: npt.NDArray[np.in
     if scoring == 1:  # two_four
         return net + majority
     return net
+
+
+@njit(cache=True)
+def scoop_rule_affine(
+    scoop: int, majority: int, params: npt.NDArray[np.int64]
+) -> tuple[float, float]:
+    """The scoop rule of a pairing (:func:`settle_rows`' last step) as the affine map it is in
+    the rows' net units: ``(slope, offset)``, the units being ``slope * net + offset`` for
+    every pairing of that ``scoop`` (1 we scooped, -1 scooped, 0) and ``majority`` (the sign
+    of rows won minus rows lost). What lets the pool's kernel settle many pairings that share
+    them at once (:func:`cpsolver.chinese.pool.pool_sums_terms`).
+
+    >>> params = kernel_terms(ChineseRules.preset("shisanshui")).params  # scoop_double
+    >>> scoop_rule_affine(1, 1, params), scoop_rule_affine(0, 1, params)
+    ((2.0, 0.0), (1.0, 0.0))
+    """
+    offset = _scoop_rule(0.0, scoop, majority, params)
+    return _scoop_rule(1.0, scoop, majority, params) - offset, offset
 
 
 @njit(cache=True)
