@@ -76,7 +76,7 @@ def test_solve_many_calibrated_equals_solve_hand_by_hand(rules: str) -> None:
     """The calibrated batch path (the pool kernel for all hands, chunks on threads) against
     ``solve`` one hand at a time: the same Solutions (rows, values, intervals, every candidate
     of the analysis), in the order given, natural hands included; ``shisanshui`` (RULES §2.5's
-    settlement) takes the hand-by-hand path."""
+    settlement: its own kernel, ``pool_sums_terms``, on the same threads)."""
     hands = _hands(32, 80)
     batch = solve_many(hands, rules, estimator="calibrated", arrangements=2)
     assert len(batch) == len(hands)

@@ -1460,7 +1460,8 @@ def _pool_row_odds(
 
 class CalibrationBatch:
     """The pool kernel's inputs and outputs for a batch of hands (13 :class:`Card` s each,
-    with their candidates; CP-7..11's rule sets, :func:`is_legacy`), packed as arrays:
+    with their candidates; CP-7..11's kernel, or under RULES 2.5's rule sets
+    :func:`pool_sums_terms`'), packed as arrays:
     :meth:`run` (GIL-free, any thread) fills the sums of every hand, and :meth:`results` is
     then what :func:`calibrate` returns for each hand, to the bit."""
 
@@ -1482,26 +1483,40 @@ class CalibrationBatch:
         self.size = n
         self.rules = rules
         self.candidates = candidates
-        self.sums = np.zeros((n, wide, 4))
+        self.legacy = is_legacy(rules)
         self.odds = np.zeros((n, wide, 3, 3))
-        self._args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
-                      counts, pool.rows_for(rules), pool.natural_for(rules), row_values_view(rules),
-                      kernel_mode(rules), K.NATURAL_UNITS, FIRST_PASS, _enough(rules),
-                      self.sums, self.odds)  # fmt: skip
+        if self.legacy:
+            self.sums = np.zeros((n, wide, 4))
+            args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
+                    counts, pool.rows_for(rules), pool.natural_for(rules), row_values_view(rules),
+                    kernel_mode(rules), K.NATURAL_UNITS, FIRST_PASS, _enough(rules), self.sums,
+                    self.odds)  # fmt: skip
+            self._kernel = functools.partial(_rescore_cells_range, *args, 0, n)
+        else:  # RULES 2.5: the one settlement's eight sums (pool_sums_terms)
+            self.sums = np.zeros((n, wide, 8))
+            terms = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
+                     counts, pool.rows_for(rules), pool.natural_for(rules),
+                     sweep_chances(rules, pool), *K.kernel_terms(rules).args(), self.sums,
+                     self.odds)  # fmt: skip
+            self._kernel = functools.partial(_rescore_cells_terms_range, *terms, 0, n)
+        self._pool = pool
 
     def run(self) -> None:
         """The pool kernel for every hand of the batch, in one call that releases the GIL."""
-        _rescore_cells_range(*self._args, 0, self.size)
+        self._kernel()
 
     def results(self) -> list[list[Candidate]]:
         """Each hand's candidates re-scored, best first (after :meth:`run`)."""
-        none = np.zeros(self.sums.shape[1])
-        return [
-            _with_estimates(
-                c, self.rules, self.sums[h, : len(c)], self.odds[h, : len(c)], none[: len(c)]
-            )
-            for h, c in enumerate(self.candidates)
-        ]
+        out = []
+        for h, c in enumerate(self.candidates):
+            sums, odds = self.sums[h, : len(c)], self.odds[h, : len(c)]
+            if self.legacy:
+                sweep = np.zeros(len(c))
+            else:
+                sweep = _sweep_terms(sums, self.rules, self._pool)
+                sums = sums[:, :4]
+            out.append(_with_estimates(c, self.rules, sums, odds, sweep))
+        return out
 
 
 def calibrate_many(
@@ -1511,11 +1526,9 @@ def calibrate_many(
 ) -> list[list[Candidate]]:
     """:func:`calibrate` for many hands (13 :class:`Card` s each, with their candidates): the
     same candidates, to the bit. The pool kernel runs for every hand first, in one call
-    (:class:`CalibrationBatch`); the rule sets of RULES §2.5 beyond CP-7..11 are calibrated
-    hand by hand."""
-    if not is_legacy(rules) or not hands:
-        pool = pool_for(rules)
-        return [calibrate(h, rules, c, pool=pool) for h, c in zip(hands, candidates, strict=True)]
+    (:class:`CalibrationBatch`)."""
+    if not hands:
+        return []
     batch = CalibrationBatch(hands, rules, candidates)
     batch.run()
     return batch.results()
@@ -1550,6 +1563,39 @@ def _rescore_cells_range(
             suit_columns, held[h], fitting, shares, np.ascontiguousarray(cand_rows[h, :m]),
             np.ascontiguousarray(cand_nat[h, :m]), opp_rows, opp_nat, values, scoring,
             natural_units, first, enough, sums[h, :m], odds[h, :m],
+        )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _rescore_cells_terms_range(
+    suit_columns: npt.NDArray[np.int16],
+    held: npt.NDArray[np.int16],
+    fitting: npt.NDArray[np.uint8],
+    shares: npt.NDArray[np.float64],
+    cand_rows: npt.NDArray[np.int64],
+    cand_nat: npt.NDArray[np.int64],
+    counts: IntArray,
+    opp_rows: npt.NDArray[np.int32],
+    opp_nat: npt.NDArray[np.int8],
+    sweeps: npt.NDArray[np.float64],
+    values: npt.NDArray[np.float64],
+    always: npt.NDArray[np.float64],
+    params: IntArray,
+    natural_units: npt.NDArray[np.float64],
+    full: npt.NDArray[np.float64],
+    odds: npt.NDArray[np.float64],
+    lo: int,
+    hi: int,
+) -> None:  # pragma: no cover - compiled
+    """:func:`_rescore_cells_terms` for hands ``lo`` to ``hi`` of a batch (RULES 2.5's rule
+    sets, :class:`CalibrationBatch`): hand ``h``'s ``counts[h]`` candidates, ``held[h]`` its
+    ranks per suit."""
+    for h in range(lo, hi):
+        m = counts[h]
+        _rescore_cells_terms(
+            suit_columns, held[h], fitting, shares, np.ascontiguousarray(cand_rows[h, :m]),
+            np.ascontiguousarray(cand_nat[h, :m]), opp_rows, opp_nat, sweeps, values, always,
+            params, natural_units, full[h, :m], odds[h, :m],
         )  # fmt: skip
 
 

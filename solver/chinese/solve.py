@@ -67,7 +67,6 @@ from cpsolver.chinese.objectives import (
 from cpsolver.chinese.pool import (
     CalibrationBatch,
     calibrate,
-    calibrate_many,
     calibrated_candidates,
     calibrated_candidates_many,
 )
@@ -79,7 +78,6 @@ from cpsolver.chinese.search import (
     search_batch,
     search_removal_batch,
 )
-from cpsolver.chinese.table_keys import is_legacy
 from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError, Violations
 from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
@@ -944,19 +942,13 @@ def _solve_calibrated_batch(
     """``solve_many`` under the ``calibrated`` estimator, the same Solutions as :func:`solve`
     hand by hand: chunks of :func:`calibrated_chunk` hands, each solved whole by one of
     :data:`CALIBRATED_THREADS` threads (its scans in one GIL-free call, its candidates, its
-    pool kernel in one GIL-free call, its Solutions). Rule sets beyond CP-7..11 (RULES §2.5)
-    are solved hand by hand."""
+    pool kernel in one GIL-free call, its Solutions), under every rule set."""
     model = model_for(rules)
     parsed = [[_BY_INDEX[i] for i in ix] for ix in indices]
 
     def solution(cards: list[Card], candidates: list[Candidate]) -> Solution:
         return _ev_solution(cards, rules, obj, candidates, count - 1, NaturalPolicy.AUTO,
                             estimator)  # fmt: skip
-
-    if not is_legacy(rules):
-        found = calibrated_candidates_many(parsed, rules, keep=count, model=model)
-        scored = calibrate_many(parsed, rules, found)
-        return [solution(cards, c) for cards, c in zip(parsed, scored, strict=True)]
 
     def solve_chunk(part: list[list[Card]]) -> list[Solution]:
         batch = CalibrationBatch(
