@@ -23,8 +23,8 @@ calibration target. (Also measured, and not used: weighting by the hand's rank a
 m_suit)``, a smoother but biased weight: a larger error.)
 
 ``solve(cards, estimator="calibrated")`` re-scores the ``ev`` objective's top candidates this way
-(:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against a few
-milliseconds).
+(:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against about 1
+ms, docs/BENCHMARKS.md).
 
 >>> from cpsolver.rules.chinese import ChineseRules, Sweep
 >>> pool = pool_for(ChineseRules())
