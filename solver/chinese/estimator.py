@@ -104,25 +104,6 @@ class Estimator:
             return f"budget:{self.amount}ms"
         return self.kind
 
-    @classmethod
-    def _read(cls, text: str) -> Estimator:
-        """:meth:`parse` of a text (:func:`_parse_text` remembers its answers)."""
-        match = _TEXT.fullmatch(text.strip().lower())
-        kind = match["kind"] if match else ""
-        if kind not in ESTIMATOR_KINDS or match is None:
-            raise InvalidInputError("estimator", f"unknown estimator {text!r}; expected {_FORMS}")
-        amount, unit = match["amount"], match["unit"]
-        if kind in ("model", "calibrated"):
-            if amount is not None:
-                raise InvalidInputError("estimator", f"{kind} takes no amount, got {text!r}")
-            return cls(kind)
-        if amount is None or (unit and kind != "budget"):
-            example = "rollouts:2000" if kind == "rollouts" else "budget:50ms"
-            raise InvalidInputError(
-                "estimator", f"{kind} needs an amount, e.g. {example!r}; got {text!r}"
-            )
-        return cls(kind, int(amount))
-
     def chosen(self, seconds_left: float | None = None) -> Estimator:
         """The estimator that runs: a budget's choice (:func:`budget_mode`, at most half of
         ``seconds_left`` when a deadline is known), else this one."""
@@ -147,7 +128,21 @@ def _parse_text(text: str) -> Estimator:
     """:meth:`Estimator.parse` of a text, remembered: every call of every surface names its
     estimator by text (a few microseconds of regular expression each); an error is raised
     again each time (not remembered), and what is remembered is bounded."""
-    return Estimator._read(text)
+    match = _TEXT.fullmatch(text.strip().lower())
+    kind = match["kind"] if match else ""
+    if kind not in ESTIMATOR_KINDS or match is None:
+        raise InvalidInputError("estimator", f"unknown estimator {text!r}; expected {_FORMS}")
+    amount, unit = match["amount"], match["unit"]
+    if kind in ("model", "calibrated"):
+        if amount is not None:
+            raise InvalidInputError("estimator", f"{kind} takes no amount, got {text!r}")
+        return Estimator(kind)
+    if amount is None or (unit and kind != "budget"):
+        example = "rollouts:2000" if kind == "rollouts" else "budget:50ms"
+        raise InvalidInputError(
+            "estimator", f"{kind} needs an amount, e.g. {example!r}; got {text!r}"
+        )
+    return Estimator(kind, int(amount))
 
 
 EstimatorLike = Estimator | str
