@@ -616,8 +616,9 @@ def _row_cells(
     lut = np.empty((3, ncls), dtype=np.int32)
     size = np.empty(3, dtype=np.int64)
     level = np.empty((m, 3), dtype=np.int64)
+    cuts = [np.unique(cand_rows[:, r]) for r in range(3)]
     for r in range(3):
-        ts = np.unique(cand_rows[:, r])
+        ts = cuts[r]
         size[r] = 2 * ts.shape[0] + 1
         for k in range(m):  # a natural's rows (-1) included: no class below them
             level[k, r] = 2 * np.searchsorted(ts, cand_rows[k, r]) + 1
@@ -625,7 +626,7 @@ def _row_cells(
     # filled a run of classes at a time: the classes from one cut to the next share a cell.
     stride = (size[1] * size[2], size[2], 1)
     for r in range(3):
-        ts = np.unique(cand_rows[:, r])
+        ts = cuts[r]
         q = ts.shape[0]
         lo = 0
         for p in range(q):
