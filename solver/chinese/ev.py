@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
+import numpy.typing as npt
 
 from cpsolver.cards import DECK_52, Card, CardsLike, parse_cards
 from cpsolver.chinese import ev_kernel as K
@@ -303,11 +304,12 @@ def best_split_candidate(
 
 def _row_facts(
     model: OpponentModel,
-) -> tuple[bool, list[list[float]], tuple[tuple[tuple[int, int], ...], ...]]:
+) -> tuple[bool, npt.NDArray[np.float64], tuple[tuple[tuple[int, int], ...], ...]]:
     """What :func:`_candidate` reads of ``model``'s rule set, made once per model (a solve makes
-    about 20 rows, and a rule set hashes slowly): the wheel rule, the row values as lists
-    (``values[row][class]``, :func:`row_values_view`) and the royalties
-    (``royalties[row][category][royal]``, ``rules.royalty``)."""
+    about 20 rows, and a rule set hashes slowly): the wheel rule, the row values
+    (:func:`row_values_view`: the array shared by every rule set of the same royalties, not a
+    copy - a worker serves hundreds of rule sets, tests/test_model_sharing.py) and the
+    royalties (``royalties[row][category][royal]``, ``rules.royalty``)."""
     facts = model.__dict__.get("_row_facts")
     if facts is None:
         rules = model.rules
@@ -318,8 +320,7 @@ def _row_facts(
             )
             for row in Row
         )
-        values = row_values_view(rules).tolist()
-        facts = (rules.wheel_second_highest, values, royalties)
+        facts = (rules.wheel_second_highest, row_values_view(rules), royalties)
         object.__setattr__(model, "_row_facts", facts)
     return facts
 
@@ -353,7 +354,7 @@ def _candidate(
             win, tie = odds(r, c)
             royalty = royalties[r][hand.category][hand.is_royal]
             loss = max(0.0, 1.0 - win - tie)
-            found = seen[r, subset] = (hand, RowOdds(win, tie, loss, values[r][c], royalty))
+            found = seen[r, subset] = (hand, RowOdds(win, tie, loss, float(values[r, c]), royalty))
         made.append(found)
     (front, front_odds), (middle, middle_odds), (back, back_odds) = made
     return Candidate(
