@@ -43,7 +43,7 @@ import math
 import sys
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -1486,6 +1486,7 @@ class CalibrationBatch:
         self.candidates = candidates
         self.legacy = is_legacy(rules)
         self.odds = np.zeros((n, wide, 3, 3))
+        self._kernel: Callable[[], None]
         if self.legacy:
             self.sums = np.zeros((n, wide, 4))
             args = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
@@ -1495,11 +1496,21 @@ class CalibrationBatch:
             self._kernel = functools.partial(_rescore_cells_range, *args, 0, n)
         else:  # RULES 2.5: the one settlement's eight sums (pool_sums_terms)
             self.sums = np.zeros((n, wide, 8))
-            terms = (pool.suit_columns, held, _fitting_permutations(), _SHARES, rows, codes,
-                     counts, pool.rows_for(rules), pool.natural_for(rules),
-                     sweep_chances(rules, pool), *K.kernel_terms(rules).args(), self.sums,
-                     self.odds)  # fmt: skip
-            self._kernel = functools.partial(_rescore_cells_terms_range, *terms, 0, n)
+            shared = (pool.rows_for(rules), pool.natural_for(rules), sweep_chances(rules, pool),
+                      *K.kernel_terms(rules).args())  # fmt: skip
+            sums, odds, fitting = self.sums, self.odds, _fitting_permutations()
+
+            def each_hand() -> None:
+                # pool_sums_terms' kernel hand by hand (each call releases the GIL): the one
+                # compiled kernel, not a batch copy of it compiled at start-up beside it
+                for h, m in enumerate(counts.tolist()):
+                    _rescore_cells_terms(
+                        pool.suit_columns, held[h], fitting, _SHARES,
+                        np.ascontiguousarray(rows[h, :m]), np.ascontiguousarray(codes[h, :m]),
+                        *shared, sums[h, :m], odds[h, :m],
+                    )  # fmt: skip
+
+            self._kernel = each_hand
         self._pool = pool
 
     def run(self) -> None:
@@ -1564,39 +1575,6 @@ def _rescore_cells_range(
             suit_columns, held[h], fitting, shares, np.ascontiguousarray(cand_rows[h, :m]),
             np.ascontiguousarray(cand_nat[h, :m]), opp_rows, opp_nat, values, scoring,
             natural_units, first, enough, sums[h, :m], odds[h, :m],
-        )  # fmt: skip
-
-
-@njit(cache=True, nogil=True)
-def _rescore_cells_terms_range(
-    suit_columns: npt.NDArray[np.int16],
-    held: npt.NDArray[np.int16],
-    fitting: npt.NDArray[np.uint8],
-    shares: npt.NDArray[np.float64],
-    cand_rows: npt.NDArray[np.int64],
-    cand_nat: npt.NDArray[np.int64],
-    counts: IntArray,
-    opp_rows: npt.NDArray[np.int32],
-    opp_nat: npt.NDArray[np.int8],
-    sweeps: npt.NDArray[np.float64],
-    values: npt.NDArray[np.float64],
-    always: npt.NDArray[np.float64],
-    params: IntArray,
-    natural_units: npt.NDArray[np.float64],
-    full: npt.NDArray[np.float64],
-    odds: npt.NDArray[np.float64],
-    lo: int,
-    hi: int,
-) -> None:  # pragma: no cover - compiled
-    """:func:`_rescore_cells_terms` for hands ``lo`` to ``hi`` of a batch (RULES 2.5's rule
-    sets, :class:`CalibrationBatch`): hand ``h``'s ``counts[h]`` candidates, ``held[h]`` its
-    ranks per suit."""
-    for h in range(lo, hi):
-        m = counts[h]
-        _rescore_cells_terms(
-            suit_columns, held[h], fitting, shares, np.ascontiguousarray(cand_rows[h, :m]),
-            np.ascontiguousarray(cand_nat[h, :m]), opp_rows, opp_nat, sweeps, values, always,
-            params, natural_units, full[h, :m], odds[h, :m],
         )  # fmt: skip
 
 
