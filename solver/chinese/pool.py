@@ -904,6 +904,36 @@ def _cell_units(
 
 
 @njit(cache=True, nogil=True)
+def _met_cells(
+    size: IntArray, acc: npt.NDArray[np.float64]
+) -> tuple[IntArray, npt.NDArray[np.float64], npt.NDArray[np.float64], float]:
+    """The cells some weighted hand fell in, of ``acc`` (cells of ``size[0] x size[1] x
+    size[2]``, :func:`_row_cells`): their coordinates, their sums (compacted, in cell order),
+    each row's marginal sum of ``w`` per cell, and the sum of ``w`` over them all."""
+    s1, s2 = size[1], size[2]
+    met_cells = 0
+    for e in range(acc.shape[0]):
+        met_cells += int(acc[e, 0] != 0.0)
+    cells = np.empty((met_cells, 3), dtype=np.int64)
+    met = np.empty((met_cells, acc.shape[1]))
+    marginal = np.zeros((3, max(size[0], max(s1, s2))))
+    found = 0
+    plays = 0.0
+    for e in range(acc.shape[0]):
+        if acc[e, 0] == 0.0:
+            continue
+        c0, c1, c2 = e // (s1 * s2), (e // s2) % s1, e % s2
+        cells[found, 0], cells[found, 1], cells[found, 2] = c0, c1, c2
+        met[found] = acc[e]
+        marginal[0, c0] += acc[e, 0]
+        marginal[1, c1] += acc[e, 0]
+        marginal[2, c2] += acc[e, 0]
+        plays += acc[e, 0]
+        found += 1
+    return cells, met, marginal, plays
+
+
+@njit(cache=True, nogil=True)
 def _settle_cells(
     cand_rows: IntArray,
     cand_nat: IntArray,
@@ -920,27 +950,8 @@ def _settle_cells(
 ) -> None:  # pragma: no cover - compiled
     """:func:`_rescore_cells`' candidates read from the cells summed so far (``acc`` is left
     as it is, so more hands may be added after): ``sums`` and ``odds`` overwritten."""
-    s1, s2 = size[1], size[2]
-    ncells = acc.shape[0]
-    met_cells = 0
-    for e in range(ncells):
-        met_cells += int(acc[e, 0] != 0.0)
-    cells = np.empty((met_cells, 3), dtype=np.int64)  # the non-empty cells' coordinates
-    met = np.empty((met_cells, 10))  # and their sums, compacted
-    marginal = np.zeros((3, max(size[0], max(s1, s2))))
-    found = 0
-    plays = 0.0
-    for e in range(ncells):
-        if acc[e, 0] == 0.0:
-            continue
-        c0, c1, c2 = e // (s1 * s2), (e // s2) % s1, e % s2
-        cells[found, 0], cells[found, 1], cells[found, 2] = c0, c1, c2
-        met[found] = acc[e]
-        marginal[0, c0] += acc[e, 0]
-        marginal[1, c1] += acc[e, 0]
-        marginal[2, c2] += acc[e, 0]
-        plays += acc[e, 0]
-        found += 1
+    cells, met, marginal, plays = _met_cells(size, acc)
+    found = cells.shape[0]
     nu = np.zeros(128)  # natural_units by code (codes beyond the table count 0)
     for t in range(min(128, natural_units.shape[0])):
         nu[t] = natural_units[t]
@@ -1176,28 +1187,11 @@ def _settle_cells_terms(
 ) -> None:  # pragma: no cover - compiled
     """:func:`_rescore_cells_terms`' candidates read from its cells (:func:`pool_sums_terms`'
     algebra): ``full`` and ``odds`` written."""
-    s1, s2 = size[1], size[2]
-    met_cells = 0
-    for e in range(acc.shape[0]):
-        met_cells += int(acc[e, 0] != 0.0)
-    cells = np.empty((met_cells, 3), dtype=np.int64)  # the non-empty cells' coordinates
-    met = np.empty((met_cells, _TERMS_COLUMNS))  # and their sums, compacted
-    marginal = np.zeros((3, max(size[0], max(s1, s2))))
-    found = 0
-    plays = 0.0  # sum w of the hands that play rows
+    cells, met, marginal, plays = _met_cells(size, acc)  # plays: sum w of those playing rows
+    found = cells.shape[0]
     plays_c = 0.0  # and of w c
-    for e in range(acc.shape[0]):
-        if acc[e, 0] == 0.0:
-            continue
-        c0, c1, c2 = e // (s1 * s2), (e // s2) % s1, e % s2
-        cells[found, 0], cells[found, 1], cells[found, 2] = c0, c1, c2
-        met[found] = acc[e]
-        marginal[0, c0] += acc[e, 0]
-        marginal[1, c1] += acc[e, 0]
-        marginal[2, c2] += acc[e, 0]
-        plays += acc[e, 0]
-        plays_c += acc[e, 15]
-        found += 1
+    for e in range(found):
+        plays_c += met[e, 15]
     unread = np.zeros(3, dtype=np.int64)  # a natural's settlement reads no rows
     for k in range(cand_rows.shape[0]):
         ours = cand_nat[k]
