@@ -22,9 +22,9 @@ calibration target. (Also measured, and not used: weighting by the hand's rank a
 ``prod C(4 - held_rank, n_rank) / C(4, n_rank) * prod C(13 - held_suit, m_suit) / C(13,
 m_suit)``, a smoother but biased weight: a larger error.)
 
-``solve(cards, estimator="calibrated")`` re-scores the ``ev`` objective's top candidates this way
-(:func:`calibrate`); the default solve keeps the first-order tables (0.3 ms against about 1
-ms, docs/BENCHMARKS.md).
+``solve(cards)`` (``estimator="calibrated"``, the default since issue 32) re-scores the ``ev``
+objective's top candidates this way (:func:`calibrate`); ``estimator="model"`` keeps the
+first-order tables (0.3 ms against about 1 ms, docs/BENCHMARKS.md).
 
 >>> from cpsolver.rules.chinese import ChineseRules, Sweep
 >>> pool = pool_for(ChineseRules())
@@ -320,9 +320,12 @@ def preload() -> int:
     count = 0
     for key in shipped_keys():
         try:
-            pool_for(key)
+            pool = pool_for(key)
         except MissingTablesError:
             continue
+        # Its rows on the other strength scale too (~1.2 MB; rule sets of either ``wheel``
+        # share the key's pool): made now, not by the first such call.
+        pool.rows_for(key.replace(wheel="second_highest"))
         count += 1
     return count
 
