@@ -76,7 +76,7 @@ def _serve() -> None:
             cards = ask["cards"]
             pool, model = P.pool_for(rules), model_for(rules)
             start = time.perf_counter()
-            solve(cards, rules)
+            solve(cards, rules, estimator="model")
             out["solve"] = _ms(start)
             start = time.perf_counter()
             s = solve(cards, rules, estimator="calibrated")

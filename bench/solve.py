@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--objective", default="strength")
+    parser.add_argument(
+        "--estimator", default=None,
+        help="ev: the estimator named (default: the library's, calibrated; model: the tables)",
+    )  # fmt: skip
     parser.add_argument("--no-jit-times", action="store_true", help="skip the subprocess runs")
     args = parser.parse_args(argv)
 
@@ -62,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(args.hands)]
     print(
         f"hands: {args.hands} (seed {args.seed}), objective: {args.objective}, "
+        f"estimator: {args.estimator or 'default'}, "
         f"numba threads: {numba.get_num_threads()}, cpus: {os.cpu_count()}"
     )
     print(f"warm_up (this process, cache present): {warm_up() * 1e3:.1f} ms")
@@ -69,12 +74,12 @@ def main(argv: list[str] | None = None) -> None:
     rules = ChineseRules()
     tables = get_objective(args.objective).row_tables(rules)
     for hand in hands[:20]:
-        solve(hand, rules, args.objective)
+        solve(hand, rules, args.objective, estimator=args.estimator)
 
     samples = []
     for hand in hands:
         t = time.perf_counter_ns()
-        solve(hand, rules, args.objective)
+        solve(hand, rules, args.objective, estimator=args.estimator)
         samples.append(time.perf_counter_ns() - t)
     med, p99 = _quantiles(samples)
     print(f"solve():      median {med:.3f} ms, p99 {p99:.3f} ms")
@@ -88,11 +93,11 @@ def main(argv: list[str] | None = None) -> None:
     print(f"kernel only:  median {med:.3f} ms, p99 {p99:.3f} ms")
 
     text_hands = [" ".join(str(c) for c in hand) for hand in hands]
-    solve_many(hands[:10], rules, args.objective)
+    solve_many(hands[:10], rules, args.objective, estimator=args.estimator)
     rates = []
     for batch in (hands, text_hands, hands):
         t, cpu = time.perf_counter(), time.process_time()
-        solve_many(batch, rules, args.objective)
+        solve_many(batch, rules, args.objective, estimator=args.estimator)
         rates.append(
             (len(batch) / (time.perf_counter() - t), len(batch) / (time.process_time() - cpu))
         )
