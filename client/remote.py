@@ -41,7 +41,7 @@ from cpsolver.chinese.constrained import check_engine
 from cpsolver.chinese.constraints import as_constraints
 from cpsolver.chinese.deal import Deal as ChineseDeal
 from cpsolver.chinese.deal import check_deal_request
-from cpsolver.chinese.estimator import Estimator
+from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR, Estimator
 from cpsolver.chinese.rate import Rating
 from cpsolver.chinese.scoring import (
     Seat,
@@ -411,7 +411,9 @@ class RemoteBackend:
                 raise RemoteError("UNIMPLEMENTED", f"objective {objective!r} has no wire name")
             request.objective = pb.Objective.Value(name)
         # The section resolved both with the library (its errors, raised before any call).
-        request.estimator = str(estimator)
+        # The default goes as empty: the server's default, which, unlike a named
+        # "calibrated", falls back to the tables where the pool cannot settle the call.
+        request.estimator = _estimator_to_wire(estimator)
         request.arrangements = arrangements
         request.seed = seed
         return request
@@ -525,7 +527,7 @@ class RemoteBackend:
         seat = read_seat(r.played, r.rules)
         request = pb.RateArrangementRequest(
             rules=rules_to_wire(r.rules, pb.ChineseRules),
-            estimator=str(r.estimator),
+            estimator=_estimator_to_wire(r.estimator),
             arrangements=r.arrangements,
             seed=r.seed,
         )
@@ -1069,6 +1071,12 @@ class RemoteBackend:
         for result in results:
             assert not isinstance(result, pb.SolveRequest), "the server skipped a hand"
             yield result
+
+
+def _estimator_to_wire(estimator: Estimator) -> str:
+    """A request's ``estimator`` field: empty for the default (the server's, which falls back
+    to the tables where the pool cannot settle the call), else the estimator's text."""
+    return "" if estimator is DEFAULT_ESTIMATOR else str(estimator)
 
 
 def _plain_status(code: grpc.StatusCode, details: str) -> Any:

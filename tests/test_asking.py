@@ -72,8 +72,12 @@ def test_a_bad_estimator_names_the_field_and_the_forms(text: str, message: str) 
 
 
 def test_each_estimator_is_what_the_solution_reports() -> None:
-    assert solve(HAND).analysis.estimator == Estimator("model")  # type: ignore[union-attr]
+    # Issue 32: the default is the calibrated estimate; the table model is named.
+    assert solve(HAND).analysis.estimator == Estimator("calibrated")  # type: ignore[union-attr]
+    model = solve(HAND, estimator="model")
+    assert model.analysis.estimator == Estimator("model")  # type: ignore[union-attr]
     calibrated = solve(HAND, estimator="calibrated")
+    assert solve(HAND) == calibrated != model
     assert str(calibrated.analysis.estimator) == "calibrated"  # type: ignore[union-attr]
     assert calibrated.to_dict()["estimator"] == "calibrated"
     # A budget reports what it bought, not itself.
@@ -186,9 +190,9 @@ def test_the_cli_takes_the_same_estimator_and_count() -> None:
     assert got == json.loads(json.dumps(expected.to_dict()))
     assert got["estimator"] == "rollouts:40"
     assert len(got["alternatives"]) == 2  # type: ignore[arg-type]
-    # The CLI's own default is a budget of 100 ms; --estimator model is the library default.
-    assert _json()["ev"] == solve(HAND, estimator="budget:100ms").ev
-    assert _json("--estimator", "model")["ev"] == solve(HAND).ev
+    # The CLI's own default is a budget of 100 ms, which buys the library's default.
+    assert _json()["ev"] == solve(HAND, estimator="budget:100ms").ev == solve(HAND).ev
+    assert _json("--estimator", "model")["ev"] == solve(HAND, estimator="model").ev
 
 
 @pytest.mark.parametrize(
@@ -250,7 +254,11 @@ def test_the_wire_takes_the_same_estimator_and_count(
     assert budget.estimator == "calibrated" and budget.calibrated
     assert budget.value == solve(HAND, estimator="calibrated").ev
     plain = stub.Solve(chinese_poker_pb2.SolveRequest(cards=wire(HAND)), timeout=60)
-    assert plain.estimator == "model" and plain.value == solve(HAND).ev
+    assert plain.estimator == "calibrated" and plain.value == solve(HAND).ev
+    model = stub.Solve(
+        chinese_poker_pb2.SolveRequest(cards=wire(HAND), estimator="model"), timeout=60
+    )
+    assert model.estimator == "model" and model.value == solve(HAND, estimator="model").ev
     strength = stub.Solve(
         chinese_poker_pb2.SolveRequest(
             cards=wire(ROYAL), objective=chinese_poker_pb2.OBJECTIVE_ROYALTIES

@@ -21,6 +21,9 @@ CASES = [
     ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {}),  # CP-E9 six pairs
     ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "standard", {"estimator": "rollouts:40", "seed": 3}),
     ("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s", "eastern", {}),  # CP-E10 dragon
+    # The table model, named (the default is calibrated since issue 32).
+    ("As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s", "standard", {"estimator": "model"}),
+    ("As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s", "eastern", {"estimator": "model"}),
     ("2c 3d 4h Ah Kd Qc Jd Ts As Ks Qd Jc Th", "two_four", {"estimator": "rollouts:40", "seed": 1}),
     # Six pairs held but not declared (quads play better, CP-11): an undeclared natural entry.
     ("As Ad Ac Ah Ks Kd Kc Kh Qs Qd Js Jd 9s", "standard", {}),
@@ -47,7 +50,7 @@ def test_remote_ev_solution_equals_the_library(
     assert got.analysis.rows == expected.analysis.rows
     assert got.analysis.ev == expected.analysis.ev == got.ev
     assert got.analysis.ci95 == expected.analysis.ci95
-    asked = str(kwargs.get("estimator", "model"))
+    asked = str(kwargs.get("estimator", "calibrated"))
     finer = asked != "model" and asked != f"budget:{CALIBRATED_COST_MS - 5}ms"
     assert (expected.analysis.ci95 is not None) == finer
     assert got.analysis.estimator == expected.analysis.estimator

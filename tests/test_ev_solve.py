@@ -54,7 +54,7 @@ def test_ev_is_the_default_and_equals_the_direct_expectation(preset: str) -> Non
         cards = [Card.from_index(i) for i in hand]
         rows = model.rows * removal_weights_reference(hand)
         seen = OpponentModel(rules, rows / rows.sum(axis=1, keepdims=True), model.naturals)
-        s = solve(cards, rules, alternatives=2)
+        s = solve(cards, rules, estimator="model", arrangements=3)
         assert s.objective == "ev" and s.analysis is not None
         shown = s.alternatives if s.natural else (s.arrangement, *s.alternatives)
         for arr in shown:
@@ -216,7 +216,7 @@ def test_a_declared_natural_reports_its_settlement_not_the_unused_rows() -> None
     """Issue 14: declaring (CP-11), the report gives the natural's settlement against one
     opponent from the model's natural rates, and the CLI shows it instead of row odds."""
     hand = "2h 5h 9h 3h 4h 7h Jh Kh 2s 6s 8s Ts Qs"  # CP-E12 three flushes
-    s = solve(hand)
+    s = solve(hand, estimator="model")
     assert s.natural is not None and s.analysis is not None
     settled = s.analysis.settlement
     assert settled is not None and settled.name == "three_flushes" and settled.units == 3
@@ -225,7 +225,7 @@ def test_a_declared_natural_reports_its_settlement_not_the_unused_rows() -> None
     assert settled.tie == pytest.approx(rates[2])
     assert settled.loss == pytest.approx(rates[1], abs=1e-12)
     assert s.ev == pytest.approx(3 * (3 * settled.win - 13 * settled.loss))
-    plain = solve("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h")
+    plain = solve("As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h", estimator="model")
     assert plain.analysis is not None and plain.analysis.settlement is None
     shown = run("solve", hand, env={**os.environ, "COLUMNS": "100"})
     assert shown.returncode == 0, shown.stderr
@@ -238,10 +238,10 @@ def test_a_declared_natural_reports_its_settlement_not_the_unused_rows() -> None
 
 def test_the_ev_comes_with_an_estimate_in_the_shape_of_the_other_games() -> None:
     """Issue 14: ``{value, low, high, exact}``; never exact; the rollouts' CI with rollouts,
-    else the calibration bound of the rule set's scoring."""
+    else, for the table model, the calibration bound of the rule set's scoring."""
     hand = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"
     for preset, bound in (("standard", 0.50), ("two_four", 0.20)):
-        report = solve(hand, preset).analysis
+        report = solve(hand, preset, estimator="model").analysis
         assert report is not None and report.estimate is not None
         e = report.estimate.to_dict()
         assert e == {"value": report.ev, "low": e["low"], "high": e["high"], "exact": False}

@@ -74,7 +74,7 @@ def test_solve_page(tmp_path: Path) -> None:
     assert code == 0, err
     dom, console = dom_and_console(page, tmp_path)
     assert console == []
-    best = solve(HAND, arrangements=3)
+    best = solve(HAND, estimator="model", arrangements=3)
     shown = cards_in(dom)
     assert shown[:13] == [str(c) for row in (best.back, best.middle, best.front) for c in row]
     assert sorted(shown[:13]) == sorted(str(c) for c in parse_cards(HAND))
@@ -91,7 +91,7 @@ def test_rate_page_of_a_choice_and_of_a_foul(tmp_path: Path) -> None:
         assert code == 0, err
         dom, console = dom_and_console(page, tmp_path)
         assert console == []
-        rating = rate(rows)
+        rating = rate(rows, estimator="model")
         shown = cards_in(dom)
         assert shown[:13] == [str(c) for r in rating.rows for c in r.cards]
         assert shown[13:26] == [str(c) for r in rating.best_rows for c in r.cards]

@@ -57,7 +57,8 @@ def test_the_fast_settlement_answers_as_before() -> None:
 @pytest.mark.parametrize("index", range(0, len(FIXTURE["solve"]), 1))
 def test_solves_choose_as_before(index: int) -> None:
     entry = FIXTURE["solve"][index]
-    s = solve(entry["cards"], _rules(entry["rules"]), entry["objective"])
+    # Captured when the table model was the default estimator (issue 32 made it calibrated).
+    s = solve(entry["cards"], _rules(entry["rules"]), entry["objective"], estimator="model")
     got = {
         "back": " ".join(map(str, s.back)),
         "middle": " ".join(map(str, s.middle)),

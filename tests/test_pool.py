@@ -501,8 +501,8 @@ def test_calibrated_value_agrees_with_a_large_simulation_of_the_same_split(
 
 
 def test_calibrated_row_odds_are_the_pools() -> None:
-    plain = solve(EV_MD_HAND).analysis
-    calibrated = solve(EV_MD_HAND, calibrated=True).analysis
+    plain = solve(EV_MD_HAND, estimator="model").analysis
+    calibrated = solve(EV_MD_HAND, estimator="calibrated").analysis
     assert plain is not None and calibrated is not None
     for row, odds in calibrated.rows.items():
         assert odds.win + odds.tie + odds.loss == pytest.approx(1.0)

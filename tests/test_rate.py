@@ -66,8 +66,8 @@ def test_ev_lost_is_solves_value_less_the_pinned_arrangements() -> None:
     the same rows pinned with constraints; the rank-k arrangement is solve's k-th."""
     for rows in random_arrangements(29, 12):
         cards = [c for row in rows for c in row]
-        rating = rate(rows)
-        best = solve(cards)
+        rating = rate(rows, estimator="model")  # pinned solves are valued by the model
+        best = solve(cards, estimator="model")
         pinned = solve(cards, constraints=pins(rows) + " natural=forbid")
         assert best.ev is not None
         assert rating.ev == pytest.approx(pinned.value, abs=1e-9)
@@ -75,19 +75,19 @@ def test_ev_lost_is_solves_value_less_the_pinned_arrangements() -> None:
         assert rating.ev_lost > 0 and rating.rank is not None and rating.rank > 1
         assert rating.mistakes
         if rating.rank <= 101:
-            kth = solve(cards, arrangements=rating.rank)
+            kth = solve(cards, estimator="model", arrangements=rating.rank)
             assert kth.alternatives[-1].value == pytest.approx(rating.ev, abs=1e-12)
         assert rating.choices >= rating.rank
 
 
 def test_rows_are_rated_beside_the_best() -> None:
     rows = random_arrangements(7, 1)[0]
-    rating = rate(rows)
+    rating = rate(rows, estimator="model")
     assert [r.row for r in rating.rows] == [Row.BACK, Row.MIDDLE, Row.FRONT]
     for mine, given in zip(rating.rows, rows, strict=True):
         assert set(mine.cards) == set(given)
         assert mine.win + mine.tie + mine.loss == pytest.approx(1.0)
-    best = solve([c for row in rows for c in row])
+    best = solve([c for row in rows for c in row], estimator="model")
     assert best.analysis is not None
     for rated in rating.best_rows:
         odds = best.analysis.rows[rated.row]
@@ -120,7 +120,7 @@ def test_a_foul_is_rated_as_the_foul_it_is(scoring: str) -> None:
     rules = ChineseRules.resolve("standard", scoring=scoring)
     for rows in random_arrangements(5, 3, fouled=True):
         cards = [c for row in rows for c in row]
-        rating = rate(rows, rules)
+        rating = rate(rows, rules, estimator="model")  # CP-10 by the model's rows
         assert rating.fouled and rating.foul_reason and rating.rank is None
         assert rating.mistakes == ("foul",)
         assert rating.ev == pytest.approx(_foul_ev_by_hand(cards, rules), rel=1e-9)
@@ -134,7 +134,7 @@ def test_a_foul_under_the_calibrated_estimator_has_an_interval() -> None:
     assert rating.ev_ci95 is not None and rating.ev_lost_ci95 is not None
     low, high = rating.ev_lost_ci95
     assert 0 <= low <= rating.ev_lost <= high
-    model = rate(rows)
+    model = rate(rows, estimator="model")
     assert rating.ev == pytest.approx(model.ev, abs=1.0)  # the pool and the model agree roughly
 
 

@@ -78,10 +78,17 @@ def test_a_declared_natural_over_the_wire(remote: RemoteSolver, grpc_channel: gr
     assert (theirs.ev, theirs.ev_lost, theirs.rank) == (mine.ev, 0.0, 1)
     stub = pb_grpc.ChinesePokerServiceStub(grpc_channel)
     request = pb.RateArrangementRequest(
-        natural=pb.TablePlayer.NaturalDeclaration(cards=wire(DRAGON))
+        natural=pb.TablePlayer.NaturalDeclaration(cards=wire(DRAGON)), estimator="model"
     )
     response = stub.RateArrangement(request, timeout=60)
     assert response.natural.name == "dragon" and response.value == mine.ev
+    # Unnamed, the estimator is the calibrated default, as in-process.
+    plain = stub.RateArrangement(
+        pb.RateArrangementRequest(natural=pb.TablePlayer.NaturalDeclaration(cards=wire(DRAGON))),
+        timeout=60,
+    )
+    default = rate({"cards": DRAGON, "natural": True})
+    assert plain.estimator == "calibrated" and plain.value == default.ev
 
 
 def test_bad_input_is_refused_alike(

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from cpsolver import solve
 from cpsolver.budget import call_budget
-from cpsolver.chinese.estimator import CALIBRATED_COST_MS, MAX_BUDGET_MS, budget_mode
+from cpsolver.chinese.estimator import CALIBRATED_COST_MS, MAX_BUDGET_MS, Estimator, budget_mode
 from cpsolver.client.cli import main
 from cpsolver.errors import InvalidInputError
 
@@ -29,23 +29,23 @@ HAND = "As Ad Kh Kd Qs Jh Th 9c 8c 7d 5s 4s 2h"  # docs/EV.md's card-removal exa
 def test_a_budget_that_fits_buys_the_calibrated_estimate(preset: str) -> None:
     got = solve(HAND, preset, arrangements=3, estimator=f"budget:{CALIBRATED_COST_MS}ms")
     named = solve(HAND, preset, arrangements=3, estimator="calibrated")
-    default = solve(HAND, preset, arrangements=3)
+    model = solve(HAND, preset, arrangements=3, estimator="model")
     assert got == named
     assert got.analysis is not None and named.analysis is not None
     assert got.analysis.ci95 == named.analysis.ci95 is not None
-    assert got.analysis.ev != default.analysis.ev  # type: ignore[union-attr]
+    assert got.analysis.ev != model.analysis.ev  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("budget", [0, 1, CALIBRATED_COST_MS - 1])
-def test_a_budget_too_small_gives_the_default_answer(budget: int) -> None:
+def test_a_budget_too_small_gives_the_table_models_answer(budget: int) -> None:
     got = solve(HAND, estimator=f"budget:{budget}ms")
-    assert got == solve(HAND)
+    assert got == solve(HAND, estimator="model")
     assert got.analysis is not None and got.analysis.ci95 is None
 
 
 def test_the_deadline_caps_the_budget_at_half_the_time_left() -> None:
     big = 10 * CALIBRATED_COST_MS
-    default, calibrated = solve(HAND), solve(HAND, estimator="calibrated")
+    default, calibrated = solve(HAND, estimator="model"), solve(HAND, estimator="calibrated")
     short = (2 * CALIBRATED_COST_MS - 2) / 1000  # half of it is under the calibrated cost
     assert solve(HAND, estimator=f"budget:{big}ms", deadline=short) == default
     assert solve(HAND, estimator=f"budget:{big}ms", deadline=1.0) == calibrated
@@ -108,7 +108,7 @@ def test_the_cli_prints_the_calibrated_ev_by_default() -> None:
 
 def test_the_cli_budget_flag_and_named_estimates() -> None:
     code, out, _ = _cli("--estimator", "budget:0ms", "--json")
-    assert code == 0 and json.loads(out)["ev"] == solve(HAND).ev
+    assert code == 0 and json.loads(out)["ev"] == solve(HAND, estimator="model").ev
     assert json.loads(out)["estimator"] == "model"
     code, out, _ = _cli("--estimator", "rollouts:40", "--seed", "3", "--json")
     assert code == 0 and json.loads(out)["rollouts"] == 40
@@ -139,7 +139,9 @@ def test_solve_many_and_the_local_batch_spend_the_budget_per_hand() -> None:
     good = [BATCH[0], BATCH[2]]
     calibrated = [solve(h, estimator="calibrated") for h in good]
     assert solve_many(good, estimator=f"budget:{CALIBRATED_COST_MS}ms") == calibrated
-    assert solve_many(good, estimator=f"budget:{CALIBRATED_COST_MS - 1}ms") == solve_many(good)
+    assert solve_many(good, estimator=f"budget:{CALIBRATED_COST_MS - 1}ms") == solve_many(
+        good, estimator="model"
+    )
     with pytest.raises(InvalidInputError, match=r"^estimator: budget:Nms takes 0 to"):
         solve_many(good, estimator=f"budget:{MAX_BUDGET_MS + 1}ms")
     got = [
@@ -158,5 +160,6 @@ def test_the_cli_batch_takes_a_budget() -> None:
     assert [r["ok"] for r in records] == [True, False, True]
     assert records[0]["solution"]["ev"] == solve(HAND, estimator="calibrated").ev
     assert records[0]["solution"]["ev_ci95"] is not None
-    plain = CliRunner().invoke(main, ["batch", "-"], input=lines)  # default: no budget
+    plain = CliRunner().invoke(main, ["batch", "-"], input=lines)  # default: calibrated
     assert json.loads(plain.stdout.splitlines()[0])["solution"]["ev"] == solve(HAND).ev
+    assert solve(HAND).analysis.estimator == Estimator("calibrated")  # type: ignore[union-attr]

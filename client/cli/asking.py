@@ -33,7 +33,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _FORMS = {
     "model": "the first-order tables (about 0.3 ms)",
-    "calibrated": "re-scored against the weighted opponent pool (a few ms)",
+    "calibrated": "re-scored against the weighted opponent pool (about 1 ms)",
     "rollouts:2000": "re-scored by simulating N opponent deals (with --seed)",
     "budget:100ms": "the finest of those that fits N milliseconds",
 }
@@ -71,9 +71,9 @@ def estimate_options(default: Estimator, what: str = "") -> Callable[[F], F]:
                 type=_EstimatorType(),
                 default=None,
                 shell_complete=_complete,
-                help=f"ev: how the expected units{each} are estimated: model (the tables, "
-                "about 0.3 ms), calibrated (re-scored against the weighted opponent pool, a "
-                "few ms), rollouts:N (re-scored by N simulated deals, with --seed) or "
+                help=f"ev: how the expected units{each} are estimated: calibrated (re-scored "
+                "against the weighted opponent pool, about 1 ms), model (the tables alone, "
+                "about 0.3 ms), rollouts:N (re-scored by N simulated deals, with --seed) or "
                 f"budget:Nms (the finest that fits N ms). Default: {default}.",
             ),
             click.option(

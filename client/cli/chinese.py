@@ -33,7 +33,7 @@ from cpsolver.rules import parse_assignments
 SOLVE_ESTIMATOR = Estimator("budget", 100)
 """``cpsolver solve``'s estimator when none is named, ``budget:100ms``: a person (or a script
 paying a process start-up of half a second) is waiting, so the printed EV is the calibrated
-one (docs/EV.md). The library and the server default to ``model``."""
+one (docs/EV.md), as the library's and the server's default ``calibrated`` is."""
 
 
 @main.command()

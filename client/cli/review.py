@@ -28,9 +28,9 @@ from rich.table import Table
 from rich.text import Text
 
 from cpsolver.cards import Card
-from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR
 from cpsolver.chinese.render import review_html
 from cpsolver.chinese.review import (
+    REVIEW_ESTIMATOR,
     HandError,
     PlayerSummary,
     Review,
@@ -123,7 +123,7 @@ def _count(file: str) -> int | None:
 @main.command("review")
 @click.argument("file", default="-", metavar="[FILE|-]")
 @rules_options("Override one rule option (repeatable) for hands that name no rules.")
-@estimate_options(DEFAULT_ESTIMATOR, "of each hand")
+@estimate_options(REVIEW_ESTIMATOR, "of each hand")
 @click.option(
     "--worst", type=click.IntRange(0, 100), default=5, show_default=True,
     help="How many of each player's worst hands the table lists.",
@@ -157,7 +157,7 @@ def review_command(
     Example: cpsolver review history.jsonl --json
     """
     overrides: dict[str, Any] = parse_assignments(assignments)
-    estimator, _ = asked(DEFAULT_ESTIMATOR, asking)
+    estimator, _ = asked(REVIEW_ESTIMATOR, asking)
     default = ChineseRules.resolve(preset, **overrides)
     ray = None
     if ray_address is not None:

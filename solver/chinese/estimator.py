@@ -4,9 +4,10 @@ The ``ev`` objective (RULES §2.3) can value a split four ways, cheapest first:
 
 ========================  ==================================================================
 ``model``                 the first-order opponent tables (card removal by row class; about
-                          0.3 ms): the library's and the server's default
+                          0.3 ms): for callers who want the cheapest answer
 ``calibrated``            the best candidates re-scored against the importance-weighted
-                          opponent pool (card removal beyond first order; a few milliseconds)
+                          opponent pool (card removal beyond first order; about 1 ms): the
+                          default of the library, the CLI's batch and the server
 ``rollouts:N``            the best candidates re-scored by simulating N opponent deals from
                           the unseen cards (``seed`` makes them reproducible)
 ``budget:Nms``            a time budget of N milliseconds: the finest of the above that fits
@@ -161,8 +162,12 @@ def _amount_problem(kind: str, amount: int) -> str:
     return ""
 
 
-DEFAULT_ESTIMATOR = Estimator("model")
-"""What ``solve`` (library and server) uses when no estimator is named: the 0.3 ms tables."""
+DEFAULT_ESTIMATOR = Estimator("calibrated")
+"""What every surface uses when no estimator is named (issue 32): the calibrated estimate, whose
+printed EV is right (docs/BENCHMARKS.md) at about 1 ms a hand. Where the pool cannot settle a
+call (constraints, 13 of 14 to 17 cards, ``engine="cpsat"``: rows it does not choose whole)
+an unnamed estimator is the table model's, as :func:`cpsolver.solve` says; naming
+``calibrated`` there is an error."""
 
 
 def budget_mode(
@@ -206,8 +211,8 @@ def resolve_estimator(
     ``budget_ms=N``; a :class:`DeprecationWarning` when ``warn``), or ``default`` when none is
     given. Naming it twice is an :class:`InvalidInputError` with a violation for each name.
 
-    >>> resolve_estimator(None), resolve_estimator("calibrated")
-    (Estimator(kind='model', amount=0), Estimator(kind='calibrated', amount=0))
+    >>> resolve_estimator(None), resolve_estimator("model")
+    (Estimator(kind='calibrated', amount=0), Estimator(kind='model', amount=0))
     >>> try:
     ...     resolve_estimator("calibrated", rollouts=100, warn=False)
     ... except InvalidInputError as error:

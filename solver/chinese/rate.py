@@ -8,14 +8,14 @@ odds and units of the player's rows beside the best's.
 
 How each choice is valued:
 
-* ``model`` (the default): every valid split by the opponent tables reweighted for the 13 cards
+* ``model``: every valid split by the opponent tables reweighted for the 13 cards
   (card removal), the very values ``solve`` ranks (equal to the bit: the EV lost of ``solve``'s
   own arrangement is 0); the interval of the EV lost is not known (None).
-* ``calibrated`` and ``rollouts:N``: ``solve``'s candidates (the model's best 10) and the
-  player's choice re-scored together (the same weighted pool, or the same N deals from
-  ``seed``), so the best is the best of them; the EV lost's 95% interval combines the two
-  choices' half-widths as if independent (they share the pool or the deals, which only
-  narrows the true one), its low end at least 0.
+* ``calibrated`` (the default, as ``solve``'s) and ``rollouts:N``: ``solve``'s candidates (the
+  model's best 10) and the player's choice re-scored together (the same weighted pool, or the same
+  N deals from ``seed``), so the best is the best of them; the EV lost's 95% interval combines the
+  two choices' half-widths as if independent (they share the pool or the deals, which only narrows
+  the true one), its low end at least 0.
 * a foul: each opponent who plays rows collects all three of its rows (with the CP-9 bonus of
   a scoop), one who declares a natural collects it: by the model's reweighted rows, or, for
   ``calibrated`` and ``rollouts:N``, against the weighted pool.

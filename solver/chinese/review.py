@@ -69,6 +69,7 @@ from cpsolver.seeds import check_seed
 
 __all__ = [
     "HISTORY_FIELDS",
+    "REVIEW_ESTIMATOR",
     "HandError",
     "MistakeTally",
     "PlayerSummary",
@@ -83,6 +84,11 @@ __all__ = [
 
 HISTORY_FIELDS = frozenset({"id", "player", "rules", "back", "middle", "front", "cards", "natural"})
 """The fields of one hand of a history (docs/schemas/hand-history.schema.json)."""
+REVIEW_ESTIMATOR = Estimator("model")
+"""The estimator a review uses when none is named: the table model, whose batch kernel rates a
+history's hands on every core (tens of thousands a second; docs/BENCHMARKS.md, "Reviewing a
+history"), where the calibrated default of a single solve or rating (about 1 ms each, hand by
+hand here) would take minutes over a long history. Name ``calibrated`` to review by it."""
 WORST_HANDS = 5
 """How many of a player's worst hands a summary lists."""
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
@@ -341,13 +347,14 @@ def review(
 ) -> Review:
     """Rate every hand of ``history`` (mappings of the history format, module doc) and sum
     them up by player. ``rules`` (with ``overrides``) is the rule set of hands that name none;
-    ``estimator`` and ``seed`` as in :func:`cpsolver.rate` (default ``model``); ``threads``:
-    how many threads the batch kernel runs on (default: the cores this process may use);
+    ``estimator`` and ``seed`` as in :func:`cpsolver.rate` (default :data:`REVIEW_ESTIMATOR`,
+    ``model``); ``threads``: how many threads the batch kernel runs on (default: the cores
+    this process may use);
     ``progress(n)`` is called as hands are done (``n`` more each time); ``lines``: each hand's
     input line, reported with it. An item that is a :class:`~cpsolver.errors.CpsolverError`
     (a reader's, e.g. a line that is not JSON) is reported as that hand's error.
     :func:`cpsolver.cluster.review` does the same on a Ray cluster."""
-    chosen = resolve_estimator(estimator).chosen(None)
+    chosen = resolve_estimator(estimator, default=REVIEW_ESTIMATOR).chosen(None)
     rated, errors = rate_hands(
         history, rules, estimator=chosen, seed=seed, threads=threads, progress=progress,
         lines=lines, **overrides,
@@ -372,7 +379,7 @@ def rate_hands(
     default 0, 1, ...: a part of a history rated elsewhere, e.g. a Ray task's chunk, keeps
     its positions). A hand's numbers do not depend on the other hands rated with it."""
     default = resolve_rules(rules, overrides)
-    chosen = resolve_estimator(estimator).chosen(None)
+    chosen = resolve_estimator(estimator, default=REVIEW_ESTIMATOR).chosen(None)
     check_seed(seed)
     if threads is None:
         threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1

@@ -555,17 +555,20 @@ def solve(
     rule set's trained tables (:class:`~cpsolver.chinese.ev_model.MissingTablesError` when the
     rule set has none); it decides a natural declaration by EV too (CP-11) and fills
     :attr:`Solution.analysis`. ``estimator`` says how it estimates
-    (:mod:`cpsolver.chinese.estimator`): ``"model"`` (the default: the first-order tables,
-    about 0.3 ms), ``"calibrated"`` (the 10 best candidates, less those more than
-    :data:`~cpsolver.chinese.pool.CALIBRATED_MARGIN` below the best, re-scored against the
-    importance-weighted opponent pool, :mod:`cpsolver.chinese.pool`: card removal beyond
-    first order, a few milliseconds, within the calibration target of docs/BENCHMARKS.md),
+    (:mod:`cpsolver.chinese.estimator`): ``"calibrated"`` (the default: the 10 best
+    candidates, less those more than :data:`~cpsolver.chinese.pool.CALIBRATED_MARGIN` below
+    the best, re-scored against the importance-weighted opponent pool,
+    :mod:`cpsolver.chinese.pool`: card removal beyond first order, about 1 ms, within the
+    calibration target of docs/BENCHMARKS.md), ``"model"`` (the first-order tables alone,
+    about 0.3 ms),
     ``"rollouts:N"`` (re-scored by simulating N deals of the opponents from the unseen cards,
     reproducible by ``seed``, stopping early after ``deadline`` seconds,
     :mod:`cpsolver.chinese.rollouts`) or ``"budget:Nms"`` (the finest of those that fits N
     milliseconds, :func:`~cpsolver.chinese.estimator.budget_mode`: never more than half the
-    time left before ``deadline`` or a server call's deadline). Other objectives and
-    constrained solves have only one way to value a split and ignore it.
+    time left before ``deadline`` or a server call's deadline). Other objectives have only
+    one way to value a split and ignore it; constrained, 13-of-N and ``cpsat`` solves value
+    splits by the table model (the pool settles whole 13-card arrangements it chose), so
+    there the default is the model and a named ``calibrated`` or ``rollouts:N`` is an error.
 
     ``arrangements`` is how many arrangements come back: the best and the next best with
     distinct values (:attr:`Solution.alternatives`), 1 to
@@ -624,7 +627,9 @@ def solve(
         return _solve_ev(
             indices, resolved, obj, count, asked.chosen(left), seed, deadline, cons.natural
         )
-    if asked.kind in ("rollouts", "calibrated"):
+    if asked.kind in ("rollouts", "calibrated") and asked is not DEFAULT_ESTIMATOR:
+        # Named, it is refused: the caller asked for an estimate this call cannot have. The
+        # default is the best estimate each call can have, so here it is the table model's.
         raise InvalidInputError(
             "estimator",
             f"{asked} needs the ev objective on 13 cards without constraints or engine cpsat",
