@@ -86,9 +86,9 @@ HISTORY_FIELDS = frozenset({"id", "player", "rules", "back", "middle", "front", 
 """The fields of one hand of a history (docs/schemas/hand-history.schema.json)."""
 REVIEW_ESTIMATOR = Estimator("model")
 """The estimator a review uses when none is named: the table model, whose batch kernel rates a
-history's hands on every core (tens of thousands a second; docs/BENCHMARKS.md, "Reviewing a
-history"), where the calibrated default of a single solve or rating (about 1 ms each, hand by
-hand here) would take minutes over a long history. Name ``calibrated`` to review by it."""
+history's hands on every core (2,000-2,800 hands a second in docs/BENCHMARKS.md, "Reviewing a
+history"), where a review by the calibrated default of a single solve or rating goes hand by
+hand (10 hands a second there). Name ``calibrated`` to review by it."""
 WORST_HANDS = 5
 """How many of a player's worst hands a summary lists."""
 _ROWS = (Row.BACK, Row.MIDDLE, Row.FRONT)
