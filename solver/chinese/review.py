@@ -64,6 +64,7 @@ from cpsolver.chinese.solve import resolve_rules
 from cpsolver.errors import CpsolverError, FieldPath, InvalidInputError
 from cpsolver.estimate import wilson_interval
 from cpsolver.evaluator.poker import Category, PokerTables, hand_from_class, poker_tables
+from cpsolver.gc_pause import collector_paused
 from cpsolver.rules import ChineseRules, Row, parse_assignments
 from cpsolver.seeds import check_seed
 
@@ -383,6 +384,21 @@ def rate_hands(
     check_seed(seed)
     if threads is None:
         threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    with collector_paused():  # the hands read and rated are many small objects, all kept
+        return _rate_all(history, default, chosen, seed, threads, progress, lines, indices)
+
+
+def _rate_all(
+    history: Iterable[object],
+    default: ChineseRules,
+    chosen: Estimator,
+    seed: int,
+    threads: int,
+    progress: Callable[[int], None] | None,
+    lines: Iterable[int | None] | None,
+    indices: Iterable[int] | None,
+) -> tuple[list[ReviewedHand], list[HandError]]:
+    """:func:`rate_hands`' work, its arguments checked."""
     read: list[_Read] = []
     errors: list[HandError] = []
     numbers = iter(lines) if lines is not None else None

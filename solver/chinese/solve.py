@@ -81,6 +81,7 @@ from cpsolver.chinese.search import (
 from cpsolver.errors import CardError, CardTypeError, Field, InvalidInputError, Violations
 from cpsolver.estimate import Estimate
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, hand_from_class, poker_tables
+from cpsolver.gc_pause import collector_paused
 from cpsolver.rules import ChineseRules, Row
 from cpsolver.rules.chinese import Declare, Scoring
 from cpsolver.seeds import check_seed
@@ -894,7 +895,19 @@ def solve_many(
         with problems.check():
             indices.append(_indices13(hand, ("hands", i)))
     problems.raise_any()
-    chosen = asked.chosen(budget_left())
+    with collector_paused():  # the answers are many small objects, all kept (gc_pause doc)
+        return _solve_all(indices, resolved, obj, count, asked.chosen(budget_left()), seed)
+
+
+def _solve_all(
+    indices: list[list[int]],
+    resolved: ChineseRules,
+    obj: Objective,
+    count: int,
+    chosen: Estimator,
+    seed: int,
+) -> list[Solution]:
+    """:func:`solve_many`'s hands (validated card indices) solved."""
     if isinstance(obj, EvObjective) and chosen.kind == "calibrated":
         return _solve_calibrated_batch(indices, resolved, obj, count, chosen)
     if isinstance(obj, EvObjective) and (count > 1 or chosen.kind != "model"):
