@@ -27,7 +27,7 @@ import random
 import statistics
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bench.soak import Server
 
@@ -75,6 +75,7 @@ class Result:
     seconds: float
     calls: int = 0  # every call, warm-up included
     client_cpu: float = 0.0  # client CPU seconds over all calls
+    failed: dict[str, int] = field(default_factory=dict)  # calls refused or failed, by code
 
 
 def _client(  # type: ignore[no-untyped-def]
@@ -93,6 +94,7 @@ def _client(  # type: ignore[no-untyped-def]
     latencies: list[float] = []
     items = [0]
     calls = [0]
+    failed: dict[str, int] = {}
     lock = threading.Lock()
 
     def run(offset: int) -> None:
@@ -104,15 +106,24 @@ def _client(  # type: ignore[no-untyped-def]
             t0 = time.perf_counter()
             if t0 >= end:
                 break
-            if mode == "unary":
-                stub.Solve(requests[rng.randrange(len(requests))], timeout=30)
-                count = 1
-            else:
-                first = rng.randrange(len(requests) - BATCH)
-                batch = chinese_poker_pb2.BatchSolveRequest(
-                    requests=requests[first : first + BATCH]
-                )
-                count = sum(1 for _ in stub.BatchSolve(batch, timeout=60))
+            try:
+                if mode == "unary":
+                    stub.Solve(requests[rng.randrange(len(requests))], timeout=30)
+                    count = 1
+                else:
+                    first = rng.randrange(len(requests) - BATCH)
+                    batch = chinese_poker_pb2.BatchSolveRequest(
+                        requests=requests[first : first + BATCH]
+                    )
+                    count = sum(1 for _ in stub.BatchSolve(batch, timeout=60))
+            except grpc.RpcError as exc:
+                # A refusal (RESOURCE_EXHAUSTED: the admission's queue is full) is counted,
+                # not fatal: the client backs off a little, as its RetryInfo asks, and goes on.
+                code = exc.code().name if exc.code() is not None else "UNKNOWN"
+                with lock:
+                    failed[code] = failed.get(code, 0) + 1
+                time.sleep(0.01)
+                continue
             t1 = time.perf_counter()
             made += count
             if t0 >= start and t1 <= end:
@@ -131,7 +142,7 @@ def _client(  # type: ignore[no-untyped-def]
         t.join()
     cpu = time.process_time() - cpu
     channel.close()
-    out.put(Result(latencies, items[0], seconds, calls[0], cpu))
+    out.put(Result(latencies, items[0], seconds, calls[0], cpu, failed))
 
 
 def drive(  # type: ignore[no-untyped-def]
@@ -156,7 +167,9 @@ def drive(  # type: ignore[no-untyped-def]
         seconds,
         sum(r.calls for r in results),
         sum(r.client_cpu for r in results),
-    )
+        {code: sum(r.failed.get(code, 0) for r in results)
+         for code in sorted({c for r in results for c in r.failed})},
+    )  # fmt: skip
 
 
 def _ms(values: list[float], q: float) -> float:
@@ -254,8 +267,8 @@ def main() -> None:
                 cpu = server.cpu_seconds() - cpu0
                 rate = r.items / r.seconds
                 per_item = (
-                    f"CPU per hand: server {1000 * cpu / r.calls:.3f} ms, "
-                    f"client {1000 * r.client_cpu / r.calls:.3f} ms"
+                    f"CPU per hand: server {1000 * cpu / max(r.calls, 1):.3f} ms, "
+                    f"client {1000 * r.client_cpu / max(r.calls, 1):.3f} ms"
                 )
                 rates[(workers, label)] = rate
                 if mode == "unary":
@@ -271,6 +284,10 @@ def main() -> None:
                     )
                 else:
                     print(f"{workers} worker(s) {label} {rate:7.0f} hands/s")
+                if r.failed:
+                    per_item += "; calls not served: " + ", ".join(
+                        f"{n} {code}" for code, n in r.failed.items()
+                    )
                 print(f"      {per_item}")
         finally:
             server.close()  # SIGTERM, then wait
