@@ -562,6 +562,34 @@ def test_the_batch_candidates_are_each_hands_own(preset: str) -> None:
     assert calibrated_candidates_many([], rules) == []
 
 
+@pytest.mark.parametrize("preset", ["standard", "two_four", "shisanshui"])
+def test_drafted_candidates_are_made_as_calibrate_makes_them(preset: str) -> None:
+    """A solve's and a batch's candidates are drafted, re-scored, then made once with the
+    pool's odds (calibrate_hand, CalibrationBatch of drafts); calibrate makes the table
+    model's candidates and re-makes them with the pool's: the same candidates, to the bit
+    (values, intervals, rows' odds and hands, order), natural hands and keep > 1 included."""
+    rules = ChineseRules.preset(preset)
+    rng = random.Random(34)
+    hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(30)]
+    hands += [list(parse_cards(h)) for h in ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As",
+                                             "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")]  # fmt: skip
+    for keep in (1, 3):
+        drafted = pool_module.calibrated_drafts_many(hands, rules, keep=keep)
+        batch = pool_module.CalibrationBatch(
+            [cards for cards, _ in drafted], rules, [drafts for _, drafts in drafted]
+        )
+        batch.run()
+        for cards, many in zip(hands, batch.results(), strict=True):
+            made = pool_module.calibrate(
+                cards, rules, calibrated_candidates(cards, rules, keep=keep)
+            )
+            assert many == made, [str(c) for c in cards]
+            assert pool_module.calibrate_hand(cards, rules, keep=keep) == made
+            assert [c.rows for c in many] == [c.rows for c in made]  # the pool's odds
+            assert [c.hands for c in many] == [c.hands for c in made]
+    assert any(c.natural for c in made) is rules.naturals  # the last hand is a natural
+
+
 def test_calibrated_needs_the_plain_ev_solve() -> None:
     with pytest.raises(InvalidInputError) as info:
         solve(EV_MD_HAND, estimator="calibrated", constraints="As=front")

@@ -50,10 +50,13 @@ from cpsolver.rules.chinese import ChineseRules, Row
 
 __all__ = [
     "Candidate",
+    "Draft",
     "EvObjective",
     "RowOdds",
     "analyse",
     "analyse_many",
+    "build_candidates",
+    "draft_many",
     "hand_array",
     "hand_natural",
 ]
@@ -116,6 +119,24 @@ class Candidate:
         """A copy carrying an estimate that is not a rollout (the calibrated pool value,
         :mod:`cpsolver.chinese.pool`): ranked and reported like a rollout mean, 0 rollouts."""
         return self.with_rollout(mean, half_width, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A candidate before its rows are made: what a re-score needs (its row classes, or its
+    natural) and what makes it a :class:`Candidate` afterwards (:func:`build_candidates`).
+    The calibrated batch re-scores drafts and makes each :class:`Candidate` once, with the
+    pool's odds, instead of making it with the table model's odds and again with the pool's
+    (about a third of the batch's Python, docs/BENCHMARKS.md).
+
+    ``subsets``: the (back, middle) 5-card and front 3-card subset indices of the sorted hand
+    (``()`` for a natural); ``classes``: the (front, middle, back) classes (``(-1, -1, -1)``
+    for a natural, as :class:`Candidate`'s); ``ev``: the table model's EV."""
+
+    subsets: tuple[int, ...]
+    classes: tuple[int, int, int]
+    ev: float
+    natural: str | None = None
 
 
 def hand_array(cards: CardsLike) -> tuple[tuple[Card, ...], np.ndarray]:
@@ -182,6 +203,43 @@ def analyse_many(
     so other threads run meanwhile), then each hand's candidates made as :func:`analyse`
     makes them."""
     model = model or model_for(rules)
+    return [
+        build_candidates(ordered, drafts, model, _lookup(known))
+        for ordered, drafts, known in _scan_many(hands, rules, model, top, within, keep, True)
+    ]
+
+
+def draft_many(
+    hands: Sequence[CardsLike],
+    rules: ChineseRules,
+    *,
+    top: int = 5,
+    model: OpponentModel | None = None,
+    within: float | None = None,
+    keep: int = 1,
+) -> list[tuple[tuple[Card, ...], list[Draft]]]:
+    """:func:`analyse_many`'s candidates of each of ``hands`` as :class:`Draft` s, with the
+    hand's cards in ascending index order (what :func:`build_candidates` reads): the same
+    splits, values and order, their rows not made."""
+    model = model or model_for(rules)
+    return [
+        (ordered, drafts)
+        for ordered, drafts, _ in _scan_many(hands, rules, model, top, within, keep, False)
+    ]
+
+
+def _scan_many(
+    hands: Sequence[CardsLike],
+    rules: ChineseRules,
+    model: OpponentModel,
+    top: int,
+    within: float | None,
+    keep: int,
+    with_odds: bool,
+) -> list[tuple[tuple[Card, ...], list[Draft], dict[tuple[int, int], tuple[float, float]]]]:
+    """Each hand's sorted cards, drafts (:func:`_drafts`) and, ``with_odds``, the kernel's
+    (win, tie) of each (row, class) its splits have (else an empty dict), from one batch
+    scan."""
     parsed = [hand_array(cards) for cards in hands]
     if not parsed:
         return []
@@ -195,20 +253,19 @@ def analyse_many(
     out = []
     for h, (ordered, hand) in enumerate(parsed):
         n = counts[h]
-        # The kernel's odds of each split's rows (front first): a row class's odds are the
-        # hand's, whichever split it is in.
-        known: dict[tuple[int, int], tuple[float, float]] = {
-            (r, c): (win, tie)
-            for k in range(n)
-            for r, (c, (win, tie)) in enumerate(zip(classes[h][k][::-1], odds[h][k], strict=True))
-        }
         splits = [
             ((b, m, f), (cf, cm, cb))
             for (b, m, f), (cb, cm, cf) in zip(rows[h][:n], classes[h][:n], strict=True)
         ]
-        out.append(_split_candidates(
-            ordered, hand, rules, model, splits, values[h][:n], _lookup(known), within, keep,
-        ))  # fmt: skip
+        drafts = _drafts(hand, rules, model, splits, values[h][:n], within, keep)
+        # The kernel's odds of each split's rows (front first): a row class's odds are the
+        # hand's, whichever split it is in.
+        known = {
+            (r, c): (win, tie)
+            for k in range(n)
+            for r, (c, (win, tie)) in enumerate(zip(classes[h][k][::-1], odds[h][k], strict=True))
+        } if with_odds else {}  # fmt: skip
+        out.append((ordered, drafts, known))
     return out
 
 
@@ -247,16 +304,57 @@ def _split_candidates(
     (front, middle, back) classes, with its per-opponent row value) as :func:`analyse`'s
     candidates: those within ``within`` units of the best (at least ``keep``), plus the
     natural declaration."""
+    drafts = _drafts(hand, rules, model, splits, values, within, keep)
+    return build_candidates(ordered, drafts, model, odds)
+
+
+def _drafts(
+    hand: np.ndarray,
+    rules: ChineseRules,
+    model: OpponentModel,
+    splits: list[tuple[tuple[int, int, int], tuple[int, int, int]]],
+    values: Sequence[float],
+    within: float | None,
+    keep: int,
+) -> list[Draft]:
+    """:func:`_split_candidates`' candidates as drafts, in its order."""
     evs = [total_ev(model, value) for value in values]
     if within is not None and evs:
         close = evs[0] - within
         evs = [ev for i, ev in enumerate(evs) if i < keep or ev >= close]
+    drafts = [Draft(rows, classes, ev) for (rows, classes), ev in zip(splits, evs, strict=False)]
+    declared = natural_draft(hand, rules, model)
+    if declared is not None:  # a candidate like any split (CP-11), as in with_natural
+        drafts.append(declared)
+        drafts.sort(key=lambda d: -d.ev)
+    return drafts
+
+
+def build_candidates(
+    ordered: tuple[Card, ...],
+    drafts: Sequence[Draft],
+    model: OpponentModel,
+    odds: Odds,
+    estimates: Sequence[tuple[float, float]] | None = None,
+) -> list[Candidate]:
+    """``drafts`` of the hand ``ordered`` (ascending index order) as candidates, in their
+    order, each row with ``odds(row, class)``; ``estimates``: each draft's (value, 95%
+    half-width) to carry as :meth:`Candidate.with_estimate` does (a re-score's)."""
     seen: _Rows = {}  # a hand's candidates share rows: each row's hand and odds made once
-    out = [
-        _candidate(ordered, rows, classes, ev, model, odds, seen)
-        for (rows, classes), ev in zip(splits, evs, strict=False)
-    ]
-    return with_natural(out, hand, rules, model)
+    out = []
+    for i, d in enumerate(drafts):
+        estimate = None if estimates is None else estimates[i]
+        if d.natural is not None:
+            c = Candidate((), (), (), d.natural, d.ev)
+            if estimate is not None:
+                value, half = estimate
+                c = Candidate((), (), (), d.natural, d.ev, rollout_ev=value,
+                              rollout_ci=(value - half, value + half))  # fmt: skip
+            out.append(c)
+            continue
+        b, m, f = d.subsets
+        out.append(_candidate(ordered, (b, m, f), d.classes, d.ev, model, odds, seen, estimate))
+    return out
 
 
 def with_natural(
@@ -265,13 +363,22 @@ def with_natural(
     """``candidates`` plus the natural declaration when the hand has one and the rules allow
     it, best first. Declaring is a candidate like any split (CP-11); always listed, so callers
     can report what declaring is worth even when they do not."""
-    if rules.naturals:
-        code = hand_natural(hand, rules)
-        if code:
-            name = natural_name(rules, code)
-            candidates.append(Candidate((), (), (), name, declare_ev(model, code)))
-            candidates.sort(key=lambda c: -c.ev)
+    declared = natural_draft(hand, rules, model)
+    if declared is not None:
+        candidates.append(Candidate((), (), (), declared.natural, declared.ev))
+        candidates.sort(key=lambda c: -c.ev)
     return candidates
+
+
+def natural_draft(hand: np.ndarray, rules: ChineseRules, model: OpponentModel) -> Draft | None:
+    """The natural declaration of 13 cards (kernel indices) as a draft, when the hand has a
+    natural and the rules allow it (valued by ``model``), else None."""
+    if not rules.naturals:
+        return None
+    code = hand_natural(hand, rules)
+    if not code:
+        return None
+    return Draft((), (-1, -1, -1), declare_ev(model, code), natural_name(rules, code))
 
 
 def hand_natural(hand: np.ndarray, rules: ChineseRules) -> int:
@@ -337,6 +444,7 @@ def _candidate(
     model: OpponentModel,
     odds: Odds,
     seen: _Rows | None = None,
+    estimate: tuple[float, float] | None = None,
 ) -> Candidate:
     back_i, middle_i, front_i = rows
     seen = {} if seen is None else seen
@@ -357,6 +465,14 @@ def _candidate(
             found = seen[r, subset] = (hand, RowOdds(win, tie, loss, float(values[r, c]), royalty))
         made.append(found)
     (front, front_odds), (middle, middle_odds), (back, back_odds) = made
+    if estimate is not None:  # a re-score's value and 95% half-width (Candidate.with_estimate)
+        value, half = estimate
+        return Candidate(
+            front.cards, middle.cards, back.cards, None, ev,
+            (front.strength, middle.strength, back.strength),
+            (front_odds, middle_odds, back_odds), value, (value - half, value + half), 0,
+            (front, middle, back),
+        )  # fmt: skip
     return Candidate(
         front.cards,
         middle.cards,

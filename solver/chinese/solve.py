@@ -66,9 +66,8 @@ from cpsolver.chinese.objectives import (
 )
 from cpsolver.chinese.pool import (
     CalibrationBatch,
-    calibrate,
-    calibrated_candidates,
-    calibrated_candidates_many,
+    calibrate_hand,
+    calibrated_drafts_many,
 )
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS, rollout
 from cpsolver.chinese.search import (
@@ -740,9 +739,7 @@ def _solve_ev(
     model = model_for(rules)
     parsed = [_BY_INDEX[i] for i in indices]
     if estimator.kind == "calibrated":
-        candidates = calibrate(
-            parsed, rules, calibrated_candidates(parsed, rules, keep=count, model=model)
-        )
+        candidates = calibrate_hand(parsed, rules, keep=count, model=model)
     elif estimator.kind == "rollouts":
         candidates = analyse(parsed, rules, top=max(count, 10), model=model)
         candidates = rollout(
@@ -945,7 +942,7 @@ CALIBRATED_MIN_CHUNK = 8
 CALIBRATED_THREADS = 2
 """Threads of a calibrated batch: each solves whole chunks, and while one holds the GIL
 (Python: the candidates, the Solutions) the other's kernels run (the scans of a chunk,
-:func:`cpsolver.chinese.pool.calibrated_candidates_many`, and its pool kernel,
+:func:`cpsolver.chinese.pool.calibrated_drafts_many`, and its pool kernel,
 :class:`cpsolver.chinese.pool.CalibrationBatch`: GIL-free calls, no numba threading layer, so
 the process may fork afterwards)."""
 
@@ -969,9 +966,8 @@ def _solve_calibrated_batch(
                             estimator)  # fmt: skip
 
     def solve_chunk(part: list[list[Card]]) -> list[Solution]:
-        batch = CalibrationBatch(
-            part, rules, calibrated_candidates_many(part, rules, keep=count, model=model)
-        )
+        drafted = calibrated_drafts_many(part, rules, keep=count, model=model)
+        batch = CalibrationBatch([o for o, _ in drafted], rules, [d for _, d in drafted])
         batch.run()
         return [solution(cards, c) for cards, c in zip(part, batch.results(), strict=True)]
 
