@@ -63,11 +63,17 @@ __all__ = [
 MAX_DEALS = 1_000
 
 
+_CATEGORY_TO_WIRE = {
+    c: chinese_poker_pb2.HandCategory.Value("HAND_CATEGORY_" + c.name) for c in Category
+}
+_ROW_TO_WIRE = {row: chinese_poker_pb2.Row.Value("ROW_" + row.name) for row in Row}
+
+
 def hand_to_wire(hand: HandValue) -> chinese_poker_pb2.Hand:
     """The Hand message of an evaluated poker hand or front."""
     return chinese_poker_pb2.Hand(
         cards=cards_to_wire(hand.cards),
-        category=chinese_poker_pb2.HandCategory.Value("HAND_CATEGORY_" + hand.category.name),
+        category=_CATEGORY_TO_WIRE[hand.category],
         name=hand.name,
         strength=hand.strength,
         royal=hand.is_royal,
@@ -91,7 +97,7 @@ def rows_to_wire(
     """RowResult messages, front first: each row's hand and the royalty it earns if it wins."""
     return [
         chinese_poker_pb2.RowResult(
-            row=chinese_poker_pb2.Row.Value("ROW_" + row.name),
+            row=_ROW_TO_WIRE[row],
             hand=hand_to_wire(hands[row]),
             royalty=royalties[row],
         )
@@ -286,7 +292,9 @@ def solution_to_wire(solution: Solution) -> chinese_poker_pb2.SolveResponse:
         # An interval without rollouts is the calibrated pool's (not the model's bound).
         response.calibrated = report.estimator.kind == "calibrated"
         response.estimator = str(report.estimator)
-        response.candidates.extend(_candidate_to_wire(c) for c in report.candidates)
+        # A hand's candidates share rows (the same HandValue objects): each made once.
+        made: dict[int, chinese_poker_pb2.Hand] = {}
+        response.candidates.extend(_candidate_to_wire(c, made) for c in report.candidates)
         if report.settlement is not None:
             s = report.settlement
             response.natural_settlement.CopyFrom(
@@ -319,8 +327,13 @@ def _odds_to_wire(odds: RowOdds) -> chinese_poker_pb2.RowOdds:
 _CANDIDATE_ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)  # the order of Candidate.rows and .hands
 
 
-def _candidate_to_wire(candidate: Candidate) -> chinese_poker_pb2.ScoredCandidate:
-    """A ScoredCandidate: the rows with their hands, royalties and odds, or the natural."""
+def _candidate_to_wire(
+    candidate: Candidate, made: dict[int, chinese_poker_pb2.Hand] | None = None
+) -> chinese_poker_pb2.ScoredCandidate:
+    """A ScoredCandidate: the rows with their hands, royalties and odds, or the natural
+    (``made``: the Hand messages of the hands already sent, by ``id``, shared by the
+    candidates of one response)."""
+    made = {} if made is None else made
     message = chinese_poker_pb2.ScoredCandidate(
         model_value=candidate.ev, rollouts=candidate.rollouts
     )
@@ -334,11 +347,11 @@ def _candidate_to_wire(candidate: Candidate) -> chinese_poker_pb2.ScoredCandidat
         else ()
     )
     for row, hand, odds in rows:  # a natural declaration has no rows
+        sent = made.get(id(hand))
+        if sent is None:
+            sent = made[id(hand)] = hand_to_wire(hand)
         message.rows.add(
-            row=chinese_poker_pb2.Row.Value("ROW_" + row.name),
-            hand=hand_to_wire(hand),
-            royalty=odds.royalty,
-            odds=_odds_to_wire(odds),
+            row=_ROW_TO_WIRE[row], hand=sent, royalty=odds.royalty, odds=_odds_to_wire(odds)
         )
     if candidate.rollout_ev is not None and candidate.rollout_ci is not None:
         message.value = candidate.rollout_ev
