@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         "--estimator", default=None,
         help="ev: the estimator named (default: the library's, calibrated; model: the tables)",
     )  # fmt: skip
+    parser.add_argument("--rules", default="standard", help="a preset (default: standard)")
     parser.add_argument("--no-jit-times", action="store_true", help="skip the subprocess runs")
     args = parser.parse_args(argv)
 
@@ -66,12 +67,12 @@ def main(argv: list[str] | None = None) -> None:
     hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(args.hands)]
     print(
         f"hands: {args.hands} (seed {args.seed}), objective: {args.objective}, "
-        f"estimator: {args.estimator or 'default'}, "
+        f"estimator: {args.estimator or 'default'}, rules: {args.rules}, "
         f"numba threads: {numba.get_num_threads()}, cpus: {os.cpu_count()}"
     )
     print(f"warm_up (this process, cache present): {warm_up() * 1e3:.1f} ms")
 
-    rules = ChineseRules()
+    rules = ChineseRules.preset(args.rules)
     tables = get_objective(args.objective).row_tables(rules)
     for hand in hands[:20]:
         solve(hand, rules, args.objective, estimator=args.estimator)
