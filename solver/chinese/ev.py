@@ -323,7 +323,7 @@ def _drafts(
         close = evs[0] - within
         evs = [ev for i, ev in enumerate(evs) if i < keep or ev >= close]
     drafts = [Draft(rows, classes, ev) for (rows, classes), ev in zip(splits, evs, strict=False)]
-    declared = natural_draft(hand, rules, model)
+    declared = _natural_draft(hand, rules, model)
     if declared is not None:  # a candidate like any split (CP-11), as in with_natural
         drafts.append(declared)
         drafts.sort(key=lambda d: -d.ev)
@@ -344,13 +344,13 @@ def build_candidates(
     out = []
     for i, d in enumerate(drafts):
         estimate = None if estimates is None else estimates[i]
-        if d.natural is not None:
-            c = Candidate((), (), (), d.natural, d.ev)
-            if estimate is not None:
-                value, half = estimate
-                c = Candidate((), (), (), d.natural, d.ev, rollout_ev=value,
-                              rollout_ci=(value - half, value + half))  # fmt: skip
-            out.append(c)
+        if d.natural is not None and estimate is None:
+            out.append(Candidate((), (), (), d.natural, d.ev))
+            continue
+        if d.natural is not None and estimate is not None:
+            value, half = estimate
+            out.append(Candidate((), (), (), d.natural, d.ev, rollout_ev=value,
+                                 rollout_ci=(value - half, value + half)))  # fmt: skip
             continue
         b, m, f = d.subsets
         out.append(_candidate(ordered, (b, m, f), d.classes, d.ev, model, odds, seen, estimate))
@@ -363,14 +363,14 @@ def with_natural(
     """``candidates`` plus the natural declaration when the hand has one and the rules allow
     it, best first. Declaring is a candidate like any split (CP-11); always listed, so callers
     can report what declaring is worth even when they do not."""
-    declared = natural_draft(hand, rules, model)
+    declared = _natural_draft(hand, rules, model)
     if declared is not None:
         candidates.append(Candidate((), (), (), declared.natural, declared.ev))
         candidates.sort(key=lambda c: -c.ev)
     return candidates
 
 
-def natural_draft(hand: np.ndarray, rules: ChineseRules, model: OpponentModel) -> Draft | None:
+def _natural_draft(hand: np.ndarray, rules: ChineseRules, model: OpponentModel) -> Draft | None:
     """The natural declaration of 13 cards (kernel indices) as a draft, when the hand has a
     natural and the rules allow it (valued by ``model``), else None."""
     if not rules.naturals:
