@@ -249,7 +249,8 @@ def _scan_many(
         strict=rules.strict_order, top_k=max(top, 1), within=_scan_within(model, within, keep),
     )  # fmt: skip
     counts, values = found.counts.tolist(), found.values.tolist()
-    rows, classes, odds = found.rows.tolist(), found.classes.tolist(), found.odds.tolist()
+    rows, classes = found.rows.tolist(), found.classes.tolist()
+    odds = found.odds.tolist() if with_odds else []
     out = []
     for h, (ordered, hand) in enumerate(parsed):
         n = counts[h]
