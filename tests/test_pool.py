@@ -543,16 +543,21 @@ def test_calibrated_rescores_the_top_ten_close_to_the_best(preset: str) -> None:
     assert pruned > 40  # the margin leaves out candidates (about a third of them)
 
 
+def _seeded_hands_and_naturals(seed: int, count: int) -> list[list[Card]]:
+    """``count`` seeded hands, then two naturals (six pairs, a dragon) as the last ones."""
+    rng = random.Random(seed)
+    hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(count)]
+    naturals = ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As", "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")
+    return hands + [list(parse_cards(h)) for h in naturals]
+
+
 @pytest.mark.parametrize("preset", ["standard", "two_four"])
 def test_the_batch_candidates_are_each_hands_own(preset: str) -> None:
     """calibrated_candidates_many (the batch's candidates, its scans in one call) gives each
     hand, natural hands included, the candidates calibrated_candidates gives it alone: the
     same splits, values, rows' odds and hands, in the same order."""
     rules = ChineseRules.preset(preset)
-    rng = random.Random(33)
-    hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(40)]
-    hands += [list(parse_cards(h)) for h in ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As",
-                                             "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")]  # fmt: skip
+    hands = _seeded_hands_and_naturals(33, 40)
     for keep in (1, 3):
         many = calibrated_candidates_many(hands, rules, keep=keep)
         assert len(many) == len(hands)
@@ -569,10 +574,7 @@ def test_drafted_candidates_are_made_as_calibrate_makes_them(preset: str) -> Non
     model's candidates and re-makes them with the pool's: the same candidates, to the bit
     (values, intervals, rows' odds and hands, order), natural hands and keep > 1 included."""
     rules = ChineseRules.preset(preset)
-    rng = random.Random(34)
-    hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(30)]
-    hands += [list(parse_cards(h)) for h in ("2s 2h 5d 5c 7s 7h 9d 9c Js Jh Kd Kc As",
-                                             "As Kh Qd Jc Ts 9h 8d 7c 6s 5h 4d 3c 2s")]  # fmt: skip
+    hands = _seeded_hands_and_naturals(34, 30)
     for keep in (1, 3):
         drafted = pool_module.calibrated_drafts_many(hands, rules, keep=keep)
         batch = pool_module.CalibrationBatch(
