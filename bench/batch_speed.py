@@ -31,12 +31,12 @@ def main(argv: list[str] | None = None) -> None:
     hands = [[Card.from_index(i) for i in rng.sample(range(52), 13)] for _ in range(args.hands)]
     for preset in args.rules:  # warm: tables, pools, kernels, name caches
         for estimator in args.estimators:
-            solve_many(hands[:100], ChineseRules.preset(preset), estimator=estimator)
+            solve_many(hands[:100], ChineseRules.resolve(preset), estimator=estimator)
     rates: dict[tuple[str, str], list[float]] = {}
     for round_ in range(args.rounds):
         line = []
         for preset in args.rules:
-            rules = ChineseRules.preset(preset)
+            rules = ChineseRules.resolve(preset)
             for estimator in args.estimators:
                 start = time.perf_counter()
                 solve_many(hands, rules, estimator=estimator)

@@ -47,11 +47,15 @@ class Ask:
 
     objective: str = "strength"
     estimator: str = "model"
+    rules: str = "standard"  # a preset's name or a rule file's path
 
 
 def _requests(hands: list[list[int]], ask: Ask):  # type: ignore[no-untyped-def]
+    from cpsolver.rules import ChineseRules
     from cpsolver.v1 import cards_pb2, chinese_poker_pb2
+    from cpsolver.wire.rules import rules_to_wire
 
+    rules = rules_to_wire(ChineseRules.resolve(ask.rules), chinese_poker_pb2.ChineseRules)
     suits = (
         cards_pb2.SUIT_CLUBS,
         cards_pb2.SUIT_DIAMONDS,
@@ -63,6 +67,7 @@ def _requests(hands: list[list[int]], ask: Ask):  # type: ignore[no-untyped-def]
             objective=chinese_poker_pb2.Objective.Value(f"OBJECTIVE_{ask.objective.upper()}"),
             cards=[cards_pb2.Card(rank=i // 4 + 2, suit=suits[i % 4]) for i in hand],
             estimator=ask.estimator,
+            rules=rules,
         )
         for hand in hands
     ]
@@ -180,15 +185,17 @@ def _ms(values: list[float], q: float) -> float:
 def in_process(hands: list[list[int]], ask: Ask = Ask()) -> tuple[float, float]:
     from cpsolver.cards import Card
     from cpsolver.chinese import solve, warm_up
+    from cpsolver.rules import ChineseRules
 
     warm_up()
+    rules = ChineseRules.resolve(ask.rules)
     cards = [tuple(Card.from_index(i) for i in hand) for hand in hands]
     for c in cards[:50]:
-        solve(c, objective=ask.objective, estimator=ask.estimator)
+        solve(c, rules, objective=ask.objective, estimator=ask.estimator)
     times = []
     for c in cards:
         t0 = time.perf_counter()
-        solve(c, objective=ask.objective, estimator=ask.estimator)
+        solve(c, rules, objective=ask.objective, estimator=ask.estimator)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000, _ms(times, 0.99)
 
@@ -236,14 +243,15 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     parser.add_argument("--objective", choices=("strength", "ev"), default="strength")
     parser.add_argument("--estimator", default="model", help="ev: model, calibrated, budget:Nms")
+    parser.add_argument("--rules", default="standard", help="a preset or a rule file (Solve's)")
     args = parser.parse_args()
-    ask = Ask(args.objective, args.estimator)
+    ask = Ask(args.objective, args.estimator, args.rules)
     hands = _hands(args.hands, args.seed)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"cpsolver gRPC load: {os.cpu_count()} cores, load average {load}, "
         f"{args.seconds:.0f} s per scenario, {args.hands} hands (seed {args.seed}), "
-        f"objective {ask.objective}, estimator {ask.estimator}"
+        f"objective {ask.objective}, estimator {ask.estimator}, rules {ask.rules}"
     )
     base_median, base_p99 = in_process(hands, ask)
     print(f"in-process solve            median {base_median:6.3f} ms  p99 {base_p99:6.3f} ms")

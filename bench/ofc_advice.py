@@ -196,8 +196,10 @@ def policy_speed(seed: int) -> None:
                 placement = fill(position, h)
                 per_street.setdefault(street + 1, []).append(time.perf_counter() - start)
                 boards[p] = placement.on(boards[p])
-    print("fill policy, one decision (Python call included), median ms by street:",
-          ", ".join(f"{s}: {statistics.median(v) * 1e3:.3f}" for s, v in per_street.items()))
+    print(
+        "fill policy, one decision (Python call included), median ms by street:",
+        ", ".join(f"{s}: {statistics.median(v) * 1e3:.3f}" for s, v in per_street.items()),
+    )
 
 
 def positions(street: int, count: int, seed: int) -> list[Position]:

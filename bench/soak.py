@@ -281,6 +281,7 @@ def scrape(port: int) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
 def _delta(before: dict[Any, float], after: dict[Any, float], name: str,
            **labels: str) -> float:  # fmt: skip
     """How much the samples called ``name`` with ``labels`` (a subset) grew."""
+
     def total(values: dict[Any, float]) -> float:
         return sum(value for (sample, sample_labels), value in values.items()
                    if sample == name and labels.items() <= dict(sample_labels).items())  # fmt: skip
@@ -334,12 +335,20 @@ def expensive_phase(
             "handler_runs_past_deadline": int(late),
             "past_deadline_share": round(late / ran, 3) if ran else 0.0,
             "refused_by_reason": {
-                reason: int(_delta(before, after, "cpsolver_admission_refusals_total",
-                                   grpc_method="Solve", reason=reason))
+                reason: int(
+                    _delta(
+                        before,
+                        after,
+                        "cpsolver_admission_refusals_total",
+                        grpc_method="Solve",
+                        reason=reason,
+                    )
+                )
                 for reason in ("queue", "deadline", "no_slot", "expired")
             },
             "excess_resource_exhausted_share": round(
-                codes.get("RESOURCE_EXHAUSTED", 0) / excess, 2),
+                codes.get("RESOURCE_EXHAUSTED", 0) / excess, 2
+            ),
             **server.since(mark),
             **LAST_DRIVE,
         }
@@ -546,8 +555,14 @@ def edge_phase(seconds: float, overloads: list[float], server_args: list[str]) -
                         **server.since(mark), **LAST_DRIVE,
                     }  # fmt: skip
                     if proxy:
-                        run["refused_by_envoy"] = int(proxy.stats().get(
-                            "cpsolver_rate.http_local_rate_limit.rate_limited", 0)) - limited_before
+                        run["refused_by_envoy"] = (
+                            int(
+                                proxy.stats().get(
+                                    "cpsolver_rate.http_local_rate_limit.rate_limited", 0
+                                )
+                            )
+                            - limited_before
+                        )
                         run["envoy_cpu_s_per_s"] = round(
                             (proxy.cpu_seconds() - proxy_cpu) / seconds, 2)  # fmt: skip
                     report["runs"].append(run)

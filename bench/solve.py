@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         "--estimator", default=None,
         help="ev: the estimator named (default: the library's, calibrated; model: the tables)",
     )  # fmt: skip
-    parser.add_argument("--rules", default="standard", help="a preset (default: standard)")
+    parser.add_argument("--rules", default="standard", help="a preset or a rule file")
     parser.add_argument("--no-jit-times", action="store_true", help="skip the subprocess runs")
     args = parser.parse_args(argv)
 
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     print(f"warm_up (this process, cache present): {warm_up() * 1e3:.1f} ms")
 
-    rules = ChineseRules.preset(args.rules)
+    rules = ChineseRules.resolve(args.rules)
     tables = get_objective(args.objective).row_tables(rules)
     for hand in hands[:20]:
         solve(hand, rules, args.objective, estimator=args.estimator)
