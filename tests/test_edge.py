@@ -10,6 +10,7 @@ import contextlib
 import http.client
 import importlib.util
 import json
+import os
 import re
 import shlex
 import signal
@@ -259,6 +260,68 @@ def test_a_draining_replica_loses_no_call(tmp_path) -> None:
         assert codes["OK"] > 50, codes
         assert set(codes) == {"OK"}, codes
         assert proxy.stats()["cluster.cpsolver.membership_healthy"] == "1"
+
+
+def _kill_replica(server: RunningServer) -> None:
+    """SIGKILL a replica whole, its supervisor and then its workers, as a crashed machine
+    goes: nothing drains, the kernel resets its connections."""
+    workers = _children(server.proc.pid)
+    server.proc.kill()
+    for worker in workers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)
+    server.proc.wait(timeout=10)
+
+
+def test_a_killed_replica_loses_no_call_with_a_deadline_of_a_second(tmp_path) -> None:
+    """Four callers keep sending 30-rollout Solves (tens of ms each, so calls are in flight at
+    the replicas) through Envoy with a 1 s deadline while one of its two replicas is killed
+    (SIGKILL, supervisor and worker): the calls it was serving are reset and retried on the
+    other (a Solve is a pure computation), new calls routed to it fail to connect and are
+    retried, health checks take it out, and not one call fails."""
+    with (
+        running_server("--workers", "1") as one,
+        running_server("--workers", "1") as two,
+        edge(tmp_path, [one.address, two.address]) as proxy,
+    ):
+        channel = grpc.insecure_channel(proxy.address)
+        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+        request = _solve()
+        request.estimator = "rollouts:30"
+        codes: Counter[str] = Counter()
+        stop = threading.Event()
+        lock = threading.Lock()
+
+        def caller() -> None:
+            while not stop.is_set():
+                try:
+                    stub.Solve(request, timeout=1.0)
+                    code = "OK"
+                except grpc.RpcError as error:
+                    code = f"{error.code().name}: {error.details()}"
+                with lock:
+                    codes[code] += 1
+
+        threads = [threading.Thread(target=caller) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        time.sleep(2)
+        before = proxy.stats()
+        _kill_replica(one)
+        time.sleep(3)  # the survivor alone
+        stop.set()
+        for thread in threads:
+            thread.join()
+        channel.close()
+        after = proxy.stats()
+        assert codes["OK"] > 50, codes
+        assert set(codes) == {"OK"}, codes
+        # The kill did cost calls that Envoy had to send again (else nothing was tested).
+        retried = int(after["cluster.cpsolver.upstream_rq_retry"]) - int(
+            before.get("cluster.cpsolver.upstream_rq_retry", "0")
+        )
+        assert retried >= 1, (retried, codes)
+        assert after["cluster.cpsolver.membership_healthy"] == "1"
 
 
 def test_the_edge_refuses_the_excess_with_resource_exhausted(two_servers, tmp_path) -> None:
