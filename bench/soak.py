@@ -20,9 +20,10 @@ bounded in count and time:
    drain that did not succeed (lost), the exit code, whether any worker had to be killed.
 
 Issue 30's phases run on their own servers: ``expensive`` (:func:`expensive_phase`), ``edge``
-(:func:`edge_phase`: direct and through Envoy, the Python generator) and ``edge-h2load``
+(:func:`edge_phase`: direct and through Envoy, the Python generator), ``edge-h2load``
 (:func:`edge_h2load_phase`: through Envoy's HTTP/JSON route at true 5x/10x, sent by h2load,
-Debian's ``nghttp2-client``; skipped with a line saying so where h2load is missing).
+Debian's ``nghttp2-client``; skipped with a line saying so where h2load is missing) and
+``edge-kill`` (:func:`edge_kill_phase`: a replica killed behind Envoy under load).
 
 Clients run in their own processes (``spawn``), so the load generator does not share the GIL
 with the measurement; on a 2-core host the clients still share the cores with the server,
@@ -56,7 +57,7 @@ from bench.hostile import FireResult, fire, rss_kb
 DEADLINE = 2.0
 CHANNELS = 16
 PHASES = ("fuzz", "capacity", "load", "overload", "kill9", "sigterm", "expensive", "edge",
-          "edge-h2load")  # fmt: skip
+          "edge-h2load", "edge-kill")  # fmt: skip
 # The expensive-call scenario (issue 30): Solve with 30 rollouts (~20 ms of CPU), every call
 # with a 100 ms deadline, at 10x the capacity of one worker.
 EXPENSIVE_ESTIMATOR = "rollouts:30"
@@ -439,6 +440,16 @@ class Server:
         pid = self.proc.pid
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
+    def kill(self) -> None:
+        """SIGKILL the supervisor, then its workers, as a crashed machine goes: nothing
+        drains, the kernel resets the connections."""
+        workers = self.workers()
+        self.proc.kill()
+        for pid in workers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        self.proc.wait(10)
+
     def close(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -453,11 +464,13 @@ class Server:
 
 class EdgeProxy:
     """Envoy with deploy/envoy/envoy.yaml rendered for loopback (deploy/envoy/local.py) in
-    front of ``upstream``, its token bucket at ``tokens`` calls a second."""
+    front of ``upstream`` (an address, or a list of them), its token bucket at ``tokens``
+    calls a second."""
 
     def __init__(
-        self, upstream: str, tokens: int, fill_ms: int = 1000, in_flight: int | None = None
-    ) -> None:
+        self, upstream: str | list[str], tokens: int, fill_ms: int = 1000,
+        in_flight: int | None = None,
+    ) -> None:  # fmt: skip
         import importlib.util
 
         import yaml
@@ -467,12 +480,13 @@ class EdgeProxy:
         assert spec is not None and spec.loader is not None
         local = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(local)
+        upstreams = [upstream] if isinstance(upstream, str) else upstream
         self.port, self.admin = _free_port(), _free_port()
         self._workdir = tempfile.TemporaryDirectory(prefix="cpsolver-soak-edge-")
         config = Path(self._workdir.name) / "envoy.yaml"
         config.write_text(
             yaml.safe_dump(
-                local.render([upstream], self.port, self.admin, tokens, fill_ms, in_flight)
+                local.render(upstreams, self.port, self.admin, tokens, fill_ms, in_flight)
             )
         )
         self.proc = subprocess.Popen(
@@ -482,7 +496,7 @@ class EdgeProxy:
         )  # fmt: skip
         self.address = f"127.0.0.1:{self.port}"
         deadline = time.monotonic() + 60
-        while self.stats().get("cluster.cpsolver.membership_healthy") != "1":
+        while self.stats().get("cluster.cpsolver.membership_healthy") != str(len(upstreams)):
             if time.monotonic() > deadline or self.proc.poll() is not None:
                 raise RuntimeError("Envoy's upstream never became healthy")
             time.sleep(0.2)
@@ -694,6 +708,66 @@ def edge_h2load_phase(
     return report
 
 
+KILL_AT = 5.0
+"""Seconds into the ``edge-kill`` run at which a replica is killed."""
+
+
+def edge_kill_phase(seconds: float, server_args: list[str], *, deadline: float = 1.0,
+                    load: float = 0.5) -> dict[str, Any]:  # fmt: skip
+    """Issue 30's replica killed behind the edge: two 1-worker servers behind Envoy (the
+    shipped config, its bucket out of the way), their capacity for cheap Solves through it
+    (closed loop, 10 s), then an open loop at ``load`` of it for ``seconds``, every call with
+    ``deadline``; :data:`KILL_AT` seconds in, one replica is killed whole (SIGKILL,
+    supervisor and worker). A call not answered OK is lost: those in flight on the killed
+    replica must be retried on the other (a Solve is a pure computation), and those routed
+    to it before the health checks take it out must fail over. Reports the calls by code,
+    those started within a second either side of the kill, and Envoy's retries."""
+    servers = [Server("--workers", "1", *server_args) for _ in range(2)]
+    proxy = None
+    try:
+        proxy = EdgeProxy([server.address for server in servers], 1_000_000)
+        drive(proxy.address, seconds=3, closed=8, processes=2)  # warm-up
+        capacity = summary(drive(proxy.address, seconds=10, closed=8, processes=2),
+                           10)["ok_per_s"]  # fmt: skip
+        before = proxy.stats()
+        killed_at: list[float] = []
+
+        def kill() -> None:
+            time.sleep(KILL_AT)
+            killed_at.append(time.monotonic())
+            servers[0].kill()
+
+        threading.Thread(target=kill, daemon=True).start()
+        records = drive(proxy.address, rate=load * capacity, seconds=seconds, processes=1,
+                        deadline=deadline)  # fmt: skip
+        after = proxy.stats()
+
+        def grew(name: str) -> int:
+            return int(after.get(name, "0")) - int(before.get(name, "0"))
+
+        near = [r for r in records if killed_at and abs(r[0] - killed_at[0]) <= 1.0]
+        report = {
+            "capacity_calls_per_s": capacity, "rate": round(load * capacity, 1),
+            "deadline_s": deadline, **summary(records, seconds),
+            "lost": sum(1 for r in records if r[2] != "OK"),
+            "started_within_1s_of_the_kill": len(near),
+            "lost_of_those": sum(1 for r in near if r[2] != "OK"),
+            "envoy_retries": grew("cluster.cpsolver.upstream_rq_retry"),
+            "envoy_connect_failures": grew("cluster.cpsolver.upstream_cx_connect_fail"),
+            "envoy_resets_with_calls_in_flight": grew(
+                "cluster.cpsolver.upstream_cx_destroy_remote_with_active_rq"),
+            "healthy_after": after.get("cluster.cpsolver.membership_healthy"),
+            **LAST_DRIVE,
+        }  # fmt: skip
+        print(json.dumps({"edge_kill": report}), flush=True)
+        return report
+    finally:
+        if proxy is not None:
+            proxy.close()
+        for server in servers:
+            server.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fuzz", type=int, default=100_000)
@@ -779,7 +853,9 @@ def main() -> None:
             args.server_args.split(), bucket_share=args.edge_bucket_share,
             fill_ms=args.edge_fill_ms, in_flight=args.edge_in_flight,
         )  # fmt: skip
-    if not phases - {"expensive", "edge", "edge-h2load"}:
+    if "edge-kill" in phases:  # its own two one-worker servers behind Envoy
+        report["edge_kill"] = edge_kill_phase(args.edge_seconds, args.server_args.split())
+    if not phases - {"expensive", "edge", "edge-h2load", "edge-kill"}:
         print(json.dumps(report, indent=1))
         return
     server = Server("--workers", "2", "--max-connection-age", "10", "--drain", "2",
