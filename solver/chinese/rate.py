@@ -20,9 +20,11 @@ How each choice is valued:
   a scoop), one who declares a natural collects it: by the model's reweighted rows, or, for
   ``calibrated`` and ``rollouts:N``, against the weighted pool.
 
-``rank`` is 1 + the number of distinct values above the player's among every valid choice
-(every split by the model, the re-scored ones by the estimator, and declaring the natural the
-hand holds): the k-th entry of ``solve(cards, arrangements=k)`` has rank k. A foul has no rank.
+``rank`` is 1 + the number of distinct values above the player's among every valid choice:
+the re-scored ones (and declaring the natural the hand holds) by the estimator against the
+player's value, every other split by the model against the model's value of the player's
+choice (the two scales are never mixed); the k-th entry of ``solve(cards, arrangements=k)``
+has rank k. A foul has no rank.
 
 >>> r = rate(("As Ks Qs Js Ts", "9h 9d 9c 2h 2d", "7c 5d 3s"))
 >>> r.ev_lost, r.rank, r.played_best
@@ -341,9 +343,10 @@ def rate(
 
     # Every valid choice's value by its classes (back, middle, front): splits that differ
     # only in suits are one choice (the values depend on the classes alone).
-    by_classes: dict[tuple[int, int, int], float] = {}
+    model_values: dict[tuple[int, int, int], float] = {}
     for (_, back, middle, front), value in zip(splits.tolist(), values.tolist(), strict=True):
-        by_classes.setdefault((back, middle, front), total_ev(model, value))
+        model_values.setdefault((back, middle, front), total_ev(model, value))
+    by_classes = dict(model_values)  # each choice's value: the estimator's where it re-scored
 
     ordered = tuple(cards)
     played_candidate: Candidate | None = None
@@ -375,9 +378,11 @@ def rate(
             candidates=candidates,
         )  # fmt: skip
     best = ev_solution(cards, resolved, candidates, count - 1, NaturalPolicy.AUTO, chosen)
+    rescored: dict[tuple[int, int, int], float] = {}
     for c in candidates:  # the re-scored choices take the estimator's values
         if c.natural is None and finer:
-            by_classes[(c.classes[2], c.classes[1], c.classes[0])] = c.score
+            rescored[(c.classes[2], c.classes[1], c.classes[0])] = c.score
+    by_classes.update(rescored)
     choice_values = list(by_classes.values())
     natural_candidate = next((c for c in candidates if c.natural), None)
     if natural_candidate is not None:
@@ -418,8 +423,9 @@ def rate(
         lost_ci = (max(0.0, lost - half), lost + half) if lost > 0 else (0.0, 0.0)
     rank = None
     if not seat.fouled:
-        above = {v for v in choice_values if v > ev + PLAYED_BEST}
-        rank = 1 + len(above)
+        played_model = ev if played_classes is None else model_values[played_classes]
+        natural_score = None if natural_candidate is None else natural_candidate.score
+        rank = 1 + _choices_above(model_values, rescored, natural_score, ev, played_model)
     best_split = _split_candidate(best, candidates)
     best_rows = _rated(best_split, row_units)
     best_classes = None if best.natural is not None else _bmf(best_split.classes)
@@ -451,6 +457,35 @@ def rate(
         mistakes,
         seat.available_natural if seat.natural is None else seat.natural,
     )
+
+
+def _choices_above(
+    model_values: Mapping[tuple[int, int, int], float],
+    rescored: Mapping[tuple[int, int, int], float],
+    natural: float | None,
+    ev: float,
+    played_model: float,
+) -> int:
+    """Distinct values above the played choice's (module doc, ``rank``): a re-scored choice
+    (and declaring the natural) by the estimator's value against ``ev``; any other split by
+    the model's value against the played choice's own model value (``played_model``), since
+    the estimator moves every value it re-scores (the pool's and the model's scales differ by
+    tenths of a unit, enough to put hundreds of splits it never re-scored above its best). A
+    split the model values as it values a re-scored one is that one's twin (the model cannot
+    tell them apart) and counts with it, not again."""
+    twins = [model_values[classes] for classes in rescored]
+    above: set[tuple[bool, float]] = set()
+    for classes, model_value in model_values.items():
+        if classes in rescored:
+            if rescored[classes] > ev + PLAYED_BEST:
+                above.add((True, rescored[classes]))
+        elif model_value > played_model + PLAYED_BEST and all(
+            abs(model_value - twin) > PLAYED_BEST for twin in twins
+        ):
+            above.add((False, model_value))
+    if natural is not None and natural > ev + PLAYED_BEST:
+        above.add((True, natural))
+    return len(above)
 
 
 def _fmb(classes: tuple[int, int, int] | None) -> tuple[int, int, int]:
