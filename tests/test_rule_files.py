@@ -18,6 +18,8 @@ from cpsolver.chinese.naturals import detect_natural
 from cpsolver.chinese.scoring import score
 from cpsolver.chinese.solve import solve
 from cpsolver.chinese.table_keys import table_key
+from cpsolver.evaluator.poker import Category
+from cpsolver.rules import Row
 from cpsolver.rules.chinese import ChineseRules
 from cpsolver.rules.files import SCHEMA_FILE, read_rule_file, rule_file_schema, to_toml
 from cpsolver.v1 import chinese_poker_pb2 as pb
@@ -392,3 +394,64 @@ def test_bad_rules_over_grpc_are_invalid_argument_naming_the_field(
     found = violations(caught.value)
     assert field in found, found
     assert says in found[field]
+
+
+ROYAL_HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
+TABLES = {
+    "back": "[royalties]\nback = { royal_flush = 50 }\n",
+    "front": "[royalties]\nfront = { pair = 30 }\n",
+}
+SOLVE_IN_ORDER = """\
+import sys
+from cpsolver import solve
+for path in sys.argv[1:]:
+    print(path if path.endswith("shisanshui") else solve({hand!r}, path, estimator="model").ev)
+"""
+
+
+def _evs_in_one_process(*rules: str) -> list[str]:
+    """``solve(...).ev`` under each of ``rules`` in turn, in a fresh process (an empty cache)."""
+    import subprocess
+    import sys
+
+    script = SOLVE_IN_ORDER.format(hand=ROYAL_HAND)
+    done = subprocess.run([sys.executable, "-c", script, *rules], capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    return done.stdout.split()
+
+
+def test_each_rule_files_royalty_table_is_its_own_whatever_came_before(tmp_path: Path) -> None:
+    """Every rule file's table is ``royalties=custom``: the row values were cached by that
+    alone, so the first custom table a process saw (a server's warm-up: shisanshui's) priced
+    every later one (the same -> wrong EV over gRPC). Each file's EV must not depend on what
+    was solved before it."""
+    paths = {}
+    for name, text in TABLES.items():
+        paths[name] = tmp_path / f"{name}.toml"
+        paths[name].write_text(text)
+    alone = {name: _evs_in_one_process(str(path))[0] for name, path in paths.items()}
+    assert alone["back"] != alone["front"]
+    after = _evs_in_one_process("shisanshui", str(paths["front"]), str(paths["back"]))
+    assert after[1:] == [alone["front"], alone["back"]]
+
+
+@pytest.mark.parametrize("rules", ["maubinh", "shisanshui", "front"])
+def test_the_royalties_objective_under_a_table_of_its_own(rules: str, tmp_path: Path) -> None:
+    """``objective="royalties"`` under a custom table (RULES 2.5: the presets' and a file's
+    own) counts that table's units; it was refused ("royalties=custom goes with its own
+    table"). With a front pair worth 30, the most royalties put a pair in front."""
+    if rules == "front":
+        path = tmp_path / "front.toml"
+        path.write_text(TABLES["front"])
+        rules = str(path)
+    found = solve(ROYAL_HAND, rules, "royalties")
+    resolved = found.rules
+    units = {
+        row: resolved.royalty(row, hand.category, royal=hand.is_royal)
+        for row, hand in found.hands.items()
+    }
+    assert found.royalties == units and found.value == sum(units.values())
+    if rules.endswith("front.toml"):
+        assert found.hands[Row.FRONT].category is Category.PAIR and found.value >= 30
+    standard = solve(ROYAL_HAND, objective="royalties")
+    assert standard.hands[Row.FRONT].category is not Category.PAIR

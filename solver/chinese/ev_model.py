@@ -312,13 +312,17 @@ def row_values_view(rules: ChineseRules) -> npt.NDArray[np.float64]:
     return _row_values(rules)
 
 
-# By what the values depend on (CP-8: the royalty schedule and mode; the strength scale), not
-# by rule set: 432 rule sets share 10 arrays (issue 15: a worker's memory stays bounded).
+# By what the values depend on (CP-8: the royalty schedule, or a rule file's own table, and
+# mode; who pays a bonus; the strength scale), not by rule set: 432 rule sets share 10 arrays
+# (issue 15: a worker's memory stays bounded). The key must name the table itself, not only
+# ``royalties``: every rule file's table is ``royalties=custom``, and keyed by that alone they
+# all got the first custom table's values (a server's warm-up: the shisanshui preset's).
 _ROW_VALUES: dict[tuple[object, ...], npt.NDArray[np.float64]] = {}
 
 
 def _row_values(rules: ChineseRules) -> npt.NDArray[np.float64]:
-    key = (rules.royalties, rules.royalty_mode, rules.wheel_second_highest)
+    key = (rules.royalties, rules.royalty_table, rules.royalty_mode, rules.bonus_paid,
+           rules.wheel_second_highest)  # fmt: skip
     found = _ROW_VALUES.get(key)
     if found is None:
         # The settlement's own table (one source for the rule), as floats for the kernels.

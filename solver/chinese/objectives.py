@@ -39,6 +39,7 @@ import numpy.typing as npt
 from cpsolver.errors import InvalidInputError
 from cpsolver.evaluator.poker import NUM_CLASSES, Category, PokerTables, poker_tables
 from cpsolver.rules import ChineseRules, Row, Royalties
+from cpsolver.rules.chinese import RoyaltyTable
 
 __all__ = [
     "DEFAULT_OBJECTIVE",
@@ -198,17 +199,20 @@ class RoyaltiesObjective:
 
 @cache
 def _royalty_tables(rules: ChineseRules) -> RowTables:
-    back, middle, front = _royalty_arrays(rules.royalties, rules.wheel_second_highest)
+    back, middle, front = _royalty_arrays(
+        rules.royalties, rules.royalty_table, rules.wheel_second_highest
+    )
     poker = poker_tables(rules.wheel_second_highest)
     return RowTables("royalties", rules, back, middle, front, poker)
 
 
 @cache
 def _royalty_arrays(
-    royalties: Royalties, wheel_second_highest: bool
+    royalties: Royalties, table: RoyaltyTable | None, wheel_second_highest: bool
 ) -> tuple[npt.NDArray[np.float64], ...]:
-    # The royalty schedule and the strength scale are all the units depend on (CP-8).
-    schedule = ChineseRules(royalties=royalties)
+    # The royalty schedule (or a rule file's own table, RULES 2.5) and the strength scale are
+    # all the units depend on (CP-8).
+    schedule = ChineseRules(royalties=royalties, royalty_table=table)
     poker = poker_tables(wheel_second_highest)
     scale = float(K) ** 3
     return tuple(
