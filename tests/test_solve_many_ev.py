@@ -29,14 +29,18 @@ def _hands(seed: int, count: int) -> list[tuple[Card, ...]]:
     ]
 
 
+@pytest.mark.parametrize("estimator", ["calibrated", "model"])
 @pytest.mark.parametrize("rules", ["standard", "eastern", "two_four"])
-def test_solve_many_equals_solve_for_ev(rules: str) -> None:
+def test_solve_many_equals_solve_for_ev(rules: str, estimator: str) -> None:
+    """The whole answer, the estimator's name too (the model's batch path once called its
+    answers calibrated)."""
     hands = _hands(11, 150 if rules != "two_four" else 40)
-    batch = solve_many(hands, rules)
+    batch = solve_many(hands, rules, estimator=estimator)
     assert len(batch) == len(hands)
     for hand, many in zip(hands, batch, strict=True):
-        one = solve(hand, rules)
+        one = solve(hand, rules, estimator=estimator)
         assert many.objective == one.objective == "ev"
+        assert many.analysis is not None and str(many.analysis.estimator) == estimator
         assert many.to_dict() == one.to_dict(), [str(c) for c in hand]
 
 

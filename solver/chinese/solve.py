@@ -533,7 +533,7 @@ def _natural(indices: list[int], rules: ChineseRules) -> Natural | None:
 def solve(
     cards: CardsLike,
     rules: ChineseRules | str | os.PathLike[str] | None = "standard",
-    objective: str | Objective = DEFAULT_OBJECTIVE,
+    objective: str | Objective | None = DEFAULT_OBJECTIVE,
     *,
     estimator: EstimatorLike | None = None,
     arrangements: int | None = None,
@@ -847,7 +847,7 @@ def _ev_arrangement(c: Candidate, rules: ChineseRules) -> Arrangement:
 def solve_many(
     hands: Iterable[CardsLike],
     rules: ChineseRules | str | None = "standard",
-    objective: str | Objective = DEFAULT_OBJECTIVE,
+    objective: str | Objective | None = DEFAULT_OBJECTIVE,
     *,
     estimator: EstimatorLike | None = None,
     arrangements: int | None = None,
@@ -910,7 +910,7 @@ def _solve_all(
     if isinstance(obj, EvObjective) and (count > 1 or chosen.kind != "model"):
         return [_solve_ev(ix, resolved, obj, count, chosen, seed, None) for ix in indices]
     if isinstance(obj, EvObjective):
-        return _solve_ev_batch(indices, resolved, obj)
+        return _solve_ev_batch(indices, resolved, obj, chosen)
     if count > 1:
         return [
             solve([_BY_INDEX[i] for i in ix], resolved, obj, arrangements=count) for ix in indices
@@ -993,7 +993,7 @@ def calibrated_chunk(hands: int) -> int:
 
 
 def _solve_ev_batch(
-    indices: list[list[int]], rules: ChineseRules, obj: EvObjective
+    indices: list[list[int]], rules: ChineseRules, obj: EvObjective, estimator: Estimator
 ) -> list[Solution]:
     """The parallel card-removal kernel finds every hand's best split at once (the same scan,
     values and tie-break as :func:`solve`'s); each Solution is then assembled as solve does."""
@@ -1017,5 +1017,7 @@ def _solve_ev_batch(
             tuple(parsed), (r[0], r[1], r[2]), (c[0], c[1], c[2]), v, model, odds_of
         )
         candidates = with_natural([best], np.array(ix, dtype=np.int8), rules, model)
-        solutions.append(_ev_solution(parsed, rules, obj, candidates, 0))
+        solutions.append(
+            _ev_solution(parsed, rules, obj, candidates, 0, NaturalPolicy.AUTO, estimator)
+        )
     return solutions
