@@ -314,3 +314,26 @@ def test_solve_many_names_the_bad_hand() -> None:
     with pytest.raises(CardError) as info:
         solve_many([good, parse_cards(good)[:12]])
     assert info.value.field == "hands[1]"
+
+
+def test_objective_none_is_the_default_and_a_wrong_type_is_named() -> None:
+    """None reads as the default objective (as the typed clients read it); it crashed with
+    AttributeError ('NoneType' object has no attribute 'additive')."""
+    cards = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+    assert solve(cards, objective=None).to_dict() == solve(cards).to_dict()
+    assert solve_many([cards], objective=None)[0].to_dict() == solve(cards).to_dict()
+    with pytest.raises(InvalidInputError, match=r"^objective: expected an objective's name"):
+        solve(cards, objective=5)  # type: ignore[arg-type]
+
+
+def test_a_rollout_answer_holds_plain_floats() -> None:
+    """numpy's float64 leaked out of the rollouts into Solution.ev, .value, the interval and
+    Rating.best_ev (rate converted its own ev only)."""
+    from cpsolver import rate
+
+    found = solve("As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s", estimator="rollouts:100")
+    assert found.analysis is not None and found.analysis.ci95 is not None
+    numbers = [found.ev, found.value, *found.analysis.ci95, found.analysis.estimate.value]
+    rating = rate(found, estimator="rollouts:100")
+    numbers += [rating.ev, rating.best_ev]
+    assert [type(x) for x in numbers] == [float] * len(numbers)

@@ -236,10 +236,27 @@ def objective_names() -> tuple[str, ...]:
     return tuple(OBJECTIVES)
 
 
-def get_objective(name: str | Objective) -> Objective:
-    """The objective of this name (or the object itself); unknown names list the valid ones."""
-    if not isinstance(name, str):
-        return name
+def get_objective(name: str | Objective | None) -> Objective:
+    """The objective of this name (or the object itself; None: :data:`DEFAULT_OBJECTIVE`, as
+    the typed clients read it); unknown names list the valid ones, anything else is named.
+
+    >>> import cpsolver  # registers ev
+    >>> get_objective(None).name
+    'ev'
+    >>> get_objective(3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: objective: expected an objective's name ..., got int
+    """
+    if name is None:
+        name = DEFAULT_OBJECTIVE
+    if not isinstance(name, str):  # a str first: the protocol's isinstance is the slow test
+        if isinstance(name, Objective):
+            return name
+        valid = ", ".join(OBJECTIVES)
+        raise InvalidInputError(
+            "objective", f"expected an objective's name ({valid}), got {type(name).__name__}"
+        )
     try:
         return OBJECTIVES[name]
     except KeyError:

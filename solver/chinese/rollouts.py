@@ -108,8 +108,9 @@ def rollout(
             break
     out = []
     for i, c in enumerate(candidates):
-        mean = sums[i] / played
-        var = max(squares[i] / played - mean * mean, 0.0) * played / max(played - 1, 1)
+        # Plain floats: numpy's scalars would leak into Solution.ev, its interval and JSON.
+        mean = float(sums[i]) / played
+        var = max(float(squares[i]) / played - mean * mean, 0.0) * played / max(played - 1, 1)
         out.append(c.with_rollout(mean, 1.96 * (var / played) ** 0.5, played))
     out.sort(key=lambda c: -c.score)
     return out
