@@ -337,3 +337,22 @@ def test_a_rollout_answer_holds_plain_floats() -> None:
     rating = rate(found, estimator="rollouts:100")
     numbers += [rating.ev, rating.best_ev]
     assert [type(x) for x in numbers] == [float] * len(numbers)
+
+
+def test_an_ev_solve_without_an_analysis_still_has_its_ev() -> None:
+    """Constraints, 13 of 14-17 cards and the CP-SAT engine answer with the table model's
+    value and no analysis; ``ev`` was None there although the objective is ``ev``. It is the
+    model's EV of the arrangement, as ``rate`` values it (13 of N: with the N cards out of
+    the opponents' deck, so only equal to the value)."""
+    from cpsolver import rate
+
+    cards = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+    thirteen_of_14 = solve(cards + " 6d", estimator="model")
+    assert thirteen_of_14.analysis is None and thirteen_of_14.ev == thirteen_of_14.value
+    for found in (
+        solve(cards, constraints="Kd=front", estimator="model"),
+        solve(cards, engine="cpsat", estimator="model"),
+    ):
+        assert found.analysis is None and found.ev is not None and found.ev == found.value
+        assert abs(rate(found, estimator="model").ev - found.ev) < 1e-9
+    assert solve(cards, objective="strength").ev is None

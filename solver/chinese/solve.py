@@ -241,8 +241,12 @@ class Solution:
 
     @property
     def ev(self) -> float | None:
-        """Expected units of the choice at the table (``ev`` objective only, else None)."""
-        return None if self.analysis is None else self.analysis.ev
+        """Expected units of the choice at the table (``ev`` objective only, else None): the
+        estimator's (:attr:`analysis`), or, for a solve with no analysis (constraints, 13 of
+        14-17 cards, ``engine="cpsat"``), the table model's EV its :attr:`value` holds."""
+        if self.analysis is not None:
+            return self.analysis.ev
+        return self.arrangement.value if self.objective == "ev" else None
 
     @property
     def back(self) -> tuple[Card, ...]:
