@@ -87,3 +87,23 @@ assert kernels.outer(20) == 42
 assert type(kernels.inner).__name__ == "_Kernel" and kernels.inner(1) == 2
 """
     assert _loaded(code, cwd=tmp_path) == {"numba"}
+
+
+def test_the_other_games_and_the_client_load_on_first_use() -> None:
+    """``import cpsolver`` then ``cpsolver.chlust...`` (as the docs write it) works without
+    importing the submodule by name, and loads no optional part; an unknown name is still an
+    AttributeError; ``__version__`` is the installed distribution's."""
+    code = """
+import importlib.metadata
+import cpsolver
+assert cpsolver.chlust.deal and cpsolver.three_leaves and cpsolver.ofc.advise
+assert cpsolver.client.connect
+try:
+    cpsolver.nope
+except AttributeError as error:
+    assert "nope" in str(error)
+else:
+    raise AssertionError("cpsolver.nope resolved")
+assert cpsolver.__version__ == importlib.metadata.version("cpsolver"), cpsolver.__version__
+"""
+    assert _loaded(code) == set()
