@@ -570,9 +570,11 @@ def solve(
     :mod:`cpsolver.chinese.rollouts`) or ``"budget:Nms"`` (the finest of those that fits N
     milliseconds, :func:`~cpsolver.chinese.estimator.budget_mode`: never more than half the
     time left before ``deadline`` or a server call's deadline). Other objectives have only
-    one way to value a split and ignore it; constrained, 13-of-N and ``cpsat`` solves value
-    splits by the table model (the pool settles whole 13-card arrangements it chose), so
-    there the default is the model and a named ``calibrated`` or ``rollouts:N`` is an error.
+    one way to value a split: they take ``"model"``, ``"budget:Nms"`` or no estimator, and
+    a named ``calibrated`` or ``rollouts:N`` is an error; constrained, 13-of-N and
+    ``cpsat`` solves value splits by the table model (the pool settles whole 13-card
+    arrangements it chose), so there too the default is the model and a finer one named is an
+    error.
 
     ``arrangements`` is how many arrangements come back: the best and the next best with
     distinct values (:attr:`Solution.alternatives`), 1 to
