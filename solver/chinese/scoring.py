@@ -573,6 +573,7 @@ class TableResult:
 
 def score(
     players: Sequence[object] | Mapping[str, object],
+    /,  # so that ``players=2`` is the rule option (an override), not this argument
     rules: ChineseRules | str | None = "standard",
     **overrides: object,
 ) -> TableResult:

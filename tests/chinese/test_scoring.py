@@ -558,3 +558,10 @@ def test_bad_list_input_names_the_seat_by_position(
         score(players)  # type: ignore[arg-type]
     assert info.value.field == field
     assert words in str(info.value)
+
+
+def test_players_as_an_option_is_the_rule_option_not_the_table() -> None:
+    """``score(table, players=2)`` sets the rule option, as every other override does; it
+    raised TypeError ("got multiple values for argument 'players'")."""
+    table = {"N": S_ROWS, "S": W_FOUL}
+    assert cpsolver.score(table, players=2) == cpsolver.score(table, ChineseRules(players=2))
