@@ -78,6 +78,35 @@ class RuleSet:
             if f.name not in cls.DATA_FIELDS
         )
 
+    def __post_init__(self) -> None:
+        # Every rule set is built here, whatever the way (the constructor, .preset(),
+        # .replace(), dataclasses.replace), so an invalid one never exists: solving under
+        # ChineseRules(players=0) answered, ChlustRules(deck=99) failed later with a KeyError.
+        # Each value goes through the same reading as .replace() (one check of each option):
+        # its errors, every one at once, then the cross-field constraints of _check.
+        problems: list[FieldViolation] = []
+        for name, kind, meta, data in _option_fields(type(self)):
+            value = getattr(self, name)
+            if type(value) is kind and kind is not int:
+                continue  # a member of the option's enum, or a bool: valid as it is (fast path)
+            try:
+                typed = self._read_data(name, value) if data else _coerce(name, value, kind, meta)
+            except RuleError as exc:
+                problems.extend(exc.violations)
+                continue
+            if typed is not value:
+                # Text for a typed option ("strict"), as .replace() takes it: the typed value
+                # is kept, so comparisons by identity (rules.order is Order.STRICT) hold.
+                object.__setattr__(self, name, typed)
+        if problems:
+            raise RuleError(violations=problems)
+        self._check()
+
+    def _read_data(self, name: str, value: object) -> object:
+        """The canonical value of the data field ``name`` (:attr:`DATA_FIELDS`) as the
+        constructor got it; raise :class:`RuleError` naming ``rules.<name>`` for a bad one."""
+        return value
+
     def _read_option(self, name: str, raw: object) -> dict[str, object] | None:
         """The fields an option written as data sets (a game's own forms, e.g. a table); None
         for an option read from its type. Raise :class:`RuleError` for a bad value."""
@@ -140,9 +169,8 @@ class RuleSet:
                 problems.extend(exc.violations)
         if problems:
             raise RuleError(violations=problems)
-        result = dataclasses.replace(self, **changes)  # type: ignore[type-var]
-        result._check()
-        return result
+        # The new rule set checks itself (__post_init__), its cross-field constraints too.
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
 
     def _check(self) -> None:
         """Cross-field constraints; raise :class:`RuleError`."""
@@ -204,12 +232,28 @@ def _type_hints(cls: type) -> dict[str, Any]:
     return hints
 
 
+_FIELDS: dict[type, tuple[tuple[str, Any, Mapping[str, Any], bool], ...]] = {}
+
+
+def _option_fields(cls: type[RuleSet]) -> tuple[tuple[str, Any, Mapping[str, Any], bool], ...]:
+    """Each field of the rule set class ``cls``: its name, type, metadata and whether it is a
+    data field; once per class (every rule set built reads them)."""
+    found = _FIELDS.get(cls)
+    if found is None:
+        hints = _type_hints(cls)
+        found = _FIELDS[cls] = tuple(
+            (f.name, hints[f.name], f.metadata, f.name in cls.DATA_FIELDS)
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+        )
+    return found
+
+
 def _coerce(name: str, raw: object, kind: Any, meta: Mapping[str, Any]) -> object:
     field = f"rules.{name}"
     if isinstance(kind, type) and issubclass(kind, Choice):
-        valid = [c.value for c in kind]
         if isinstance(raw, kind):
             return raw
+        valid = [c.value for c in kind]
         text = str(raw).strip().lower().replace("-", "_")
         if text in valid:
             return kind(text)

@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar
 
-from cpsolver.errors import RuleError
+from cpsolver.errors import FieldViolation, RuleError
 from cpsolver.evaluator.poker import Category
 from cpsolver.rules.base import Choice, RuleSet, int_option
 
@@ -268,6 +268,11 @@ _MAUBINH_NATURALS: NaturalTable = (
     (NaturalName.THREE_STRAIGHTS, 3),
 )
 _CATEGORY_HAND = {category: BonusHand[category.name] for category in Category}
+# Names to members, built once: a rule set's tables are read whenever one is built.
+_ROW_NAMES = {row.label: row for row in Row}
+_HAND_NAMES = {hand.value: hand for hand in BonusHand}
+_FRONT_HAND_NAMES = {hand.value: hand for hand in FRONT_HANDS}
+_NATURAL_NAMES = {natural.value: natural for natural in NaturalName}
 
 # The options RULES §2.1-2.2 had before §2.5: always in ``to_dict`` (the 432 rule sets keep
 # their form and their fingerprints, which name the trained table files).
@@ -350,9 +355,6 @@ class ChineseRules(RuleSet):
     royalty_table: RoyaltyTable | None = None
     natural_table: NaturalTable | None = None
 
-    def __post_init__(self) -> None:
-        self._check()
-
     @classmethod
     def resolve(
         cls, rules: ChineseRules | str | os.PathLike[str] | None = None, /, **overrides: object
@@ -430,12 +432,29 @@ class ChineseRules(RuleSet):
                 "rules.royalties",
                 "royalties=custom goes with its own table (a [royalties] table in a rule file)",
             )
-        if self.natural_table is not None and not (self.naturals and self.natural_table):
+        if self.natural_table is not None and not self.naturals:
             raise RuleError("rules.naturals", "a list of naturals needs naturals on")
+        if self.natural_table == ():
+            raise RuleError(
+                "rules.natural_table", "an empty list of naturals is naturals off (None here)"
+            )
         if self.scoring is not Scoring.SCOOP_BONUS and self.scoop_bonus:
             raise RuleError("rules.scoring", "a scoop bonus goes with scoring=scoop_bonus:N")
         if self.foul is not Foul.FIXED and self.foul_units:
             raise RuleError("rules.foul", "units of a foul go with foul=fixed:N")
+
+    def _read_data(self, name: str, value: object) -> object:
+        """A data field as the constructor got it, read as its option's data is (the units of
+        ``scoop_bonus:N`` / ``fixed:N``, the entries of a table or list): canonical (a table's
+        entries in row then hand order, none of 0 units) or a :class:`RuleError`."""
+        field = ("rules", name)
+        if name in ("scoop_bonus", "foul_units"):
+            return _units(field, value)
+        if value is None:
+            return None
+        if name == "royalty_table":
+            return _royalty_entries(value, field)
+        return tuple(_natural_entries(value, field))
 
     def _read_option(self, name: str, raw: object) -> dict[str, object] | None:
         """The fields an option written as data sets (module doc); None for a plain option."""
@@ -642,7 +661,7 @@ def _read_royalties(raw: object) -> dict[str, object]:
         return {"royalties": Royalties(text), "royalty_table": None}
     entries: list[tuple[Row, BonusHand, int]] = []
     if isinstance(raw, tuple) and all(isinstance(e, tuple) for e in raw):
-        entries = [(Row(r), BonusHand(h), int(u)) for r, h, u in raw]
+        entries = list(_royalty_entries(raw, ("rules", "royalties")))
     elif isinstance(raw, Mapping):
         rows = {row.label: row for row in Row}
         for row_name, hands in raw.items():
@@ -680,6 +699,64 @@ def _read_royalties(raw: object) -> dict[str, object]:
     return {"royalties": Royalties.CUSTOM, "royalty_table": table}
 
 
+def _royalty_entries(raw: object, field: tuple[str | int, ...]) -> RoyaltyTable:
+    """A row-bonus table given as ``(row, hand, units)`` entries (a row as :class:`Row` or its
+    label, a hand as :class:`BonusHand` or its name), checked as a rule file's table is (the
+    front's three hands only, units 0 to :data:`MAX_UNITS`, each row's hand once; every problem
+    at once), in row then hand order without the entries of 0 units (they pay nothing)."""
+    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, (tuple, list)):
+        raise RuleError(field, f"expected (row, hand, units) entries, got {raw!r}")
+    problems: list[FieldViolation] = []
+    entries: dict[tuple[Row, BonusHand], int] = {}
+    for i, entry in enumerate(raw):
+        path = (*field, i)
+        if not isinstance(entry, (tuple, list)) or len(entry) != 3:
+            problems.append(FieldViolation(path, f"expected (row, hand, units), got {entry!r}"))
+            continue
+        row_raw, hand_raw, units_raw = entry
+        if isinstance(row_raw, Row):
+            row: Row | None = row_raw
+        elif isinstance(row_raw, int) and not isinstance(row_raw, bool):
+            row = Row(row_raw) if 0 <= row_raw < len(Row) else None
+        else:
+            row = _ROW_NAMES.get(str(row_raw).strip().lower())
+        if row is None:
+            problems.append(
+                FieldViolation(path, f"unknown row {row_raw!r}; valid rows: front, middle, back")
+            )
+            continue
+        allowed = _FRONT_HAND_NAMES if row is Row.FRONT else _HAND_NAMES
+        text = hand_raw.value if isinstance(hand_raw, BonusHand) else str(hand_raw).strip()
+        hand = allowed.get(text)
+        if hand is None:
+            valid = ", ".join(allowed)
+            problems.append(
+                FieldViolation(
+                    path, f"unknown hand {text!r} for the {row.label}; valid hands: {valid}"
+                )
+            )
+            continue
+        try:
+            units = _units(path, units_raw)
+        except RuleError as exc:
+            problems.extend(exc.violations)
+            continue
+        if (row, hand) in entries:
+            problems.append(
+                FieldViolation(path, f"{hand.value} is listed twice for the {row.label}")
+            )
+            continue
+        entries[row, hand] = units
+    if problems:
+        raise RuleError(violations=problems)
+    return tuple(
+        sorted(
+            ((row, hand, units) for (row, hand), units in entries.items() if units),
+            key=lambda e: (e[0], _HAND_ORDER[e[1]]),
+        )
+    )
+
+
 def _read_naturals(raw: object) -> dict[str, object]:
     """``naturals``: on/off (CP-11), or a ranked list of ``{natural, units}`` entries (CP-15,
     highest first; ``(name, units)`` pairs in code). An empty list is ``off``; CP-11's own
@@ -700,10 +777,22 @@ def _read_naturals(raw: object) -> dict[str, object]:
             "rules.naturals",
             f"invalid value {raw!r}; valid values: on, off, or a list of {{natural, units}}",
         )
-    names = ", ".join(n.value for n in NaturalName)
+    table = _natural_entries(raw, ("rules", "naturals"))
+    if not table:
+        return {"naturals": False, "natural_table": None}
+    if tuple(table) == CP11_NATURALS:
+        return {"naturals": True, "natural_table": None}
+    return {"naturals": True, "natural_table": tuple(table)}
+
+
+def _natural_entries(raw: object, field: tuple[str | int, ...]) -> list[tuple[NaturalName, int]]:
+    """A ranked list of naturals given as ``{natural, units}`` entries or ``(name, units)``
+    pairs, each natural once, units 0 to :data:`MAX_UNITS` (CP-15), highest first."""
+    if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, (tuple, list)):
+        raise RuleError(field, f"expected a list of {{natural, units}}, got {raw!r}")
     table: list[tuple[NaturalName, int]] = []
     for i, entry in enumerate(raw):
-        path: tuple[str | int, ...] = ("rules", "naturals", i)
+        path: tuple[str | int, ...] = (*field, i)
         if isinstance(entry, Mapping):
             extra = sorted(set(map(str, entry)) - {"natural", "units"})
             if extra:
@@ -716,17 +805,16 @@ def _read_naturals(raw: object) -> dict[str, object]:
             name, units = entry
         else:
             raise RuleError(path, f"expected {{natural, units}}, got {entry!r}")
-        text = name.value if isinstance(name, NaturalName) else str(name).strip().lower()
-        if text not in {n.value for n in NaturalName}:
+        if isinstance(name, NaturalName):
+            natural: NaturalName | None = name
+        else:
+            natural = _NATURAL_NAMES.get(str(name).strip().lower())
+        if natural is None:
+            names = ", ".join(_NATURAL_NAMES)
             raise RuleError(
                 (*path, "natural"), f"unknown natural {name!r}; valid naturals: {names}"
             )
-        natural = NaturalName(text)
         if any(n is natural for n, _ in table):
-            raise RuleError((*path, "natural"), f"{text} is listed twice")
+            raise RuleError((*path, "natural"), f"{natural.value} is listed twice")
         table.append((natural, _units((*path, "units"), units)))
-    if not table:
-        return {"naturals": False, "natural_table": None}
-    if tuple(table) == CP11_NATURALS:
-        return {"naturals": True, "natural_table": None}
-    return {"naturals": True, "natural_table": tuple(table)}
+    return table

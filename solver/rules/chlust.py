@@ -18,7 +18,6 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from cpsolver.cards import DECKS, Card, Deck, Rank, Suit
-from cpsolver.errors import RuleError
 from cpsolver.rules.base import Choice, RuleSet, int_option
 
 __all__ = ["ChlustRules", "Purity", "TrickTie", "Underruff", "WildShift"]
@@ -94,10 +93,6 @@ class ChlustRules(RuleSet):
     ante: int = int_option(1, 1, 1_000_000, "CH-2: each player's stake into the pot")
     raise_unit: int = int_option(1, 1, 1_000_000, "CH-6: the size of one raise")
     max_raises: int = int_option(3, 0, 100, "CH-6: raises allowed in one bidding round")
-
-    def _check(self) -> None:
-        if self.deck not in (20, 24):
-            raise RuleError("rules.deck", f"invalid value {self.deck!r}; valid values: 20, 24")
 
     @property
     def card_deck(self) -> Deck:
