@@ -18,6 +18,7 @@ from cpsolver.chinese.naturals import detect_natural
 from cpsolver.chinese.scoring import score
 from cpsolver.chinese.solve import solve
 from cpsolver.chinese.table_keys import table_key
+from cpsolver.errors import RuleError
 from cpsolver.evaluator.poker import Category
 from cpsolver.rules import Row
 from cpsolver.rules.chinese import ChineseRules
@@ -351,7 +352,8 @@ def test_grpc_scores_under_the_typed_vocabulary(
     ("rules", "field", "says"),
     [
         (pb.ChineseRules(rules_toml='foul = "fixed:x"'), "rules.foul", "fixed:N"),
-        (pb.ChineseRules(rules_toml="players = "), "rules", "not a TOML rule file"),
+        # A text that is no rule file is the message's rules_toml field (was "rules").
+        (pb.ChineseRules(rules_toml="players = "), "rules.rules_toml", "not a TOML rule file"),
         (pb.ChineseRules(rules_toml='preset = "maubinh"', players=2), "rules.players",
          "not both"),
         # The message's own fields, not the library's forms (rules.scoring, rules.royalties...)
@@ -455,3 +457,33 @@ def test_the_royalties_objective_under_a_table_of_its_own(rules: str, tmp_path: 
         assert found.hands[Row.FRONT].category is Category.PAIR and found.value >= 30
     standard = solve(ROYAL_HAND, objective="royalties")
     assert standard.hands[Row.FRONT].category is not Category.PAIR
+
+
+# 10 KB, under the 16,384 characters a rules_toml may hold, and deeper than tomllib's
+# recursive parser goes: a RecursionError (a traceback on the CLI, INTERNAL over gRPC).
+DEEP_FILE = "a = " + "[" * 5000 + "]" * 5000
+
+
+def test_a_rule_file_nested_too_deeply_is_an_input_error_on_every_surface(
+    tmp_path: Path, stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub
+) -> None:
+    with pytest.raises(RuleError) as info:
+        ChineseRules.from_toml(DEEP_FILE)
+    assert str(info.value) == "rules: not a TOML rule file: nested too deeply"
+    path = tmp_path / "deep.toml"
+    path.write_text(DEEP_FILE + "\n", encoding="utf-8")
+    for args in (["rules", "check", str(path)], ["solve", HAND, "--rules", str(path)]):
+        code, out, err = run_cli(args)
+        assert (code, out) == (2, ""), err
+        assert err == "error: rules: not a TOML rule file: nested too deeply\n"
+    request = pb.SolveRequest(
+        cards=wire(HAND),
+        rules=pb.ChineseRules(rules_toml=DEEP_FILE),
+        objective=pb.OBJECTIVE_STRENGTH,
+    )
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(request)
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(caught.value) == {
+        "rules.rules_toml": "not a TOML rule file: nested too deeply"
+    }

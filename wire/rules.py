@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from cpsolver.errors import FieldViolation, InvalidInputError
+from cpsolver.errors import FieldViolation, InvalidInputError, field_path
 from cpsolver.rules.base import RuleSet
 from cpsolver.rules.chinese import MAX_UNITS
 
@@ -153,7 +153,13 @@ def _from_toml(message: Message, kind: type[R], field: str) -> R:
         raise InvalidInputError(
             f"{field}.{others[0]}", "give the rule set as rules_toml or as fields, not both"
         )
-    rules = read_rules_text(message.rules_toml, field)
+    head = field_path(field)
+    try:
+        rules = read_rules_text(message.rules_toml, field)
+    except InvalidInputError as exc:
+        # The library names a text that is no rule file at all (not TOML, nested too deeply)
+        # by the rule set's field; here that text is the message's rules_toml.
+        raise exc.with_paths(lambda path: (*head, "rules_toml") if path == head else path) from None
     if not isinstance(rules, kind):
         raise InvalidInputError(f"{field}.rules_toml", "a rule file of another game")
     return rules

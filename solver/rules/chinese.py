@@ -381,11 +381,20 @@ class ChineseRules(RuleSet):
 
         >>> ChineseRules.from_toml('preset = "maubinh"\\nfoul = "fixed:4"').foul_units
         4
+        >>> ChineseRules.from_toml("a = " + "[" * 5000 + "]" * 5000)
+        Traceback (most recent call last):
+        ...
+        cpsolver.errors.RuleError: rules: not a TOML rule file: nested too deeply
         """
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise RuleError(field, f"not a TOML rule file: {exc}") from exc
+        except RecursionError:
+            # tomllib parses arrays and inline tables recursively: 'a = [[[...]]]' a few
+            # hundred deep (well under a request's size limit) exhausts the stack; an input
+            # error, not a crash (a traceback on the CLI, INTERNAL over gRPC).
+            raise RuleError(field, "not a TOML rule file: nested too deeply") from None
         preset = data.pop("preset", "standard")
         if not isinstance(preset, str):
             raise RuleError(
