@@ -373,6 +373,8 @@ def test_grpc_scores_under_the_typed_vocabulary(
         (pb.ChineseRules(royalty_table=[pb.ChineseRules.RowBonus(
             row=pb.ROW_FRONT, hand="flush", units=2)]),
          "rules.royalty_table[0].hand", "valid hands"),
+        (pb.ChineseRules(royalty_table=[pb.ChineseRules.RowBonus(hand="pair", units=2)]),
+         "rules.royalty_table[0].row", "missing"),
         (pb.ChineseRules(royalty_table=[
             pb.ChineseRules.RowBonus(row=pb.ROW_BACK, hand="flush", units=2),
             pb.ChineseRules.RowBonus(row=pb.ROW_BACK, hand="four_of_a_kind", units=-2)]),
@@ -486,4 +488,36 @@ def test_a_rule_file_nested_too_deeply_is_an_input_error_on_every_surface(
     assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     assert violations(caught.value) == {
         "rules.rules_toml": "not a TOML rule file: nested too deeply"
+    }
+
+
+def test_each_bad_part_of_a_table_entry_over_grpc_is_named_on_its_own_field(
+    stub: chinese_poker_pb2_grpc.ChinesePokerServiceStub,
+) -> None:
+    """An entry without a row was reported as rules.royalties.unspecified ("unknown row
+    'unspecified'"), and a bad hand's message landed on units while the units' own problem was
+    lost (the wire guessed which of the two was wrong)."""
+    bonus, natural = pb.ChineseRules.RowBonus, pb.ChineseRules.NaturalEntry
+    rules = pb.ChineseRules(
+        royalty_table=[
+            bonus(hand="HAND_CATEGORY_PAIR", units=-3),  # no row
+            bonus(row=pb.ROW_BACK, hand="flush", units=2),
+            bonus(row=9, hand="flush", units=20_000),
+        ],
+        natural_table=[natural(units=3), natural(natural=99, units=-1)],
+    )
+    request = pb.SolveRequest(cards=wire(HAND), rules=rules, objective=pb.OBJECTIVE_STRENGTH)
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.Solve(request)
+    assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
+    found = violations(caught.value)
+    assert {field: says.split(";")[0] for field, says in found.items()} == {
+        "rules.royalty_table[0].row": "missing row",
+        "rules.royalty_table[0].hand": "unknown hand 'HAND_CATEGORY_PAIR'",
+        "rules.royalty_table[0].units": "invalid value -3",
+        "rules.royalty_table[2].row": "unknown value 9",
+        "rules.royalty_table[2].units": "invalid value 20000",
+        "rules.natural_table[0].natural": "missing natural",
+        "rules.natural_table[1].natural": "unknown value 99",
+        "rules.natural_table[1].units": "invalid value -1",
     }

@@ -114,10 +114,10 @@ def test_the_data_fields_are_read_as_their_options_data() -> None:
             ),
         )
     assert [(v.field, v.description.split(";")[0]) for v in info.value.violations] == [
-        ("rules.royalty_table[0]", "unknown hand 'flush' for the front"),
-        ("rules.royalty_table[1]", "invalid value -1"),
-        ("rules.royalty_table[2]", "unknown row 'top'"),
-        ("rules.royalty_table[4]", "pair is listed twice for the back"),
+        ("rules.royalty_table[0].hand", "unknown hand 'flush' for the front"),
+        ("rules.royalty_table[1].units", "invalid value -1"),
+        ("rules.royalty_table[2].row", "unknown row 'top'"),
+        ("rules.royalty_table[4].hand", "pair is listed twice for the back"),
     ]
     with pytest.raises(RuleError, match=r"rules\.natural_table\[1\]\.natural: unknown natural"):
         ChineseRules(natural_table=((NaturalName.DRAGON, 13), ("bogus", 2)))  # type: ignore[arg-type]
@@ -134,7 +134,7 @@ def test_the_data_fields_are_read_as_their_options_data() -> None:
 def test_a_bad_table_given_to_replace_is_an_error_naming_the_entry() -> None:
     # The (row, hand, units) form of .replace(royalties=...) read its entries unchecked
     # (Row(5): a bare ValueError).
-    with pytest.raises(RuleError, match=r"rules\.royalties\[0\]: unknown row 5"):
+    with pytest.raises(RuleError, match=r"rules\.royalties\[0\]\.row: unknown row 5"):
         ChineseRules().replace(royalties=((5, "pair", 3),))
 
 

@@ -21,7 +21,6 @@ from google.protobuf.message import Message
 
 from cpsolver.errors import FieldViolation, InvalidInputError, field_path
 from cpsolver.rules.base import RuleSet
-from cpsolver.rules.chinese import MAX_UNITS
 
 __all__ = ["enum_value_name", "rules_from_wire", "rules_to_wire"]
 
@@ -83,16 +82,25 @@ def rules_from_wire(message: Message, kind: type[R], field: str = "rules") -> R:
                 overrides[desc.name] = value
         elif value:
             overrides[desc.name] = value
-    if problems:
-        raise InvalidInputError(violations=problems)
-    _data_from_wire(message, names, overrides)
+    problems.extend(_data_from_wire(message, names, overrides, field_path(field)))
     preset = getattr(message, "preset", "") or kind.DEFAULT_PRESET
     try:
-        return kind.preset(preset, **overrides)
+        rules = kind.preset(preset, **overrides)
     except InvalidInputError as exc:
-        # The library names its own forms (``rules.royalties.front.flush``, ``rules.naturals[1]``,
+        # The library names its own forms (``rules.royalties[0].hand``, ``rules.naturals[1]``,
         # ``rules.scoring`` for ``scoop_bonus:N``): name the message's fields instead.
-        raise exc.with_paths(lambda path: _wire_path(path, message, names, field)) from None
+        moved = exc.with_paths(lambda path: _wire_path(path, message, names, field))
+        if not problems:
+            raise moved from None
+        # What the wire found unreadable was left out of the rule set or read as missing (an
+        # unknown row number): the library's word on the same field is the wire's already.
+        reported = {v.path for v in problems}
+        problems.extend(v for v in moved.violations if v.path not in reported)
+    if problems:
+        # Every problem at once: the wire's (enum numbers it does not define) with the
+        # library's (values), so one round trip shows them all.
+        raise InvalidInputError(violations=problems)
+    return rules
 
 
 def _wire_path(
@@ -104,7 +112,7 @@ def _wire_path(
     >>> wire = pb.ChineseRules(royalty_table=[pb.ChineseRules.RowBonus(row=1, hand="pair")],
     ...                        scoop_bonus=3)
     >>> names = {d.name for d in wire.DESCRIPTOR.fields}
-    >>> _wire_path(("rules", "royalties", "front", "pair"), wire, names, "rules")
+    >>> _wire_path(("rules", "royalties", 0, "hand"), wire, names, "rules")
     ('rules', 'royalty_table', 0, 'hand')
     >>> _wire_path(("rules", "scoring"), wire, names, "rules")
     ('rules', 'scoop_bonus')
@@ -114,18 +122,15 @@ def _wire_path(
     if not path or path[0] != "rules":
         return path
     rest = path[1:]
-    if "royalty_table" in names and len(rest) == 3 and rest[0] == "royalties":
-        row_enum = message.DESCRIPTOR.fields_by_name["royalty_table"].message_type
-        rows = row_enum.fields_by_name["row"].enum_type
-        for i, entry in enumerate(message.royalty_table):
-            row = rows.values_by_number.get(entry.row)
-            if (
-                row is not None
-                and row.name == f"ROW_{str(rest[1]).upper()}"
-                and (entry.hand == rest[2])
-            ):
-                bad_units = not 0 <= entry.units <= MAX_UNITS
-                return (field, "royalty_table", i, "units" if bad_units else "hand")
+    # The table's entries go to the library as (row, hand, units) entries in the message's
+    # order (_data_from_wire), so the library's index is the message's.
+    if (
+        "royalty_table" in names
+        and len(rest) >= 2
+        and rest[0] == "royalties"
+        and isinstance(rest[1], int)
+    ):
+        return (field, "royalty_table", *rest[1:])
     if (
         "natural_table" in names
         and len(rest) >= 2
@@ -165,10 +170,12 @@ def _from_toml(message: Message, kind: type[R], field: str) -> R:
     return rules
 
 
-def _data_from_wire(message: Message, names: set[str], overrides: dict[str, Any]) -> None:
+def _data_from_wire(
+    message: Message, names: set[str], overrides: dict[str, Any], field: tuple[str | int, ...]
+) -> list[FieldViolation]:
     """The data of Chinese poker's options written as data (module doc), into ``overrides``
-    in the forms the rule set reads (which then checks the values; an enum number the wire
-    does not define is an error naming its field here)."""
+    in the forms the rule set reads (which then checks the values); the problems only the wire
+    can have (an enum number it does not define), each on its own field."""
     if overrides.get("scoring") == "scoop_bonus" or (
         "scoop_bonus" in names and message.HasField("scoop_bonus")
     ):
@@ -181,24 +188,27 @@ def _data_from_wire(message: Message, names: set[str], overrides: dict[str, Any]
     if "royalty_table" in names and (
         len(message.royalty_table) or overrides.get("royalties") == "custom"
     ):
-        table: dict[str, dict[str, int]] = {"front": {}, "middle": {}, "back": {}}
+        # Entries, not a {row: {hand: units}} table: the library checks each entry's row, hand
+        # and units on its own and names them by index, the message's own (an entry without
+        # a row was read as a row named 'unspecified'; a bad hand hid its units' problem).
+        entries = []
         for i, entry in enumerate(message.royalty_table):
-            row = _enum_name(entry, "row", "ROW_", ("rules", "royalty_table", i, "row"), problems)
-            if row is not None and entry.hand in table.setdefault(row, {}):
-                twice = f"{entry.hand} is listed twice for the {row}"
-                problems.append(FieldViolation(("rules", "royalty_table", i, "hand"), twice))
-            elif row is not None:
-                table[row][entry.hand] = entry.units
-        overrides["royalties"] = table
+            path = (*field, "royalty_table", i, "row")
+            row = None
+            if entry.row:  # ROW_UNSPECIFIED: the library says the row is missing
+                row = _enum_name(entry, "row", "ROW_", path, problems)
+            entries.append((row, entry.hand, entry.units))
+        overrides["royalties"] = tuple(entries)
     if "natural_table" in names and len(message.natural_table):
         naturals = []
         for i, entry in enumerate(message.natural_table):
-            path = ("rules", "natural_table", i, "natural")
-            name = _enum_name(entry, "natural", "NATURAL_KIND_", path, problems)
+            path = (*field, "natural_table", i, "natural")
+            name = None  # NATURAL_KIND_UNSPECIFIED: the library says the natural is missing
+            if entry.natural:
+                name = _enum_name(entry, "natural", "NATURAL_KIND_", path, problems)
             naturals.append({"natural": name, "units": entry.units})
         overrides["naturals"] = naturals
-    if problems:
-        raise InvalidInputError(violations=problems)
+    return problems
 
 
 def _enum_name(

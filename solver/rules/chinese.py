@@ -273,6 +273,7 @@ _ROW_NAMES = {row.label: row for row in Row}
 _HAND_NAMES = {hand.value: hand for hand in BonusHand}
 _FRONT_HAND_NAMES = {hand.value: hand for hand in FRONT_HANDS}
 _NATURAL_NAMES = {natural.value: natural for natural in NaturalName}
+_ABSENT = object()  # a key an entry of a list of naturals does not have
 
 # The options RULES §2.1-2.2 had before §2.5: always in ``to_dict`` (the 432 rule sets keep
 # their form and their fingerprints, which name the trained table files).
@@ -711,8 +712,20 @@ def _read_royalties(raw: object) -> dict[str, object]:
 def _royalty_entries(raw: object, field: tuple[str | int, ...]) -> RoyaltyTable:
     """A row-bonus table given as ``(row, hand, units)`` entries (a row as :class:`Row` or its
     label, a hand as :class:`BonusHand` or its name), checked as a rule file's table is (the
-    front's three hands only, units 0 to :data:`MAX_UNITS`, each row's hand once; every problem
-    at once), in row then hand order without the entries of 0 units (they pay nothing)."""
+    front's three hands only, units 0 to :data:`MAX_UNITS`, each row's hand once), in row then
+    hand order without the entries of 0 units (they pay nothing).
+
+    Every problem is reported at once, each on its own part of its entry (``field[i].row``,
+    ``.hand``, ``.units``): the gRPC message's entries are read here, index for index.
+
+    >>> _royalty_entries([(None, "HAND_CATEGORY_PAIR", -3)], ("rules", "royalty_table"))
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.RuleError: rules.royalty_table[0].row: missing row; \
+rules.royalty_table[0].hand: unknown hand 'HAND_CATEGORY_PAIR'; valid hands: high_card, pair, \
+two_pair, three_of_a_kind, straight, flush, full_house, four_of_a_kind, straight_flush, \
+royal_flush; rules.royalty_table[0].units: invalid value -3; valid values: 0 to 10000
+    """
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, (tuple, list)):
         raise RuleError(field, f"expected (row, hand, units) entries, got {raw!r}")
     problems: list[FieldViolation] = []
@@ -723,36 +736,44 @@ def _royalty_entries(raw: object, field: tuple[str | int, ...]) -> RoyaltyTable:
             problems.append(FieldViolation(path, f"expected (row, hand, units), got {entry!r}"))
             continue
         row_raw, hand_raw, units_raw = entry
+        found = len(problems)
         if isinstance(row_raw, Row):
             row: Row | None = row_raw
         elif isinstance(row_raw, int) and not isinstance(row_raw, bool):
             row = Row(row_raw) if 0 <= row_raw < len(Row) else None
         else:
-            row = _ROW_NAMES.get(str(row_raw).strip().lower())
+            row = None if row_raw is None else _ROW_NAMES.get(str(row_raw).strip().lower())
         if row is None:
             problems.append(
-                FieldViolation(path, f"unknown row {row_raw!r}; valid rows: front, middle, back")
+                FieldViolation(
+                    (*path, "row"),
+                    "missing row"
+                    if row_raw is None
+                    else f"unknown row {row_raw!r}; valid rows: front, middle, back",
+                )
             )
-            continue
+        # The hand is checked whatever the row: against the row's hands when the row is
+        # known, else against every hand a table may name.
         allowed = _FRONT_HAND_NAMES if row is Row.FRONT else _HAND_NAMES
         text = hand_raw.value if isinstance(hand_raw, BonusHand) else str(hand_raw).strip()
         hand = allowed.get(text)
         if hand is None:
-            valid = ", ".join(allowed)
+            where = f" for the {row.label}" if row is not None else ""
             problems.append(
                 FieldViolation(
-                    path, f"unknown hand {text!r} for the {row.label}; valid hands: {valid}"
+                    (*path, "hand"),
+                    f"unknown hand {text!r}{where}; valid hands: {', '.join(allowed)}",
                 )
             )
-            continue
         try:
-            units = _units(path, units_raw)
+            units = _units((*path, "units"), units_raw)
         except RuleError as exc:
             problems.extend(exc.violations)
+        if len(problems) > found or row is None or hand is None:
             continue
         if (row, hand) in entries:
             problems.append(
-                FieldViolation(path, f"{hand.value} is listed twice for the {row.label}")
+                FieldViolation((*path, "hand"), f"{hand.value} is listed twice for the {row.label}")
             )
             continue
         entries[row, hand] = units
@@ -796,34 +817,68 @@ def _read_naturals(raw: object) -> dict[str, object]:
 
 def _natural_entries(raw: object, field: tuple[str | int, ...]) -> list[tuple[NaturalName, int]]:
     """A ranked list of naturals given as ``{natural, units}`` entries or ``(name, units)``
-    pairs, each natural once, units 0 to :data:`MAX_UNITS` (CP-15), highest first."""
+    pairs, each natural once, units 0 to :data:`MAX_UNITS` (CP-15), highest first.
+
+    Every problem is reported at once, each on its own part of its entry (``field[i].natural``,
+    ``.units``); a natural given as None is missing.
+
+    >>> _natural_entries([{"natural": "dragon", "units": 13}, (None, -1)], ("rules", "naturals"))
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.RuleError: rules.naturals[1].natural: missing natural; \
+rules.naturals[1].units: invalid value -1; valid values: 0 to 10000
+    """
     if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, (tuple, list)):
         raise RuleError(field, f"expected a list of {{natural, units}}, got {raw!r}")
+    problems: list[FieldViolation] = []
     table: list[tuple[NaturalName, int]] = []
     for i, entry in enumerate(raw):
         path: tuple[str | int, ...] = (*field, i)
+        found = len(problems)
         if isinstance(entry, Mapping):
-            extra = sorted(set(map(str, entry)) - {"natural", "units"})
-            if extra:
-                raise RuleError((*path, extra[0]), "unknown key; valid keys: natural, units")
-            if "natural" not in entry or "units" not in entry:
-                missing = "natural" if "natural" not in entry else "units"
-                raise RuleError((*path, missing), f"missing {missing}")
-            name, units = entry["natural"], entry["units"]
+            for key in sorted(set(map(str, entry)) - {"natural", "units"}):
+                problems.append(
+                    FieldViolation((*path, key), "unknown key; valid keys: natural, units")
+                )
+            for key in ("natural", "units"):
+                if key not in entry:
+                    problems.append(FieldViolation((*path, key), f"missing {key}"))
+            name, units = entry.get("natural"), entry.get("units")
+            if "natural" not in entry:
+                name = _ABSENT
+            if "units" not in entry:
+                units = _ABSENT
         elif isinstance(entry, tuple) and len(entry) == 2:
             name, units = entry
         else:
-            raise RuleError(path, f"expected {{natural, units}}, got {entry!r}")
+            problems.append(FieldViolation(path, f"expected {{natural, units}}, got {entry!r}"))
+            continue
+        natural: NaturalName | None = None
         if isinstance(name, NaturalName):
-            natural: NaturalName | None = name
-        else:
+            natural = name
+        elif name is None:
+            problems.append(FieldViolation((*path, "natural"), "missing natural"))
+        elif name is not _ABSENT:
             natural = _NATURAL_NAMES.get(str(name).strip().lower())
-        if natural is None:
-            names = ", ".join(_NATURAL_NAMES)
-            raise RuleError(
-                (*path, "natural"), f"unknown natural {name!r}; valid naturals: {names}"
-            )
+            if natural is None:
+                names = ", ".join(_NATURAL_NAMES)
+                problems.append(
+                    FieldViolation(
+                        (*path, "natural"), f"unknown natural {name!r}; valid naturals: {names}"
+                    )
+                )
+        count = None
+        if units is not _ABSENT:
+            try:
+                count = _units((*path, "units"), units)
+            except RuleError as exc:
+                problems.extend(exc.violations)
+        if len(problems) > found or natural is None or count is None:
+            continue
         if any(n is natural for n, _ in table):
-            raise RuleError((*path, "natural"), f"{natural.value} is listed twice")
-        table.append((natural, _units((*path, "units"), units)))
+            problems.append(FieldViolation((*path, "natural"), f"{natural.value} is listed twice"))
+            continue
+        table.append((natural, count))
+    if problems:
+        raise RuleError(violations=problems)
     return table
