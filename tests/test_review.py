@@ -265,3 +265,29 @@ def test_finer_estimators_on_the_cli_here_and_on_a_server(
     remote = json.loads(out)
     assert _numbers(remote) == _numbers(local)
     assert remote["overall"] == local["overall"] and remote["players"] == local["players"]
+
+
+def test_a_bad_rules_value_is_named_once_on_every_surface(tmp_path: Path, server: str) -> None:
+    """A hand's bad ``rules`` was reported at rules.rules.preset: the library's error, already
+    at rules.preset, was placed under the hand's rules field once more."""
+    cards = "As Kh Qd Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+    hands = [
+        {"cards": cards, "rules": "nope"},
+        {"cards": cards, "rules": {"preset": "standard", "players": 9, "order": "zz"}},
+        {"cards": cards, "rules": "standard scoring"},  # a word that is no OPTION=VALUE
+    ]
+    expected = [
+        ["rules.preset"],
+        ["rules.players", "rules.order"],
+        ["rules"],
+    ]
+    result = review(hands)
+    assert result.errors[0].error.violations[0].path == ("rules", "preset")
+    assert [[v.field for v in e.error.violations] for e in result.errors] == expected
+    _write_jsonl(tmp_path / "h.jsonl", hands)
+    for remote in ([], ["--server", server]):
+        code, out, err = run_cli(["review", str(tmp_path / "h.jsonl"), "--json", *remote])
+        assert code == 2, err
+        errors = json.loads(out)["errors"]
+        assert [[v["field"] for v in e["violations"]] for e in errors] == expected, remote
+        assert errors[0]["message"].startswith("rules.preset: unknown preset 'nope'")

@@ -274,6 +274,10 @@ def rules_of(value: object, default: ChineseRules, path: FieldPath = ("rules",))
     'two_four'
     >>> rules_of({"preset": "eastern"}, ChineseRules()).royalties.value
     'eastern'
+    >>> rules_of("nope", ChineseRules())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.RuleError: rules.preset: unknown preset 'nope'; valid presets: ...
     """
     if value is None:
         return default
@@ -290,10 +294,24 @@ def rules_of(value: object, default: ChineseRules, path: FieldPath = ("rules",))
             preset = value.get("preset", "standard")
             return ChineseRules.resolve(preset, **options)
     except InvalidInputError as exc:
-        raise exc.prefixed(path) from None
+        raise exc.with_paths(lambda found: _under(path, found)) from None
     raise InvalidInputError(
         path, f"expected a preset name with OPTION=VALUE words or an object, got {value!r}"
     )
+
+
+def _under(path: FieldPath, found: FieldPath) -> FieldPath:
+    """A rule set's error path placed at the hand's ``path``: the library already names the
+    rule set ``rules`` (``rules.preset``, ``rules.players``), which ``path`` replaces (prefixing
+    it gave ``rules.rules.preset``); an ``OPTION=VALUE`` word that does not parse
+    (parse_assignments' ``set[i]``) is a fault of the rules text, ``path`` itself.
+
+    >>> _under(("rules",), ("rules", "preset")), _under(("rules",), ("set", 1))
+    (('rules', 'preset'), ('rules',))
+    """
+    if found[:1] == ("rules",):
+        return (*path, *found[1:])
+    return path
 
 
 @dataclass(frozen=True, slots=True)
