@@ -445,6 +445,124 @@ def test_make_edge_serves_and_stops_cleanly() -> None:
             proc.wait()
 
 
+def _http(
+    proxy: Edge, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+) -> tuple[int, http.client.HTTPMessage, bytes]:
+    """One HTTP/1.1 request through the edge: its status, headers and body (errors too)."""
+    client = http.client.HTTPConnection("127.0.0.1", proxy.port, timeout=30)
+    try:
+        client.request(method, path, body or None, headers or {})
+        reply = client.getresponse()
+        return reply.status, reply.msg, reply.read()
+    finally:
+        client.close()
+
+
+def _upstream_counts(proxy: Edge) -> dict[str, int]:
+    """What the edge sent its replicas and did to them: calls, retries, ejections, healthy."""
+    stats = proxy.stats()
+    keys = ["upstream_rq_total", "upstream_rq_retry", "outlier_detection.ejections_enforced_total",
+            "outlier_detection.ejections_active", "membership_healthy"]  # fmt: skip
+    return {key: int(stats.get(f"cluster.cpsolver.{key}", "0")) for key in keys}
+
+
+def test_wrong_paths_and_methods_are_answered_at_the_edge(two_servers, tmp_path) -> None:
+    """A wrong path, method or query parameter over HTTP/JSON, and a gRPC request that is not
+    a POST, are refused by Envoy itself, nine times each: 405/404/400 with a google.rpc.Status
+    JSON body (UNIMPLEMENTED for a gRPC caller), and not one request reaches a replica, so none
+    is retried and neither replica is ejected (they were: each such request was reset by a
+    replica, retried twice and counted as its gateway failure). A hand-made gRPC call over
+    HTTP/1.1 without ``te: trailers`` (which a replica resets too) is answered, not retried."""
+    one, two = two_servers
+    json_type = {"Content-Type": "application/json"}
+    body = json.dumps({"cards": [{"rank": c.rank, "suit": c.suit} for c in wire(HAND)]}).encode()
+    with edge(tmp_path, [one.address, two.address]) as proxy:
+        before = _upstream_counts(proxy)
+        assert before["membership_healthy"] == 2, before
+        for _ in range(9):
+            status, headers, raw = _http(proxy, "GET", "/v1/chinese-poker:solve")
+            assert (status, headers["Allow"]) == (405, "POST"), (status, raw)
+            assert headers["Content-Type"] == "application/json"
+            error = json.loads(raw)
+            assert error["code"] == grpc.StatusCode.UNIMPLEMENTED.value[0], error
+            assert error["message"].startswith("GET /v1/chinese-poker:solve: every "), error
+
+            status, headers, raw = _http(proxy, "POST", "/v1/chinese-poker:bogus", body, json_type)
+            assert status == 404, (status, raw)
+            error = json.loads(raw)
+            assert error["code"] == grpc.StatusCode.NOT_FOUND.value[0], error
+            assert "/v1/chinese-poker:bogus" in error["message"], error
+
+            status, headers, raw = _http(
+                proxy, "POST", "/v1/chinese-poker:solve?kards=1", body, json_type
+            )
+            assert status == 400, (status, raw)
+            error = json.loads(raw)
+            assert error["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0], error
+            assert '"kards"' in error["message"], error
+
+            status, headers, raw = _http(
+                proxy, "GET", "/cpsolver.v1.ChinesePokerService/Solve",
+                headers={"Content-Type": "application/grpc", "TE": "trailers"},
+            )  # fmt: skip
+            assert (status, headers["grpc-status"]) == (200, "12"), (status, dict(headers), raw)
+        after = _upstream_counts(proxy)
+        assert after == before, (before, after)
+
+        # gRPC over HTTP/1.1 without te: trailers: the edge adds it, the replica answers
+        message = chinese_poker_pb2.EvaluateHandRequest(cards=wire("2c 2d 2h")).SerializeToString()
+        framed = b"\x00" + struct.pack(">I", len(message)) + message
+        for _ in range(3):
+            status, headers, raw = _http(
+                proxy, "POST", "/cpsolver.v1.ChinesePokerService/EvaluateHand", framed,
+                {"Content-Type": "application/grpc"},
+            )  # fmt: skip
+            assert status == 200 and raw[:1] == b"\x00", (status, dict(headers), raw)  # answered
+            length = struct.unpack(">I", raw[1:5])[0]
+            answer = chinese_poker_pb2.EvaluateHandResponse.FromString(raw[5 : 5 + length])
+            assert answer.hand.name == "three twos", answer
+        answered = _upstream_counts(proxy)
+        assert answered["upstream_rq_total"] == before["upstream_rq_total"] + 3, answered
+        assert answered["upstream_rq_retry"] == before["upstream_rq_retry"], answered
+        assert answered["membership_healthy"] == 2, answered
+
+
+def test_bad_json_bodies_are_answered_with_a_json_status(two_servers, tmp_path) -> None:
+    """A body the transcoder cannot read (not JSON, an unknown enum name, a wrong type) is
+    refused by Envoy with 400 and a google.rpc.Status as JSON (INVALID_ARGUMENT, the message
+    naming the field), as the server's own errors are, not Envoy's plain text. A field the
+    message does not have is dropped by Envoy's transcoder (1.40 has no option to refuse it;
+    docs/DEPLOY.md says so): beside the real fields the call is served, alone the call is
+    refused for what is missing."""
+    one, two = two_servers
+    cards = [{"rank": c.rank, "suit": c.suit} for c in wire(HAND)]
+    with edge(tmp_path, [one.address, two.address]) as proxy:
+
+        def post(body: str) -> tuple[int, http.client.HTTPMessage, bytes]:
+            return _http(proxy, "POST", "/v1/chinese-poker:solve", body.encode(),
+                         {"Content-Type": "application/json"})  # fmt: skip
+
+        eleven = '{"cards":[{"rank":"RANK_ELEVEN","suit":"SUIT_SPADES"}]}'
+        bad = {
+            '{"cards":': "Unexpected end of string",
+            eleven: 'cards[0].rank: invalid value "RANK_ELEVEN"',
+            '{"cards":"x"}': 'cards: invalid value "x"',
+        }
+        for body, named in bad.items():
+            status, headers, raw = post(body)
+            assert status == 400, (body, status, raw)
+            assert headers["Content-Type"] == "application/json", (body, dict(headers), raw)
+            error = json.loads(raw)
+            assert error["code"] == grpc.StatusCode.INVALID_ARGUMENT.value[0], (body, error)
+            assert named in error["message"], (body, error)
+
+        status, _, raw = post(json.dumps({"cards": cards, "kards": []}))
+        assert status == 200, raw  # dropped: served as if it were not there
+        status, _, raw = post('{"kards":[]}')
+        assert status == 400, raw
+        assert json.loads(raw)["message"] == "cards: expected 13 cards, got 0"
+
+
 def _curl_lines() -> list[str]:
     """The ``curl`` lines of docs/DEPLOY.md's ``sh`` blocks (continuations joined)."""
     text = (ROOT / "docs" / "DEPLOY.md").read_text()
