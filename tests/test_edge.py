@@ -527,6 +527,26 @@ def test_wrong_paths_and_methods_are_answered_at_the_edge(two_servers, tmp_path)
         assert answered["membership_healthy"] == 2, answered
 
 
+def test_statuses_a_caller_causes_eject_no_replica(two_servers, tmp_path) -> None:
+    """Twelve gRPC calls to a method no service has, through the edge: each is answered
+    UNIMPLEMENTED by a replica, which Envoy counts as its HTTP code (501) and, counted as a
+    replica's failure, ejected a healthy replica after five in a row. Only the replicas' own
+    failures (refused or reset connections, calls never answered) count now: both stay in."""
+    one, two = two_servers
+    with edge(tmp_path, [one.address, two.address]) as proxy:
+        channel = grpc.insecure_channel(proxy.address)
+        wrong = channel.unary_unary("/cpsolver.v1.ChinesePokerService/Bogus")
+        for _ in range(12):
+            with pytest.raises(grpc.RpcError) as caught:
+                wrong(b"", timeout=10)
+            assert caught.value.code() == grpc.StatusCode.UNIMPLEMENTED, caught.value
+        channel.close()
+        counts = _upstream_counts(proxy)
+        assert counts["upstream_rq_total"] == 12, counts  # they did reach the replicas
+        assert counts["outlier_detection.ejections_enforced_total"] == 0, counts
+        assert counts["membership_healthy"] == 2, counts
+
+
 def test_bad_json_bodies_are_answered_with_a_json_status(two_servers, tmp_path) -> None:
     """A body the transcoder cannot read (not JSON, an unknown enum name, a wrong type) is
     refused by Envoy with 400 and a google.rpc.Status as JSON (INVALID_ARGUMENT, the message
