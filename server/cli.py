@@ -146,17 +146,11 @@ def serve(
     # Checked here: the workers import grpc only after forking, each of them would fail alone.
     require("grpc", "cpsolver serve")
     from cpsolver.server.config import ServerConfig
-    from cpsolver.server.main import address_problem
     from cpsolver.server.main import serve as run_server
 
-    # A taken port or an unknown host is the caller's to fix: one line and exit 2, in a second
-    # (issue 30), not a traceback after the warm-up or a second server sharing the port.
-    for option, where in (("--port", port), ("--metrics-port", metrics_port)):
-        problem = "" if where is None else address_problem(host, where)
-        if problem:
-            click.echo(f"error: {problem.replace('--port', option, 1)}", err=True)
-            raise SystemExit(2)  # the CLI's exit code for bad input
-
+    # A taken port (--port or --metrics-port), the two the same, or an unknown host is the
+    # caller's to fix: run_server refuses it first, one line and exit 2 in a second (issue 30),
+    # not a traceback after the warm-up or a second server sharing the port.
     config = ServerConfig(
         host=host,
         port=port,

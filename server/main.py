@@ -109,9 +109,10 @@ def configure_logging(access_log: bool = True, log_format: str = "json") -> None
     )
 
 
-def address_problem(host: str, port: int) -> str:
+def address_problem(host: str, port: int, option: str = "--port") -> str:
     """Why ``host:port`` cannot be served, or ``""``: the host does not resolve, or the port is
-    taken. Checked before the warm-up, so a bad address fails in a second, not after a minute.
+    taken (the message names ``option``, the one that asked for the port). Checked before the
+    warm-up, so a bad address fails in a second, not after a minute.
 
     The workers bind with SO_REUSEPORT, which would let a second server (or anything else
     bound with it) share a port silently; a plain bind here, without the option, fails while
@@ -136,15 +137,15 @@ def address_problem(host: str, port: int) -> str:
             probe.bind(sockaddr)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
-                return _in_use(host, port)
+                return _in_use(host, port, option)
             return f"cannot listen on {host}:{port}: {exc.strerror}"
     return ""
 
 
-def _in_use(host: str, port: int) -> str:
+def _in_use(host: str, port: int, option: str = "--port") -> str:
     return (
-        f"--port {port}: {host}:{port} is already in use (another cpsolver serve, or another "
-        "program); stop it, or choose another --port (0 picks a free one)"
+        f"{option} {port}: {host}:{port} is already in use (another cpsolver serve, or another "
+        f"program); stop it, or choose another {option} (0 picks a free one)"
     )
 
 
@@ -154,19 +155,26 @@ class AddressUnavailable(Exception):
 
 
 class Reservation:
-    """The server's port, held from before the warm-up until it stops (:func:`reserve_port`):
-    ``with reservation as port:`` closes it at the end; :meth:`close` may be called twice."""
+    """The server's port, held from before the warm-up until it stops (:func:`reserve_port`),
+    and its metrics port, listening, when it has one (``metrics``, handed to the metrics
+    process): ``with reservation as port:`` closes them at the end; :meth:`close` may be called
+    twice."""
 
-    def __init__(self, sock: socket.socket, claim: socket.socket | None) -> None:
+    def __init__(
+        self, sock: socket.socket, claim: socket.socket | None, metrics: socket.socket | None
+    ) -> None:
         self._sock = sock
         self._claim = claim
+        self.metrics = metrics
         self.port = int(sock.getsockname()[1])
 
     def close(self) -> None:
-        """Give the port (and the claim on its address) back."""
+        """Give the ports (and the claim on the address) back."""
         self._sock.close()
         if self._claim is not None:
             self._claim.close()
+        if self.metrics is not None:
+            self.metrics.close()
 
     def __enter__(self) -> int:
         return self.port
@@ -203,7 +211,8 @@ def reserve_port(config: ServerConfig) -> Reservation:
     another server's check fails, so two servers started together never share the port.
 
     Workers bind the same port with SO_REUSEPORT; holding it here keeps the port ours even
-    while a worker restarts, and resolves ``port=0`` to a concrete free port.
+    while a worker restarts, and resolves ``port=0`` to a concrete free port. The metrics port,
+    if any, is then taken too (:func:`_reserve_metrics`).
     """
     problem = address_problem(config.host, config.port)  # resolves the host, or says why not
     if problem:
@@ -219,12 +228,49 @@ def reserve_port(config: ServerConfig) -> Reservation:
             raise AddressUnavailable(problem)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind(sockaddr)
+        metrics = _reserve_metrics(config, int(sock.getsockname()[1]))
     except BaseException:
         sock.close()
         if claim is not None:
             claim.close()
         raise
-    return Reservation(sock, claim)
+    return Reservation(sock, claim, metrics)
+
+
+def _reserve_metrics(config: ServerConfig, grpc_port: int) -> socket.socket | None:
+    """The metrics port, bound and listening from before the warm-up (None without
+    ``--metrics-port``), so that a port that is taken, or the gRPC port itself, is refused in a
+    second with one line, not after the warm-up by the metrics process dying with a traceback
+    (the workers then waited out, exit 1); and so nothing can take it during the warm-up. The
+    metrics process serves on this socket (:func:`cpsolver.server.metrics.serve_metrics`).
+
+    Listening, not only bound: on Linux a socket bound with SO_REUSEADDR that does not listen
+    lets another SO_REUSEADDR socket (an HTTP server's) bind the port too."""
+    port = config.metrics_port
+    if port is None:
+        return None
+    if port != 0 and port in (config.port, grpc_port):
+        raise AddressUnavailable(
+            f"--metrics-port {port}: it is the gRPC --port too; choose another --metrics-port "
+            "(0 picks a free one)"
+        )
+    family, kind, proto, _, sockaddr = socket.getaddrinfo(
+        config.host, port, type=socket.SOCK_STREAM
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        # TIME_WAIT connections of a stopped server's scrapes do not count (as for --port)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(sockaddr)
+        sock.listen(64)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise AddressUnavailable(_in_use(config.host, port, "--metrics-port")) from None
+        raise AddressUnavailable(
+            f"--metrics-port {port}: cannot listen on {config.host}:{port}: {exc.strerror}"
+        ) from None
+    return sock
 
 
 def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue[Any]) -> None:
@@ -245,7 +291,7 @@ def _worker_main(config: ServerConfig, port: int, index: int, queue: SimpleQueue
     os._exit(0)
 
 
-def _metrics_main(config: ServerConfig, port: int, queue: SimpleQueue[Any]) -> None:
+def _metrics_main(config: ServerConfig, sock: socket.socket, queue: SimpleQueue[Any]) -> None:
     from cpsolver.server.metrics import serve_metrics
 
     # Forked from the supervisor, this process inherited its handler, which only sets the
@@ -254,7 +300,7 @@ def _metrics_main(config: ServerConfig, port: int, queue: SimpleQueue[Any]) -> N
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: sys.exit(0))
     configure_logging(config.access_log, config.log_format)
-    serve_metrics(config.host, port, lambda bound: queue.put(("metrics", -1, bound)))
+    serve_metrics(sock, lambda bound: queue.put(("metrics", -1, bound)))
 
 
 def _cli_program() -> str:
@@ -422,9 +468,10 @@ def _supervise(
     queue: SimpleQueue[Any] = ctx.SimpleQueue()
     procs: dict[int, ForkProcess] = {}
     metrics_index = -1  # the metrics process's key in procs (workers are 0..n-1)
-    metrics_port = config.metrics_port
+    metrics_sock = reservation.metrics  # listening since before the warm-up; every restart's
+    metrics_port = None if metrics_sock is None else int(metrics_sock.getsockname()[1])
     counters = None
-    if metrics_port is not None:
+    if metrics_sock is not None:
         from cpsolver.server.metrics import ServerMetrics, mark_worker_dead
 
         counters = ServerMetrics()
@@ -435,7 +482,7 @@ def _supervise(
             if index == metrics_index:
                 proc = ctx.Process(
                     target=_metrics_main,
-                    args=(config, metrics_port, queue),
+                    args=(config, metrics_sock, queue),
                     name="cpsolver-metrics",
                     daemon=False,
                 )
@@ -449,7 +496,7 @@ def _supervise(
             proc.start()
             procs[index] = proc
 
-        if metrics_port is not None:
+        if metrics_sock is not None:
             start(metrics_index)  # first: it forks before the workers load anything
         for index in range(config.workers):
             start(index)
@@ -460,8 +507,7 @@ def _supervise(
         while ready != expected and not stopped():
             if not queue.empty():
                 what, index, info = queue.get()
-                if what == "metrics":
-                    metrics_port = info  # the port it bound (0 picked one); kept on restarts
+                if what == "metrics":  # serving (on the reserved port, ``info``)
                     ready.add(index)
                     continue
                 if what == "failed":

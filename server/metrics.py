@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import tempfile
 from collections.abc import Callable
 from typing import Any
@@ -64,10 +65,11 @@ def mark_worker_dead(pid: int) -> None:
     multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 
-def serve_metrics(host: str, port: int, on_listening: Callable[[int], None]) -> None:
-    """Serve ``/metrics`` (the sum over every process's files) until the process is stopped;
-    ``on_listening(port)`` is called once it listens (``port=0`` picks a free one)."""
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
+def serve_metrics(sock: socket.socket, on_listening: Callable[[int], None]) -> None:
+    """Serve ``/metrics`` (the sum over every process's files) on ``sock``, a listening socket
+    (the supervisor's, taken before the warm-up: :func:`cpsolver.server.main.reserve_port`),
+    until the process is stopped; ``on_listening(port)`` is called once it serves."""
+    from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
     from prometheus_client import CollectorRegistry, multiprocess
     from prometheus_client.exposition import make_wsgi_app
@@ -76,9 +78,27 @@ def serve_metrics(host: str, port: int, on_listening: Callable[[int], None]) -> 
         def log_message(self, format: str, *args: Any) -> None:  # scrapes are not access-logged
             pass
 
+    class HeldSocketServer(WSGIServer):
+        """A WSGI server on a socket that is already bound and listening: it binds nothing
+        itself (a bind of its own could fail after the warm-up, or find the port taken)."""
+
+        address_family = sock.family
+
+        def server_bind(self) -> None:
+            self.socket.close()  # the one socketserver made, unbound
+            self.socket = sock
+            self.server_address = sock.getsockname()
+            host, port = sock.getsockname()[:2]
+            self.server_name, self.server_port = str(host), int(port)  # no reverse DNS lookup
+            self.setup_environ()
+
+        def server_activate(self) -> None:
+            pass  # listening already
+
     registry = CollectorRegistry()
     multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-    httpd = make_server(host, port, make_wsgi_app(registry), handler_class=QuietHandler)
+    httpd = HeldSocketServer(sock.getsockname()[:2], QuietHandler)
+    httpd.set_app(make_wsgi_app(registry))
     on_listening(int(httpd.server_port))
     httpd.serve_forever()
 

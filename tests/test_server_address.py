@@ -7,6 +7,7 @@ share its port. Real processes and real sockets on loopback.
 
 from __future__ import annotations
 
+import errno
 import json
 import socket
 import subprocess
@@ -27,11 +28,12 @@ from tests.conftest import (
 SERVE = [str(Path(sys.executable).with_name("cpsolver")), "serve", "--workers", "1"]
 
 
-def in_use(port: str) -> list[str]:
-    """The one line a server refused a taken port prints (stderr, exit code 2)."""
+def in_use(port: str, option: str = "--port") -> list[str]:
+    """The one line a server refused a taken port prints (stderr, exit code 2), naming the
+    option that asked for it."""
     return [
-        f"error: --port {port}: 127.0.0.1:{port} is already in use (another cpsolver serve, or "
-        "another program); stop it, or choose another --port (0 picks a free one)"
+        f"error: {option} {port}: 127.0.0.1:{port} is already in use (another cpsolver serve, "
+        f"or another program); stop it, or choose another {option} (0 picks a free one)"
     ]
 
 
@@ -78,7 +80,50 @@ def test_the_metrics_port_is_checked_too() -> None:
         port = str(listener.getsockname()[1])
         code, err, _ = _serve("--host", "127.0.0.1", "--port", "0", "--metrics-port", port)
     assert code == 2
-    assert err.splitlines() == [in_use(port)[0].replace("--port", "--metrics-port", 1)]
+    assert err.splitlines() == in_use(port, "--metrics-port")  # its own option, twice
+
+
+def test_the_metrics_port_cannot_be_the_grpc_port() -> None:
+    """``--port P --metrics-port P``: one line and exit 2 before the warm-up, not an OSError
+    traceback from the metrics process after it and a 15 s wait for the workers (exit 1)."""
+    port = free_port()
+    code, err, took = _serve("--host", "127.0.0.1", "--port", port, "--metrics-port", port)
+    assert (code, err.splitlines()) == (2, [
+        f"error: --metrics-port {port}: it is the gRPC --port too; choose another "
+        "--metrics-port (0 picks a free one)"
+    ])  # fmt: skip
+    assert took < 20
+
+
+def test_the_metrics_port_is_held_from_before_the_warm_up(tmp_path: Path) -> None:
+    """The metrics port is bound before the warm-up, as the gRPC port is: a program that takes
+    it meanwhile cannot (it could, and the metrics process died after the warm-up)."""
+    port = free_port()
+    log = tmp_path / "server.log"
+    with log.open("w") as sink:
+        proc = subprocess.Popen(
+            [*SERVE, "--host", "127.0.0.1", "--port", "0", "--metrics-port", port,
+             "--log-format", "json"],
+            stdout=subprocess.DEVNULL, stderr=sink, stdin=subprocess.DEVNULL, env=clean_env(),
+        )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while '"warm-up 1/' not in log.read_text():  # warming up, not serving yet
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        assert not any(ready_address(line) for line in log.read_text().splitlines())
+        with socket.socket() as intruder, pytest.raises(OSError) as taken:
+            intruder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            intruder.bind(("127.0.0.1", int(port)))
+            intruder.listen()
+        assert taken.value.errno == errno.EADDRINUSE
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.parametrize("host", ["256.1.1.1", "no-such-host.invalid"])
