@@ -184,7 +184,20 @@ class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
     EXEMPT_PREFIXES = ("/grpc.health.v1.Health/",)
 
     def __init__(self, token: str) -> None:
-        self._expected = f"Bearer {token}".encode()
+        self._expected = token.encode()
+
+    def _carries_token(self, value: object) -> bool:
+        """Whether one ``authorization`` value is ``Bearer <token>``. The scheme is matched
+        case-insensitively (RFC 7235 section 2.1: ``bearer`` is ``Bearer``) and may be followed
+        by several spaces (``1*SP``); the token is compared exactly, in constant time."""
+        if not isinstance(value, str):
+            return False
+        scheme, space, credentials = value.partition(" ")
+        return (
+            bool(space)
+            and scheme.lower() == "bearer"
+            and hmac.compare_digest(credentials.lstrip(" ").encode(), self._expected)
+        )
 
     def _deny(self, behavior: Behavior, response_streaming: bool, method: str) -> Behavior:
         def deny(request: Any, context: grpc.ServicerContext) -> Any:
@@ -204,9 +217,7 @@ class TokenAuthInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         # Every authorization value must be the token: with several, checking only the first
         # would let whatever a proxy or a client library adds after it pass unexamined.
         supplied = [v for k, v in metadata or () if k == "authorization"]
-        if supplied and all(
-            isinstance(v, str) and hmac.compare_digest(v.encode(), self._expected) for v in supplied
-        ):
+        if supplied and all(self._carries_token(v) for v in supplied):
             return continuation(handler_call_details)
         handler = continuation(handler_call_details)
         if handler is None:  # an unknown method: say UNAUTHENTICATED, not which methods exist

@@ -52,6 +52,21 @@ def test_bearer_token_required_except_for_health(serve_grpc) -> None:
         assert status == health_pb2.HealthCheckResponse.SERVING
 
 
+def test_the_bearer_scheme_is_matched_case_insensitively(serve_grpc) -> None:
+    """RFC 7235 section 2.1: the authentication scheme is case-insensitive, so ``bearer`` and
+    ``BEARER`` carry the token as ``Bearer`` does (they were refused); the token itself is
+    compared exactly, and another scheme or no space after the scheme is still refused."""
+    with serve_grpc("--workers", "1", env={"CPSOLVER_TOKEN": "s3cret"}) as server:
+        channel = server.channel()
+        for value in ("bearer s3cret", "BEARER s3cret", "bEaReR s3cret", "Bearer  s3cret"):
+            reply = evaluate_call(channel, metadata=[("authorization", value)])
+            assert reply.hand.name == "three twos", value
+        for value in ("bearer S3CRET", "Basic s3cret", "Bearers3cret", "bearer", "s3cret"):
+            with pytest.raises(grpc.RpcError) as caught:
+                evaluate_call(channel, metadata=[("authorization", value)])
+            assert caught.value.code() == grpc.StatusCode.UNAUTHENTICATED, value
+
+
 # --- TLS and mutual TLS -----------------------------------------------------------------------
 
 
