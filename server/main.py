@@ -40,6 +40,7 @@ __all__ = [
     "AddressUnavailable",
     "Reservation",
     "address_problem",
+    "cli_program",
     "configure_logging",
     "reserve_port",
     "serve",
@@ -303,10 +304,10 @@ def _metrics_main(config: ServerConfig, sock: socket.socket, queue: SimpleQueue[
     serve_metrics(sock, lambda bound: queue.put(("metrics", -1, bound)))
 
 
-def _cli_program() -> str:
+def cli_program() -> str:
     """How a shell runs this installation's CLI: ``cpsolver`` when the one on PATH is this
     installation's, else the script's full path (``make run``'s ``.venv/bin/cpsolver`` is not on
-    PATH), so the commands to try run as printed."""
+    PATH), so the commands to try run as printed (the ready line's, and ``make edge``'s)."""
     script = Path(sys.executable).with_name("cpsolver")
     found = shutil.which("cpsolver")
     if script.is_file():
@@ -323,7 +324,7 @@ def _try_lines(config: ServerConfig, port: int) -> list[str]:
     ``<token>`` and ``<ca.pem>`` placeholders of a secured server): the cpsolver CLI's
     ``solve`` and ``health``, and grpcurl's call when grpcurl is installed."""
     address = config.address(port)
-    program = _cli_program()
+    program = cli_program()
     tls = " --tls-ca <ca.pem>" if config.tls else ""
     cli = f"{program} solve --server {address}{tls}"
     if config.token:

@@ -434,6 +434,14 @@ def test_make_edge_serves_and_stops_cleanly() -> None:
         done = subprocess.run(shlex.split(curl), capture_output=True, text=True, timeout=60)
         answer = json.loads(done.stdout)
         assert len(answer["arrangement"]["back"]) == 5 and len(answer["arrangement"]["front"]) == 3
+        # the cpsolver line runs as printed from a shell without the venv on PATH (make edge's
+        # case): it names the venv's cpsolver, not a bare command that is not found
+        (solve,) = [t for t in tries if " solve " in t]
+        bare = {**os.environ, "PATH": "/usr/bin:/bin"}
+        done = subprocess.run(["sh", "-c", solve], capture_output=True, text=True, timeout=60,
+                              env=bare)  # fmt: skip
+        assert done.returncode == 0, (solve, done.stderr)
+        assert "front" in done.stdout, done.stdout
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=90) == 0
         assert "edge stopped" in proc.stdout.read()

@@ -248,7 +248,11 @@ def main() -> None:
     curl = ["curl", "-s", "-H", "Content-Type: application/json", "-d", TRY_SOLVE,
             f"http://{edge}/v1/chinese-poker:solve"]  # fmt: skip
     print(f"try:  {shlex.join(curl)}", flush=True)
-    print(f"try:  cpsolver solve 'As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s' --server {edge}",
+    # this installation's cpsolver as a shell finds it: .venv/bin/cpsolver by its full path
+    # when that is not on PATH (make edge's case), as the server's own ready line prints it
+    from cpsolver.server.main import cli_program
+
+    print(f"try:  {cli_program()} solve 'As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s' --server {edge}",
           flush=True)  # fmt: skip
     print("Ctrl-C stops the edge and drains the servers", flush=True)
     while not stopping and proxy.poll() is None:
