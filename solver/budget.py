@@ -25,7 +25,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from cpsolver.errors import CpsolverError
+from cpsolver.checks import finite_number
+from cpsolver.errors import CpsolverError, Field
 
 __all__ = [
     "BudgetExceededError",
@@ -34,6 +35,7 @@ __all__ = [
     "call_budget",
     "call_cancelled",
     "check_budget",
+    "check_deadline",
 ]
 
 _ACTIVE_EVERY = 0.01  # seconds between two calls of the "still wanted?" test (it takes a lock)
@@ -69,6 +71,22 @@ def call_budget(seconds: float | None, wanted: Callable[[], bool] | None = None)
         yield
     finally:
         _local.budget = previous
+
+
+def check_deadline(deadline: object, field: Field = "deadline") -> float | None:
+    """``deadline`` (seconds an entry point may take, None: no limit of its own) when it is a
+    finite number >= 0; else :class:`~cpsolver.errors.InvalidInputError` naming ``field``.
+    Every entry point that takes a ``deadline`` reads it here before any work: unread, a
+    string failed deep in the rollouts as a bare TypeError and -1 or NaN were silently taken.
+
+    >>> check_deadline(None), check_deadline(0), check_deadline(2.5)
+    (None, 0.0, 2.5)
+    >>> check_deadline(-1)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: deadline: expected a finite number >= 0, got -1
+    """
+    return None if deadline is None else finite_number(deadline, field, low=0)
 
 
 def budget_left() -> float | None:

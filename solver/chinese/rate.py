@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from cpsolver.budget import budget_left
+from cpsolver.budget import budget_left, check_deadline
 from cpsolver.cards import Card
 from cpsolver.chinese.constraints import NaturalPolicy
 from cpsolver.chinese.estimator import Estimator, EstimatorLike, resolve_count, resolve_estimator
@@ -318,6 +318,8 @@ def rate(
         count = resolve_count(arrangements)
     with problems.check():
         check_seed(seed)
+    with problems.check():
+        deadline = check_deadline(deadline)
     with problems.check():
         seat = read_seat(played, resolved or ChineseRules())
     problems.raise_any()
