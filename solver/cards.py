@@ -159,6 +159,16 @@ class Card:
     ('As', 51, 'A♠')
     >>> Card.from_index(51) is Card.from_index(51)
     True
+
+    A rank may be given as its number or letter and a suit as its letter (``Card(14, "s")``);
+    anything else is a :class:`CardError` naming ``rank`` or ``suit``:
+
+    >>> Card(14, "s") == c
+    True
+    >>> Card(15, "s")
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.CardError: rank: expected a Rank, 2 to 14 or its letter, got 15
     """
 
     rank: Rank
@@ -170,6 +180,8 @@ class Card:
     _BY_INDEX: ClassVar[tuple[Card, ...]]
 
     def __post_init__(self) -> None:
+        if type(self.rank) is not Rank or type(self.suit) is not Suit:
+            _coerce_card(self)
         object.__setattr__(self, "index", 4 * (self.rank - 2) + self.suit.index)
 
     @property
@@ -184,7 +196,8 @@ class Card:
 
     @staticmethod
     def of(text: str) -> Card:
-        """One card from its notation (``Card.of("Td")``); raises :class:`CardError`."""
+        """One card from its notation (``Card.of("Td")``); raises :class:`CardError` (a
+        :class:`CardTypeError` for a value that is not text)."""
         return parse_card(text)
 
     def __str__(self) -> str:
@@ -201,6 +214,32 @@ class Card:
     def __reduce__(self) -> tuple[object, tuple[int]]:
         # Pickle by index so unpickled cards are the interned objects.
         return (Card.from_index, (self.index,))
+
+
+def _coerce_card(card: Card) -> None:
+    """Set ``card``'s rank and suit to the :class:`Rank` and :class:`Suit` they name (``Card(14,
+    "s")`` is the ace of spades: a rank's number or notation, a suit's letter, symbol or name),
+    or raise :class:`CardError` naming ``rank`` and ``suit`` (both at once) when they name
+    none: unchecked, a plain value failed later in the index arithmetic as a bare TypeError."""
+    problems: list[FieldViolation] = []
+    rank: object = card.rank
+    if isinstance(rank, str):
+        rank = _RANK_BY_TEXT.get(rank.strip().upper(), rank)
+    if isinstance(rank, int) and not isinstance(rank, bool) and 2 <= rank <= 14:
+        object.__setattr__(card, "rank", Rank(rank))
+    else:
+        problems.append(
+            FieldViolation("rank", f"expected a Rank, 2 to 14 or its letter, got {card.rank!r}")
+        )
+    if isinstance(card.suit, (str, Suit)):
+        try:
+            object.__setattr__(card, "suit", parse_suit(card.suit))
+        except CardError as exc:
+            problems.extend(exc.violations)
+    else:
+        problems.append(FieldViolation("suit", f"expected a Suit or its letter, got {card.suit!r}"))
+    if problems:
+        raise CardError.of_violations(problems, token="", position=-1)
 
 
 Card._BY_INDEX = tuple(Card(Rank(r), s) for r in range(2, 15) for s in _SUIT_ORDER)
@@ -266,7 +305,17 @@ def parse_card(text: str, *, deck: Deck = DECK_52, field: Field = "card") -> Car
 
     >>> parse_card("10♥")
     Card('Th')
+    >>> parse_card(None)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.CardTypeError: card: expected one card as text (such as 'As'), got None
     """
+    if isinstance(text, Card):
+        _check_deck(text, str(text), deck, field)
+        return text
+    if not isinstance(text, str):  # not read as text: None or 60 failed inside the scan
+        kind = "None" if text is None else type(text).__name__
+        raise CardTypeError(field, f"expected one card as text (such as 'As'), got {kind}")
     cards = _tokenize(text, field)
     if len(cards) != 1:
         raise CardError(field, f"expected one card, got {len(cards)} in {text!r}")

@@ -12,8 +12,9 @@ import pytest
 
 import cpsolver
 from cpsolver.budget import check_deadline
+from cpsolver.cards import Card
 from cpsolver.checks import finite_number, whole_number
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import CardError, CardTypeError, InvalidInputError
 
 # --- the shared readers ------------------------------------------------------------------
 
@@ -63,3 +64,28 @@ def test_the_readers_name_the_field() -> None:
         whole_number(4, "pot", low=0, high=3)
     with pytest.raises(InvalidInputError, match=r"^x: expected a finite number, got 'y'$"):
         finite_number("y", "x")
+
+
+# --- cards -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [None, 60, 1.5, ["As"]])
+def test_card_of_a_value_that_is_not_text(value: object) -> None:
+    with pytest.raises(CardTypeError) as err:
+        Card.of(value)  # type: ignore[arg-type]
+    assert err.value.field == "card"
+    assert "expected one card as text" in str(err.value)
+
+
+def test_card_from_a_rank_number_and_a_suit_letter() -> None:
+    assert Card(14, "s") == Card.of("As")  # type: ignore[arg-type]
+    assert Card("T", "♥") == Card.of("Th")  # type: ignore[arg-type]
+    assert Card(14, "s").index == 51  # type: ignore[arg-type]
+
+
+def test_card_of_values_naming_no_rank_and_no_suit() -> None:
+    with pytest.raises(CardError) as err:
+        Card(15, None)  # type: ignore[arg-type]
+    assert [v.field for v in err.value.violations] == ["rank", "suit"]
+    with pytest.raises(CardError, match="suit: unknown suit 'x'"):
+        Card(14, "x")  # type: ignore[arg-type]
