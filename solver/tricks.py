@@ -25,9 +25,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from cpsolver.cards import Card, Suit
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, FieldViolation, InvalidInputError, field_path
 
-__all__ = ["Play", "Trick", "beats", "trick_winner"]
+__all__ = ["Play", "Trick", "beats", "check_trick", "check_trick_size", "trick_winner"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,3 +188,74 @@ class Trick:
 
     def __str__(self) -> str:
         return " ".join(str(p) for p in self.plays)
+
+
+def check_trick_size(plays: int, players: int, field: Field = "trick") -> None:
+    """Raise :class:`InvalidInputError` naming ``field`` unless a trick of ``plays`` cards
+    still waits for a card at a table of ``players``: at most ``players - 1`` (with more, the
+    next card would be a seat the table does not have).
+
+    >>> check_trick_size(5, 4)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: trick: holds 5 cards, but a trick at a table of 4 \
+players waits for a card only while it holds at most 3
+    """
+    if plays >= players:
+        raise InvalidInputError(
+            field,
+            f"holds {plays} cards, but a trick at a table of {players} players waits for a card "
+            f"only while it holds at most {players - 1}",
+        )
+
+
+def check_trick(
+    trick: object, players: int, field: Field = "trick", *, waiting: bool = True
+) -> Trick:
+    """``trick`` when it is a :class:`Trick` of a table of ``players`` seats: its leader and
+    every seat that played one of the table's (0 to ``players - 1``) and, when ``waiting`` (a
+    trick a card is asked for), :func:`check_trick_size`. Every violation is reported at once,
+    each naming its part (``trick.leader``, ``trick.plays[4]``, ``trick``). The games' entry
+    points taking a trick read it here: unchecked, a string failed inside as a bare
+    AttributeError and a trick of more cards than players was answered for a seat that does
+    not exist.
+
+    >>> check_trick("Qd Kd Jh", 3)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: trick: expected a Trick (cpsolver.tricks.Trick), got str
+    >>> check_trick(Trick.of(Suit.HEARTS, 2, [Card.of("Qd"), Card.of("Kd")]), 3)
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: trick.plays[1]: seat 3 is not at a table of 3 players \
+(seats 0 to 2)
+    """
+    if not isinstance(trick, Trick):
+        kind = "None" if trick is None else type(trick).__name__
+        raise InvalidInputError(field, f"expected a Trick (cpsolver.tricks.Trick), got {kind}")
+    base = field_path(field)
+    seats = f"seats 0 to {players - 1}"
+    found: list[FieldViolation] = []
+    if not 0 <= trick.leader < players:
+        found.append(
+            FieldViolation(
+                (*base, "leader"),
+                f"seat {trick.leader} is not at a table of {players} players ({seats})",
+            )
+        )
+    for i, play in enumerate(trick.plays):
+        if not 0 <= play.seat < players and play.seat != trick.leader:
+            found.append(
+                FieldViolation(
+                    (*base, "plays", i),
+                    f"seat {play.seat} is not at a table of {players} players ({seats})",
+                )
+            )
+    if waiting:
+        try:
+            check_trick_size(len(trick.plays), players, field)
+        except InvalidInputError as exc:
+            found.extend(exc.violations)
+    if found:
+        raise InvalidInputError(violations=found)
+    return trick

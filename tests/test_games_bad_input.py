@@ -7,14 +7,17 @@ Each case here was reproduced by the auditors against the library before its fix
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import pytest
 
 import cpsolver
+from cpsolver import chlust
 from cpsolver.budget import check_deadline
-from cpsolver.cards import Card
+from cpsolver.cards import Card, Suit, parse_cards
 from cpsolver.checks import finite_number, whole_number
 from cpsolver.errors import CardError, CardTypeError, InvalidInputError
+from cpsolver.tricks import Trick, check_trick
 
 # --- the shared readers ------------------------------------------------------------------
 
@@ -89,3 +92,86 @@ def test_card_of_values_naming_no_rank_and_no_suit() -> None:
     assert [v.field for v in err.value.violations] == ["rank", "suit"]
     with pytest.raises(CardError, match="suit: unknown suit 'x'"):
         Card(14, "x")  # type: ignore[arg-type]
+
+
+# --- Chlust ------------------------------------------------------------------------------
+
+OVER = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd Jh"))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: chlust.legal_plays("Th Kh Ac", "Qd Kd Jh"),  # type: ignore[arg-type]
+        lambda: chlust.legal_cards("Th Kh Ac", "Qd Kd Jh"),  # type: ignore[arg-type]
+        lambda: chlust.can_play("Th Kh Ac", None, "Kh"),  # type: ignore[arg-type]
+        lambda: chlust.verify_play("Th Kh Ac", 5, "Kh"),  # type: ignore[arg-type]
+        lambda: chlust.advise_play("Th Kh Ac", "Qs", seat=0, seats=[0, 1, 2]),  # type: ignore[arg-type]
+    ],
+)
+def test_chlust_a_trick_that_is_not_a_trick(call: Callable[[], object]) -> None:
+    with pytest.raises(InvalidInputError) as err:
+        call()
+    assert err.value.field == "trick"
+    assert "expected a Trick" in str(err.value)
+
+
+def test_chlust_a_hand_as_text_is_read() -> None:
+    assert chlust.can_play("Th Kh Ac", OVER, "Kh") and not chlust.can_play("Th Kh Ac", OVER, "Th")
+    with pytest.raises(InvalidInputError) as err:
+        chlust.verify_play("Th Kh 1x", OVER, "Kh")
+    assert err.value.field == "hand[2]"
+
+
+def test_chlust_advise_play_history_of_tricks() -> None:
+    with pytest.raises(InvalidInputError) as err:
+        chlust.advise_play(
+            "Th Kh", Trick(Suit.HEARTS, 0), seat=0, seats=[0, 1, 2], history=["Qd Kd Jh"]
+        )
+    assert err.value.field == "history[0]"
+
+
+def test_chlust_a_trick_with_a_card_for_each_seat_waits_for_none() -> None:
+    """Heads-up, a trick of two cards is complete: no seat is left to play to it."""
+    full = Trick.of(Suit.HEARTS, 0, parse_cards("Qd Kd"))
+    with pytest.raises(InvalidInputError) as err:
+        chlust.legal_cards("Th Kh Ac", full, "heads_up")
+    assert err.value.field == "trick"
+    assert "at a table of 2 players" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("tricks", "fields"),
+    [
+        ((-1, 2, 2), ["tricks_won[0]"]),
+        ((5, 5, 5), ["tricks_won[0]", "tricks_won[1]", "tricks_won[2]"]),
+        ((1,), ["tricks_won"]),
+        ((1, 1, 1, 0, 0, 0), ["tricks_won"]),
+        (("a", "b", "c"), ["tricks_won[0]", "tricks_won[1]", "tricks_won[2]"]),
+        ((1, 1, 0), ["tricks_won"]),  # two tricks: a deal plays three
+        ((1.0, 1, 1), ["tricks_won[0]"]),
+        ("111", ["tricks_won"]),
+    ],
+)
+def test_chlust_settle_tricks_of_no_deal(tricks: object, fields: list[str]) -> None:
+    with pytest.raises(InvalidInputError) as err:
+        chlust.settle_tricks(tricks)  # type: ignore[arg-type]
+    assert [v.field for v in err.value.violations] == fields
+
+
+def test_chlust_settle_tricks_in_deal() -> None:
+    with pytest.raises(InvalidInputError) as err:
+        chlust.settle_tricks((2, 1, 0), in_deal=(True, False, True))
+    assert str(err.value) == "tricks_won[1]: seat 1 is out of the deal but took 1"
+    with pytest.raises(InvalidInputError) as err:
+        chlust.settle_tricks((3, 0, 0), in_deal=(True, False, False))
+    assert err.value.field == "in_deal"
+    # one deal's tricks still settle (CH-9)
+    assert chlust.settle_tricks((2, 0, 1), in_deal=(True, False, True))[0] == (0,)
+
+
+def test_a_trick_seat_outside_the_table() -> None:
+    trick = Trick.of(Suit.HEARTS, 5, parse_cards("Qd"))
+    with pytest.raises(InvalidInputError) as err:
+        check_trick(trick, 4)
+    assert [v.field for v in err.value.violations] == ["trick.leader"]

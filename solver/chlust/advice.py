@@ -27,6 +27,7 @@ import numpy as np
 
 from cpsolver.budget import check_budget
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from cpsolver.checks import iterable_of
 from cpsolver.chlust.deal import one_card
 from cpsolver.chlust.play import duty
 from cpsolver.errors import InvalidInputError
@@ -34,7 +35,7 @@ from cpsolver.estimate import Estimate, wilson_interval
 from cpsolver.evaluator.chlust import evaluate_parsed
 from cpsolver.rules.chlust import ChlustRules, Underruff
 from cpsolver.seeds import check_seed
-from cpsolver.tricks import Trick
+from cpsolver.tricks import Trick, check_trick
 
 __all__ = [
     "DEFAULT_ADVICE_SAMPLES",
@@ -346,6 +347,11 @@ def advise_play(
     """
     check_advice_limits(samples=samples, seed=seed, seat=seat, seats=seats)
     rules = ChlustRules.resolve(rules)
+    check_trick(trick, rules.players)
+    history = tuple(
+        check_trick(done, rules.players, ("history", i), waiting=False)
+        for i, done in enumerate(iterable_of(history, "history", "a list of the completed tricks"))
+    )
     trump = trick.trump
     if trump is None:
         raise InvalidInputError("trick.trump", "a Chlust trick needs a trump suit")

@@ -30,10 +30,11 @@ from fractions import Fraction
 from typing import Any, overload
 
 from cpsolver.cards import Card, CardsLike, Suit, parse_cards, parse_suit
+from cpsolver.checks import iterable_of, whole_number
 from cpsolver.chlust.deal import Deal, one_card, parse_hands
-from cpsolver.errors import Field, IllegalPlayError, InvalidInputError
+from cpsolver.errors import Field, IllegalPlayError, InvalidInputError, Violations
 from cpsolver.rules.chlust import ChlustRules, TrickTie, Underruff
-from cpsolver.tricks import Play, Trick
+from cpsolver.tricks import Play, Trick, check_trick
 
 __all__ = [
     "DealResult",
@@ -122,15 +123,21 @@ def next_seat(trick: Trick, rules: ChlustRules | str | None = None) -> int:
     folded is skipped by naming the seat to play instead.
 
     >>> from cpsolver.cards import Suit
-    >>> next_seat(Trick.of(Suit.HEARTS, 3, parse_cards("Qd")), "heads_up")
+    >>> next_seat(Trick.of(Suit.HEARTS, 1, parse_cards("Qd")), "heads_up")
     0
     """
+    players = ChlustRules.resolve(rules).players
+    check_trick(trick, players)
     if not trick.plays:
         return trick.leader
-    return (trick.plays[-1].seat + 1) % ChlustRules.resolve(rules).players
+    return (trick.plays[-1].seat + 1) % players
 
 
 def _parse_hand(hand: CardsLike, trick: Trick, rules: ChlustRules) -> tuple[Card, ...]:
+    """``hand`` read for a play to ``trick``, both checked (the trick one of the table's,
+    waiting for a card: :func:`~cpsolver.tricks.check_trick`), as every entry point taking a
+    hand and a trick reads them."""
+    check_trick(trick, rules.players)
     cards = parse_cards(hand, deck=rules.card_deck, count=(1, 2, 3), field="hand")
     for card in cards:
         if card in trick.cards:
@@ -181,7 +188,7 @@ def _card(play: Card | str | Play, rules: ChlustRules, field: Field) -> Card:
 
 
 def can_play(
-    hand: Sequence[Card],
+    hand: CardsLike,
     trick: Trick,
     play: Card | str | Play,
     rules: ChlustRules | str | None = None,
@@ -195,12 +202,13 @@ def can_play(
     (True, False)
     """
     resolved = ChlustRules.resolve(rules)
+    held = _parse_hand(hand, trick, resolved)
     card = _card(play, resolved, "card")
-    return card in hand and card in duty(hand, trick, resolved)[0]
+    return card in held and card in duty(held, trick, resolved)[0]
 
 
 def verify_play(
-    hand: Sequence[Card],
+    hand: CardsLike,
     trick: Trick,
     play: Card | str | Play,
     rules: ChlustRules | str | None = None,
@@ -219,10 +227,11 @@ def verify_play(
     cpsolver.errors.IllegalPlayError: card: the player may not play Th: ... (legal: Kh) (CH-8)
     """
     resolved = ChlustRules.resolve(rules)
+    held = _parse_hand(hand, trick, resolved)
     card = _card(play, resolved, field)
-    if card not in hand:
+    if card not in held:
         raise IllegalPlayError(field, f"{who} does not hold {card}", rule="CH-8")
-    legal, why = duty(hand, trick, resolved)
+    legal, why = duty(held, trick, resolved)
     if card not in legal:
         allowed = " ".join(str(c) for c in legal)
         raise IllegalPlayError(
@@ -291,7 +300,14 @@ def settle_tricks(
 ) -> tuple[tuple[int, ...], tuple[Fraction, ...], Fraction]:
     """CH-9: (seats with most tricks, pot fraction per seat, fraction carried over), from the
     tricks each seat took (a tuple by seat; ``in_deal`` marks the seats still in, default all).
+    The tricks must be one deal's: a whole number >= 0 for each seat of a table of 2 to 4,
+    three in all, none for a seat out of the deal; else :class:`InvalidInputError` naming
+    ``tricks_won[i]``, ``tricks_won`` or ``in_deal``, every violation at once.
 
+    >>> settle_tricks((-1, 2, 2))
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: tricks_won[0]: must be 0 to 3, got -1
     >>> winners, shares, carried = settle_tricks((1, 1, 1))
     >>> winners, carried
     ((0, 1, 2), Fraction(1, 1))
@@ -299,13 +315,8 @@ def settle_tricks(
     (Fraction(2, 3), Fraction(0, 1), Fraction(1, 3))
     """
     rules = ChlustRules.resolve(rules)
-    won = tuple(tricks_won)
-    playing = tuple(bool(x) for x in in_deal) if in_deal is not None else (True,) * len(won)
-    if len(playing) != len(won):
-        raise InvalidInputError("in_deal", f"expected {len(won)} seats, got {len(playing)}")
+    won, playing = _read_tricks_won(tricks_won, in_deal)
     seats = [s for s in range(len(won)) if playing[s]]
-    if not seats:
-        raise InvalidInputError("in_deal", "no seat is in the deal")
     most = max(won[s] for s in seats)
     winners = tuple(s for s in seats if won[s] == most)
     total = sum(won[s] for s in seats)
@@ -322,6 +333,60 @@ def settle_tricks(
     else:
         carried = Fraction(1)
     return winners, tuple(shares), carried
+
+
+TRICKS = 3
+"""Tricks a Chlust deal plays (CH-7): three cards a hand."""
+
+
+def _read_tricks_won(
+    tricks_won: object, in_deal: object
+) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The tricks each seat took and whether it is in the deal, checked as one deal's result
+    (every violation at once): one whole number >= 0 a seat of a table of 2 to 4 (CH-1),
+    :data:`TRICKS` in all, none taken by a seat out of the deal, at least two seats in it
+    (CH-6: tricks are played by two or more). Unchecked, -1 or 5 tricks were settled as if
+    played and text failed inside as a bare TypeError."""
+    entries = list(iterable_of(tricks_won, "tricks_won", "the tricks won seat by seat"))
+    problems = Violations()
+    won: list[int] = []
+    for i, value in enumerate(entries):
+        with problems.check():
+            won.append(whole_number(value, ("tricks_won", i), low=0, high=TRICKS))
+    with problems.check():
+        if not 2 <= len(entries) <= 4:
+            raise InvalidInputError(
+                "tricks_won", f"expected one entry a seat, 2 to 4 seats (CH-1), got {len(entries)}"
+            )
+    playing: tuple[bool, ...] = (True,) * len(entries)
+    if in_deal is not None:
+        flags = list(iterable_of(in_deal, "in_deal", "one flag a seat"))
+        with problems.check():
+            if len(flags) != len(entries):
+                raise InvalidInputError(
+                    "in_deal", f"expected {len(entries)} seats, got {len(flags)}"
+                )
+            playing = tuple(bool(x) for x in flags)
+            if sum(playing) < 2:
+                raise InvalidInputError(
+                    "in_deal", "tricks need at least two players still in the deal (CH-6)"
+                )
+    if not problems:  # the sums below need every entry read
+        for i, (count, still_in) in enumerate(zip(won, playing, strict=True)):
+            if count and not still_in:
+                problems.add(
+                    InvalidInputError(
+                        ("tricks_won", i), f"seat {i} is out of the deal but took {count}"
+                    )
+                )
+        if sum(won) != TRICKS:
+            problems.add(
+                InvalidInputError(
+                    "tricks_won", f"a deal plays {TRICKS} tricks (CH-7), these add up to {sum(won)}"
+                )
+            )
+    problems.raise_any()
+    return tuple(won), playing
 
 
 @dataclass
