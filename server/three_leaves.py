@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import grpc
 
-from cpsolver.errors import InvalidInputError
+from cpsolver.errors import Field, InvalidInputError
 from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.server.services import Service, ServiceLimits
 from cpsolver.three_leaves import (
@@ -26,6 +26,7 @@ from cpsolver.three_leaves import (
     play_deal,
 )
 from cpsolver.three_leaves.advice import DEFAULT_SAMPLES  # an unset AdviseLeavesRequest.samples
+from cpsolver.three_leaves.deal import read_exchanges
 from cpsolver.v1 import three_leaves_pb2 as pb
 from cpsolver.v1 import three_leaves_pb2_grpc as pb_grpc
 from cpsolver.wire.cards import cards_from_wire, hand_paths_to_wire, suit_from_wire
@@ -89,7 +90,7 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
     ) -> pb.PlayLeavesDealResponse:
         with paths_moved(hand_paths_to_wire):
             deal = deal_from_request(request)
-        exchanges: dict[int, Exchange] = {}
+        given: list[tuple[Field, int, Exchange]] = []
         for i, ex in enumerate(request.exchanges):
             action = exchange_action_from_wire(ex.action)
             if action is None:
@@ -99,7 +100,10 @@ class ThreeLeavesServicer(pb_grpc.ThreeLeavesServiceServicer):
                 raise InvalidInputError(
                     ("exchanges", i, "discard"), "list 1 to 3 cards exactly when drawing"
                 )
-            exchanges[ex.seat] = Exchange(action, discard)
+            given.append((("exchanges", i), ex.seat, Exchange(action, discard)))
+        # The library reads them by seat, refusing a seat listed twice (the wire's list can
+        # hold one; a mapping by seat cannot, and the last one silently won)
+        exchanges = read_exchanges(given, rules=deal.rules)
         plays = []
         for i, p in enumerate(request.plays):
             plays.append(

@@ -9,15 +9,19 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import grpc
 import pytest
+from helpers import SUIT_TO_WIRE, violations, wire
 
 import cpsolver
-from cpsolver import chlust
+from cpsolver import chlust, three_leaves
 from cpsolver.budget import check_deadline
 from cpsolver.cards import Card, Suit, parse_cards
 from cpsolver.checks import finite_number, whole_number
 from cpsolver.errors import CardError, CardTypeError, InvalidInputError
+from cpsolver.rules.three_leaves import ThreeLeavesRules
 from cpsolver.tricks import Trick, check_trick
+from cpsolver.v1 import three_leaves_pb2, three_leaves_pb2_grpc
 
 # --- the shared readers ------------------------------------------------------------------
 
@@ -175,3 +179,111 @@ def test_a_trick_seat_outside_the_table() -> None:
     with pytest.raises(InvalidInputError) as err:
         check_trick(trick, 4)
     assert [v.field for v in err.value.violations] == ["trick.leader"]
+
+
+# --- Three Leaves ------------------------------------------------------------------------
+
+TWO = three_leaves.Deal.of(["As Ks 8s", "9h Jc Qd"], "Ts")
+TL_E6 = ["As Kh 8d", "Ks 9h Jc", "Ts Ah Qd", "Qs 8c Ac"]
+
+
+def test_leaves_play_deal_bad_values() -> None:
+    with pytest.raises(InvalidInputError, match=r"^carried_pot: expected a whole number, got 'x'$"):
+        three_leaves.play_deal(TWO, None, carried_pot="x")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError) as err:
+        three_leaves.play_deal(TWO, "As Ks")  # type: ignore[arg-type]
+    assert err.value.field == "choices" and "got str" in str(err.value)
+    with pytest.raises(InvalidInputError) as err:
+        three_leaves.play_deal("As Ks 8s", None, carried_pot=-1)  # type: ignore[arg-type]
+    assert [v.field for v in err.value.violations] == ["deal", "carried_pot"]
+
+
+def test_leaves_play_session_bad_entries() -> None:
+    with pytest.raises(InvalidInputError, match=r"^deals\[0\]: expected a \(deal, choices\) pair"):
+        three_leaves.play_session([5])  # type: ignore[list-item]
+    with pytest.raises(InvalidInputError) as err:
+        three_leaves.play_session([(TWO, "x"), (5, None)], carried_pot="y")  # type: ignore[list-item]
+    assert [v.field for v in err.value.violations] == ["carried_pot", "deals[0][1]", "deals[1][0]"]
+    with pytest.raises(InvalidInputError, match=r"^deals: expected a list"):
+        three_leaves.play_session(5)  # type: ignore[arg-type]
+
+
+def test_leaves_a_trick_with_more_cards_than_seats() -> None:
+    """Four players: a trick of four cards is complete, and five cards mean a seat 4 (the
+    fifth), which the table does not have."""
+    with pytest.raises(InvalidInputError) as err:
+        three_leaves.leaf_trick("8d Ac Kh", "d", "As Ks Qs Js Ts")
+    assert err.value.field == "trick" and "at a table of 4 players" in str(err.value)
+    rules = ThreeLeavesRules()
+    five = Trick.of(Suit.DIAMONDS, 0, parse_cards("As Ks Qs Js Ts"))
+    for call in (
+        lambda: three_leaves.legal_on_trick(parse_cards("8d Ac Kh"), five, rules=rules),
+        lambda: three_leaves.legal_plays(parse_cards("8d Ac Kh"), five, rules),
+        lambda: three_leaves.can_play(parse_cards("8d Ac Kh"), five, "8d", rules),
+    ):
+        with pytest.raises(InvalidInputError) as err:
+            call()
+        assert [v.field for v in err.value.violations] == ["trick.plays[4]", "trick"]
+
+
+def test_leaves_a_trick_that_is_not_a_trick() -> None:
+    with pytest.raises(InvalidInputError) as err:
+        three_leaves.legal_plays(parse_cards("8d Ac Kh"), "As")  # type: ignore[arg-type]
+    assert err.value.field == "trick" and "expected a Trick" in str(err.value)
+
+
+def test_leaves_a_seat_exchanges_once() -> None:
+    with pytest.raises(InvalidInputError) as err:
+        three_leaves.Choices.of(exchanges={1: "pass", "1": "play"})
+    assert err.value.field == "exchanges.1" and "seat 1 has two exchanges" in str(err.value)
+    with pytest.raises(InvalidInputError, match=r"^exchanges.x: expected a whole number"):
+        three_leaves.Choices.of(exchanges={"x": "pass"})
+
+
+# --- Three Leaves over gRPC --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def leaves(grpc_channel: grpc.Channel) -> three_leaves_pb2_grpc.ThreeLeavesServiceStub:
+    return three_leaves_pb2_grpc.ThreeLeavesServiceStub(grpc_channel)
+
+
+def _plays(text: str) -> list[three_leaves_pb2.LeafPlay]:
+    return [three_leaves_pb2.LeafPlay(card=wire(t)[0]) for t in text.split()]
+
+
+def test_grpc_list_legal_leaf_plays_on_a_trick_of_five_at_four(
+    leaves: three_leaves_pb2_grpc.ThreeLeavesServiceStub,
+) -> None:
+    with pytest.raises(grpc.RpcError) as raised:
+        leaves.ListLegalLeafPlays(
+            three_leaves_pb2.ListLegalLeafPlaysRequest(
+                hand=wire("8d Ac Kh"),
+                trump=SUIT_TO_WIRE[Suit.DIAMONDS],
+                trick=_plays("As Ks Qs Js Ts"),
+            )
+        )
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    found = violations(raised.value)
+    assert list(found) == ["trick"] and "at a table of 4 players" in found["trick"]
+
+
+def test_grpc_play_leaves_deal_a_seat_twice_in_exchanges(
+    leaves: three_leaves_pb2_grpc.ThreeLeavesServiceStub,
+) -> None:
+    action = three_leaves_pb2.LeavesExchange
+    with pytest.raises(grpc.RpcError) as raised:
+        leaves.PlayLeavesDeal(
+            three_leaves_pb2.PlayLeavesDealRequest(
+                hands=[three_leaves_pb2.LeavesHand(cards=wire(h)) for h in TL_E6],
+                trump_card=wire("9d")[0],
+                exchanges=[
+                    action(seat=1, action=action.ACTION_PASS),
+                    action(seat=1, action=action.ACTION_PLAY),
+                ],
+            )
+        )
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert violations(raised.value) == {
+        "exchanges[1]": "seat 1 has two exchanges (also exchanges[0])"
+    }

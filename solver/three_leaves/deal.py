@@ -21,7 +21,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cpsolver.cards import Card, CardsLike, Suit, format_cards, parse_card, parse_cards
-from cpsolver.errors import Field, InvalidInputError
+from cpsolver.checks import whole_number
+from cpsolver.errors import (
+    Field,
+    FieldPath,
+    InvalidInputError,
+    Violations,
+    field_path,
+    format_field,
+)
 from cpsolver.evaluator.khlyust import KhlyustValue, evaluate_khlyust
 from cpsolver.rules.three_leaves import ThreeLeavesRules
 from cpsolver.seeds import MAX_SEED, check_seed
@@ -41,6 +49,7 @@ __all__ = [
     "check_play_limits",
     "deal",
     "evaluate",
+    "read_exchanges",
     "turn_order",
 ]
 
@@ -49,10 +58,11 @@ MAX_CARRIED_POT = 1_000_000_000
 1,000,000 a player, shares and penalties on top)."""
 
 
-def check_play_limits(*, seed: int = 0, carried_pot: int = 0) -> None:
+def check_play_limits(*, seed: object = 0, carried_pot: object = 0) -> None:
     """Raise :class:`InvalidInputError` naming ``seed`` (0 to :data:`MAX_SEED`) or
-    ``carried_pot`` (0 to :data:`MAX_CARRIED_POT`) unless :func:`play_deal` accepts it (the
-    remote client checks with it before sending, so both give the same error).
+    ``carried_pot`` (a whole number 0 to :data:`MAX_CARRIED_POT`), both at once, unless
+    :func:`play_deal` accepts them (the remote client checks with it before sending, so both
+    give the same error).
 
     >>> check_play_limits(seed=MAX_SEED, carried_pot=MAX_CARRIED_POT)
     >>> check_play_limits(carried_pot=-1)
@@ -60,9 +70,12 @@ def check_play_limits(*, seed: int = 0, carried_pot: int = 0) -> None:
     ...
     cpsolver.errors.InvalidInputError: carried_pot: must be 0 to 1000000000, got -1
     """
-    check_seed(seed)
-    if not 0 <= carried_pot <= MAX_CARRIED_POT:
-        raise InvalidInputError("carried_pot", f"must be 0 to {MAX_CARRIED_POT}, got {carried_pot}")
+    problems = Violations()
+    with problems.check():
+        check_seed(seed)  # type: ignore[arg-type]  # check_seed reads any value
+    with problems.check():
+        whole_number(carried_pot, "carried_pot", low=0, high=MAX_CARRIED_POT)
+    problems.raise_any()
 
 
 def assistant_of(dealer: int, players: int) -> int:
@@ -252,16 +265,64 @@ class Choices:
         cpsolver.errors.CardError: plays[0]: card '7s' is not in the 28-card deck (ranks 8-A)
         """
         r = rules or ThreeLeavesRules()
-        ex = {
-            int(seat): Exchange.parse(v, rules=r, field=("exchanges", str(seat)))
-            for seat, v in (exchanges or {}).items()
-        }
+        given = exchanges or {}
+        if not isinstance(given, Mapping):
+            raise InvalidInputError("exchanges", "expected a mapping of seat to exchange")
+        ex = read_exchanges(
+            ((("exchanges", str(seat)), seat, v) for seat, v in given.items()), rules=r
+        )
         parsed_picks = (
             None if picks is None else parse_cards(picks, deck=r.card_deck, field="picks") or None
         )
         parsed_plays: tuple[tuple[Card, bool], ...] | PlayPolicy
         parsed_plays = plays if callable(plays) else parse_plays(plays, rules=r)
         return cls(ex, demand_playout, parsed_picks, parsed_plays, seed)
+
+
+def read_exchanges(
+    entries: Iterable[tuple[Field, object, object]], *, rules: ThreeLeavesRules
+) -> dict[int, Exchange]:
+    """The exchanges by seat of ``(field, seat, exchange)`` entries: a seat as a whole number
+    (or its digits), an exchange as :meth:`Exchange.parse` reads it. Every violation is
+    reported at once, each at its entry's ``field``, and a seat given twice is one of them,
+    naming the other place: a mapping by seat (``Choices.of``, keys ``1`` and ``"1"``) and a
+    request's list (``PlayLeavesDeal``'s exchanges) can both give one, and the last silently
+    won.
+
+    >>> read_exchanges([(("exchanges", 0), 2, "pass"), (("exchanges", 1), 2, "play")],
+    ...                rules=ThreeLeavesRules())
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: exchanges[1]: seat 2 has two exchanges (also exchanges[0])
+    """
+    problems = Violations()
+    found: dict[int, Exchange] = {}
+    first: dict[int, tuple[FieldPath, object]] = {}  # seat -> the path and seat given first
+    for where, seat, value in entries:
+        path = field_path(where)
+        with problems.check():
+            number = _seat_number(seat, path)
+            exchange = Exchange.parse(value, rules=rules, field=path)
+            if number in first:
+                other, given = first[number]
+                place = f"also {format_field(other)}"
+                if other == path:  # a mapping's keys 1 and "1": one path, two keys
+                    place = f"keys {given!r} and {seat!r}"
+                raise InvalidInputError(path, f"seat {number} has two exchanges ({place})")
+            first[number] = (path, seat)
+            found[number] = exchange
+    problems.raise_any()
+    return found
+
+
+def _seat_number(seat: object, field: FieldPath) -> int:
+    """A seat given as a whole number or its digits (a mapping read from JSON has text keys)."""
+    if isinstance(seat, str):
+        try:
+            return int(seat)
+        except ValueError:
+            pass  # worded below, as any value that is not a seat
+    return whole_number(seat, field)
 
 
 @dataclass(frozen=True, slots=True)

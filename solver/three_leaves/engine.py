@@ -22,7 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cpsolver.cards import Card, format_cards
-from cpsolver.errors import IllegalPlayError, InvalidInputError
+from cpsolver.checks import instance_of
+from cpsolver.errors import IllegalPlayError, InvalidInputError, Violations
 from cpsolver.evaluator.khlyust import KhlyustClass, card_points
 from cpsolver.rules.three_leaves import DrawAppliesTo, DrawSource, ThreeLeavesRules, ZeroTricks
 from cpsolver.three_leaves.deal import (
@@ -169,9 +170,12 @@ class _Ledger:
         self.payments.append(Payment(payer, payee, amount, reason, card))
 
 
-def check_play_request(deal: Deal, choices: Choices, carried_pot: int = 0) -> None:
-    """The checks :func:`play_deal` makes before playing: :func:`check_play_limits` and that
-    every exchange names a seat of the deal (the remote client makes them before sending).
+def check_play_request(deal: object, choices: object, carried_pot: object = 0) -> None:
+    """The checks :func:`play_deal` makes before playing, every violation at once: ``deal`` a
+    :class:`Deal`, ``choices`` a :class:`Choices` (or None), :func:`check_play_limits` and
+    every exchange a seat of the deal's with an :class:`Exchange` (the remote client makes
+    them before sending). Unchecked, text in place of the choices failed inside as a bare
+    AttributeError.
 
     >>> two = Deal.of(["As Ks 8s", "9h Jc Qd"], "Ts")
     >>> check_play_request(two, Choices.of(exchanges={2: "pass"}))
@@ -179,11 +183,25 @@ def check_play_request(deal: Deal, choices: Choices, carried_pot: int = 0) -> No
     ...
     cpsolver.errors.InvalidInputError: exchanges.2: no such seat (0 to 1)
     """
-    check_play_limits(seed=choices.seed, carried_pot=carried_pot)
-    n = deal.players
-    for seat in choices.exchanges:
-        if not 0 <= seat < n:
-            raise InvalidInputError(("exchanges", str(seat)), f"no such seat (0 to {n - 1})")
+    problems = Violations()
+    with problems.check():
+        instance_of(deal, Deal, "deal", "a Deal (cpsolver.three_leaves.Deal)")
+    with problems.check():
+        if choices is not None:
+            instance_of(choices, Choices, "choices", "a Choices (cpsolver.three_leaves.Choices)")
+    seed = choices.seed if isinstance(choices, Choices) else 0
+    with problems.check():
+        check_play_limits(seed=seed, carried_pot=carried_pot)
+    if isinstance(deal, Deal) and isinstance(choices, Choices):
+        n = deal.players
+        for seat, exchange in choices.exchanges.items():
+            where = ("exchanges", str(seat))
+            with problems.check():
+                if not (isinstance(seat, int) and 0 <= seat < n):
+                    raise InvalidInputError(where, f"no such seat (0 to {n - 1})")
+            with problems.check():
+                instance_of(exchange, Exchange, where, "an Exchange (Choices.of reads text)")
+    problems.raise_any()
 
 
 def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 0) -> DealResult:
@@ -195,10 +213,10 @@ def play_deal(deal: Deal, choices: Choices | None = None, *, carried_pot: int = 
     Illegal choices raise :class:`~cpsolver.errors.IllegalPlayError` naming the rule; the seed
     and ``carried_pot`` have documented bounds (:func:`check_play_limits`).
     """
+    check_play_request(deal, choices, carried_pot)
     ch = choices or Choices()
     rules = deal.rules
     n = deal.players
-    check_play_request(deal, ch, carried_pot)
     ledger = _Ledger(n, carried_pot + rules.ante * n)
     for seat in range(n):
         ledger.net[seat] -= rules.ante

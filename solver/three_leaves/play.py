@@ -34,9 +34,9 @@ from cpsolver.cards import (
     parse_cards,
     parse_suit,
 )
-from cpsolver.errors import Field, IllegalPlayError, InvalidInputError, field_path
+from cpsolver.errors import Field, IllegalPlayError, InvalidInputError, Violations, field_path
 from cpsolver.rules.three_leaves import ThreeLeavesRules, Void
-from cpsolver.tricks import Play, Trick, beats
+from cpsolver.tricks import Play, Trick, beats, check_trick, check_trick_size
 
 __all__ = [
     "FACE_DOWN_MARK",
@@ -166,15 +166,33 @@ def next_seat(trick: Trick, rules: ThreeLeavesRules | None = None) -> int:
     >>> next_seat(Trick(Suit.SPADES, 2)), next_seat(Trick.of(Suit.SPADES, 3, [Card.of("As")]))
     (2, 0)
     """
+    players = (rules or ThreeLeavesRules()).players
+    check_trick(trick, players)
     if not trick.plays:
         return trick.leader
-    return (trick.plays[-1].seat + 1) % (rules or ThreeLeavesRules()).players
+    return (trick.plays[-1].seat + 1) % players
 
 
 def _trump(trick: Trick) -> Suit:
     if trick.trump is None:
         raise InvalidInputError("trump", "a Three Leaves trick has a trump suit")
     return trick.trump
+
+
+def _read(
+    hand: CardsLike, trick: object, rules: ThreeLeavesRules
+) -> tuple[tuple[Card, ...], Trick, Suit]:
+    """``hand`` (1 to 3 cards of the deck) and ``trick`` (one of the table's, waiting for a
+    card: :func:`~cpsolver.tricks.check_trick`) and its trump, as every entry point taking a
+    hand and a trick reads them, both at once: unread, a trick of five cards at a table of
+    four was answered for a seat 5, and text in place of a trick failed inside."""
+    problems = Violations()
+    with problems.check():
+        checked = check_trick(trick, rules.players)
+    with problems.check():
+        cards = parse_cards(hand, deck=rules.card_deck, count=(1, 2, 3), field="hand")
+    problems.raise_any()
+    return cards, checked, _trump(checked)
 
 
 def _as_play(play: PlayLike | Card, seat: int, rules: ThreeLeavesRules) -> Play:
@@ -187,7 +205,7 @@ def _as_play(play: PlayLike | Card, seat: int, rules: ThreeLeavesRules) -> Play:
 
 
 def can_play(
-    hand: Sequence[Card],
+    hand: CardsLike,
     trick: Trick,
     play: PlayLike | Card,
     rules: ThreeLeavesRules | None = None,
@@ -195,12 +213,13 @@ def can_play(
     """True when ``play`` (a :class:`~cpsolver.tricks.Play`, a card played face up, or its
     text) from ``hand`` is legal on ``trick`` (TL-5)."""
     r = rules or ThreeLeavesRules()
+    cards, trick, trump = _read(hand, trick, r)
     p = _as_play(play, next_seat(trick, r), r)
-    return play_violation(hand, trick.led_suit, _trump(trick), p.card, p.face_down, r.void) is None
+    return play_violation(cards, trick.led_suit, trump, p.card, p.face_down, r.void) is None
 
 
 def verify_play(
-    hand: Sequence[Card],
+    hand: CardsLike,
     trick: Trick,
     play: PlayLike | Card,
     rules: ThreeLeavesRules | None = None,
@@ -217,14 +236,15 @@ def verify_play(
     cpsolver.errors.IllegalPlayError: play: the player must follow suit ♠ with Ks, not ... (TL-5)
     """
     r = rules or ThreeLeavesRules()
+    cards, trick, trump = _read(hand, trick, r)
     p = _as_play(play, next_seat(trick, r), r)
-    reason = play_violation(hand, trick.led_suit, _trump(trick), p.card, p.face_down, r.void, who)
+    reason = play_violation(cards, trick.led_suit, trump, p.card, p.face_down, r.void, who)
     if reason is not None:
         raise IllegalPlayError(field, reason, rule="TL-5")
 
 
 def legal_plays(
-    hand: Sequence[Card],
+    hand: CardsLike,
     trick: Trick | Suit | None,
     rules: ThreeLeavesRules | Suit | None = None,
     /,
@@ -247,7 +267,7 @@ def legal_plays(
     named = keywords.pop("rules", None)
     if keywords:
         raise TypeError(f"legal_plays() got unexpected keyword arguments {sorted(keywords)}")
-    if not isinstance(trick, Trick):  # the deprecated (hand, led, trump) form
+    if trick is None or isinstance(trick, Suit):  # the deprecated (hand, led, trump) form
         warnings.warn(
             "legal_plays(hand, led, trump) is deprecated: pass the trick, "
             "legal_plays(hand, trick, rules, seat=...)",
@@ -256,12 +276,15 @@ def legal_plays(
         )
         if not isinstance(rules, Suit):
             raise TypeError("legal_plays(hand, led, trump): trump must be a Suit")
-        return _legal(hand, trick, rules, named or ThreeLeavesRules(), seat or 0)
+        old = named or ThreeLeavesRules()
+        cards = parse_cards(hand, deck=old.card_deck, field="hand")
+        return _legal(cards, trick, rules, old, seat or 0)
     if isinstance(rules, Suit):
         raise TypeError("legal_plays(hand, trick, rules): rules must be a ThreeLeavesRules")
     r = rules or named or ThreeLeavesRules()
+    cards, trick, trump = _read(hand, trick, r)
     to_play = next_seat(trick, r) if seat is None else seat
-    return _legal(hand, trick.led_suit, _trump(trick), r, to_play)
+    return _legal(cards, trick.led_suit, trump, r, to_play)
 
 
 def _legal(
@@ -326,8 +349,10 @@ def leaf_trick(
     r = rules or ThreeLeavesRules()
     suit = parse_suit(trump, field="trump")
     cards = parse_cards(hand, deck=r.card_deck, count=(1, 2, 3), field="hand")
+    parsed = parse_plays(plays, rules=r, field="trick")
+    check_trick_size(len(parsed), r.players, "trick")
     trick = Trick(suit, 0)
-    for seat, (card, down) in enumerate(parse_plays(plays, rules=r, field="trick")):
+    for seat, (card, down) in enumerate(parsed):
         if card in cards:
             raise InvalidInputError(("trick", seat), f"{card} is in the hand too")
         trick = trick.play(seat, card, face_down=down)
@@ -335,7 +360,7 @@ def leaf_trick(
 
 
 def legal_on_trick(
-    hand: Sequence[Card], trick: Trick, *, rules: ThreeLeavesRules | None = None
+    hand: CardsLike, trick: Trick, *, rules: ThreeLeavesRules | None = None
 ) -> tuple[LegalPlay, ...]:
     """Every legal play of ``hand`` (the next seat) on ``trick`` and whether it heads it (TL-5).
 
@@ -343,10 +368,11 @@ def legal_on_trick(
     >>> [(str(p.play), p.heads_trick) for p in legal_on_trick(hand, trick)][:2]
     [('1:8d', True), ('1:8d(down)', False)]
     """
-    _trump(trick)
-    seat = len(trick.plays)
+    r = rules or ThreeLeavesRules()
+    cards, trick, _ = _read(hand, trick, r)
+    seat = next_seat(trick, r)
     out = []
-    for p in legal_plays(hand, trick, rules, seat=seat):
+    for p in legal_plays(cards, trick, r, seat=seat):
         heads = bool(trick.plays) and trick.play(seat, p.card, face_down=p.face_down).winner == seat
         out.append(LegalPlay(p, heads))
     return tuple(out)
@@ -369,7 +395,9 @@ def greedy_policy(seat: int, hand: tuple[Card, ...], trick: Trick, rules: ThreeL
     '1:8d'
     """
     trump = _trump(trick)
-    legal = legal_plays(hand, trick, rules, seat=seat)
+    # _legal, not legal_plays: the engine's own trick and hand, read already (the advice's
+    # simulations call this for every play)
+    legal = _legal(hand, trick.led_suit, trump, rules, seat)
 
     def strength(p: Play) -> tuple[int, int, int]:
         return (0 if p.face_down else 1, int(p.card.suit is trump), int(p.card.rank))

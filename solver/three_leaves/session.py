@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from cpsolver.errors import InvalidInputError
-from cpsolver.three_leaves.deal import Choices, Deal
+from cpsolver.checks import instance_of, iterable_of
+from cpsolver.errors import InvalidInputError, Violations
+from cpsolver.three_leaves.deal import Choices, Deal, check_play_limits
 from cpsolver.three_leaves.engine import DealResult, play_deal
 
 __all__ = ["SessionResult", "play_session"]
@@ -45,15 +46,11 @@ def play_session(
     >>> s.totals, s.pot
     ((17, -17), 0)
     """
+    pairs = _read_session(deals, carried_pot)
     results: list[DealResult] = []
     pot = carried_pot
-    totals: list[int] = []
-    for i, (deal, choices) in enumerate(deals):
-        if totals and len(totals) != deal.players:
-            raise InvalidInputError(
-                ("deals", i), f"has {deal.players} players, the session {len(totals)}"
-            )
-        totals = totals or [0] * deal.players
+    totals = [0] * pairs[0][0].players if pairs else []
+    for i, (deal, choices) in enumerate(pairs):
         try:
             if play is None:
                 result = play_deal(deal, choices, carried_pot=pot)
@@ -65,3 +62,41 @@ def play_session(
         totals = [t + d for t, d in zip(totals, result.net, strict=True)]
         pot = result.pot_after
     return SessionResult(tuple(results), tuple(totals), pot)
+
+
+def _read_session(deals: object, carried_pot: object) -> list[tuple[Deal, Choices | None]]:
+    """The session's deals as ``(deal, choices)`` pairs, checked before any is played, every
+    violation at once: each entry a pair of a :class:`Deal` and a :class:`Choices` (or None),
+    every deal with the first one's players, ``carried_pot`` within its bounds. Unchecked, an
+    entry that is not a pair failed inside as a bare TypeError."""
+    problems = Violations()
+    with problems.check():
+        check_play_limits(carried_pot=carried_pot)
+    pairs: list[tuple[Deal, Choices | None]] = []
+    players = 0  # the first deal's
+    for i, entry in enumerate(iterable_of(deals, "deals", "a list of (deal, choices) pairs")):
+        if not isinstance(entry, (tuple, list)) or len(entry) != 2:
+            got = "None" if entry is None else type(entry).__name__
+            problems.add(
+                InvalidInputError(("deals", i), f"expected a (deal, choices) pair, got {got}")
+            )
+            continue
+        deal, choices = entry
+        with problems.check():
+            if choices is not None:
+                instance_of(choices, Choices, ("deals", i, 1), _CHOICES)
+        with problems.check():
+            instance_of(deal, Deal, ("deals", i, 0), _DEAL)
+            players = players or deal.players
+            if deal.players != players:
+                raise InvalidInputError(
+                    ("deals", i), f"has {deal.players} players, the session {players}"
+                )
+            pairs.append((deal, choices))
+    problems.raise_any()
+    return pairs
+
+
+_PAIR = "a (deal, choices) pair"
+_DEAL = "a Deal (cpsolver.three_leaves.Deal)"
+_CHOICES = "a Choices (cpsolver.three_leaves.Choices) or None"
