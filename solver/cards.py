@@ -30,7 +30,6 @@ from cpsolver.errors import (
     CardError,
     CardTypeError,
     Field,
-    FieldPath,
     FieldViolation,
     field_path,
     format_field,
@@ -49,6 +48,7 @@ __all__ = [
     "Rank",
     "Suit",
     "check_cards_type",
+    "duplicate_description",
     "duplicate_violations",
     "format_cards",
     "parse_card",
@@ -385,7 +385,7 @@ def parse_cards(
         if card not in deck:
             bad(f"card {token!r} is not in the {deck.describe()}", token)
         elif card in seen:
-            bad(_duplicate(token, (*base, seen[card])), token)
+            bad(duplicate_description(token, (*base, seen[card])), token)
         else:
             seen[card] = len(tokens)
             tokens.append((token, card))
@@ -464,8 +464,16 @@ def _parsed_already(cards: Sequence[object], deck: Deck, count: int | Sequence[i
     return len({c.index for c in cards}) == len(cards)  # type: ignore[attr-defined]
 
 
-def _duplicate(token: str, first: FieldPath) -> str:
-    return f"duplicate card {token!r} (also {format_field(first)})"
+def duplicate_description(card: Card | str, also: Field) -> str:
+    """How every game words a card given twice, at the second place: the card and the first
+    place as a field path (``also players[0].back[3]``), the one format of every such message
+    (an adapter moving the paths to its own fields moves this one too,
+    :meth:`~cpsolver.errors.InvalidInputError.with_paths`).
+
+    >>> duplicate_description(Card.of("As"), ("players", 0, "back", 3))
+    "duplicate card 'As' (also players[0].back[3])"
+    """
+    return f"duplicate card {str(card)!r} (also {format_field(field_path(also))})"
 
 
 def duplicate_violations(
@@ -483,7 +491,9 @@ def duplicate_violations(
     found: list[FieldViolation] = []
     for index, card in cards:
         if card in seen:
-            found.append(FieldViolation((*base, index), _duplicate(str(card), (*base, seen[card]))))
+            found.append(
+                FieldViolation((*base, index), duplicate_description(card, (*base, seen[card])))
+            )
         else:
             seen[card] = index
     return found

@@ -10,7 +10,8 @@ field names (``str``: a field, or a mapping's key such as a seat name) and list 
 (``int``, **0-based**: the position in the list the caller gave, as Python and protobuf index).
 Every surface shows a path with those same 0-based indexes: :attr:`FieldViolation.field`, the
 text of the error, the CLI, google.rpc.BadRequest over gRPC (``cards[1]`` is the second card),
-and so does a description that points at another place (``also cards[0]``) and
+and so does a description that points at another place (``also cards[0]``; an adapter that
+renames the paths renames that place with them, :meth:`InvalidInputError.with_paths`) and
 :attr:`CardError.position`. A field given as a string is names separated by dots, never an
 index: a path with an index is a tuple.
 
@@ -26,6 +27,7 @@ index: a path with an index is a tuple.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Self
@@ -45,6 +47,7 @@ __all__ = [
     "Violations",
     "field_path",
     "format_field",
+    "parse_field",
 ]
 
 FieldPath = tuple[str | int, ...]
@@ -85,6 +88,33 @@ def format_field(path: FieldPath, *, first: int = 0) -> str:
         else:
             text += f".{part}" if text else part
     return text
+
+
+def parse_field(text: str) -> FieldPath | None:
+    """The structured path of ``text`` written as :func:`format_field` writes it (names
+    joined by dots, indexes in brackets, no spaces); None for other text.
+
+    >>> parse_field("players[0].back[3]"), parse_field("exchanges.3"), parse_field("the hand")
+    (('players', 0, 'back', 3), ('exchanges', '3'), None)
+    """
+    if not _PATH_TEXT.fullmatch(text):
+        return None
+    return tuple(name or int(index) for name, index in _PATH_PART.findall(text))
+
+
+_PATH_TEXT = re.compile(r"[^.\[\]\s()]+(?:\.[^.\[\]\s()]+|\[\d+\])*")
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+_REFERENCE = re.compile(r"\(also ([^\s()]+)\)")
+
+
+def _moved_references(description: str, move: Callable[[FieldPath], FieldPath]) -> str:
+    """``description`` with each other place it names, ``(also PATH)``, moved by ``move``."""
+
+    def moved(match: re.Match[str]) -> str:
+        path = parse_field(match.group(1))
+        return match.group(0) if path is None else f"(also {format_field(move(path))})"
+
+    return _REFERENCE.sub(moved, description)
 
 
 class CpsolverError(Exception):
@@ -194,10 +224,20 @@ class InvalidInputError(CpsolverError, ValueError):
 
     def with_paths(self, move: Callable[[FieldPath], FieldPath]) -> Self:
         """The same error (class, attributes, descriptions) with every path replaced by
-        ``move(path)``: how an adapter names the fields of its own request."""
+        ``move(path)``: how an adapter names the fields of its own request. The other place a
+        description names (``(also players.N.back[0])``) is a path of the same request, so it
+        is moved too: a message never mixes the library's names with the request's.
+
+        >>> err = InvalidInputError(("cards", 3), "duplicate card 'As' (also cards[0])")
+        >>> str(err.prefixed(("hands", 1)))
+        "hands[1].cards[3]: duplicate card 'As' (also hands[1].cards[0])"
+        """
         clone = type(self).__new__(type(self))
         clone.__dict__.update(self.__dict__)
-        clone._set_violations(FieldViolation(move(v.path), v.description) for v in self.violations)
+        clone._set_violations(
+            FieldViolation(move(v.path), _moved_references(v.description, move))
+            for v in self.violations
+        )
         return clone
 
     def prefixed(self, prefix: Field) -> Self:

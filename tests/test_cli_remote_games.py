@@ -154,7 +154,7 @@ def test_chlust_advise_deal_bid_same_remote(server: str) -> None:
         (("legal", "Ah Kh", "--trick", "Ah", "-t", "h"), None, "hand: card Ah is already"),
         (("legal", "Ah 9h", "--trick", "Kh", "-t", "h"), None, "hand[1]: card '9h'"),
         (("play", "-"), None, "plays[4]: seat 1 may not play Ad"),
-        (("play", "-"), "dup", "hands[2][2]: card Ah is also in hands[0]"),
+        (("play", "-"), "dup", "hands[2][2]: duplicate card 'Ah' (also hands[0][0])"),
         (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
         (("odds", "Ad Kd Qd", "-t", "d", "--turned", "Ad"), None, "turned: card Ad"),
         (("advise", "-"), "advise", "hand: card Kd is both held and seen"),

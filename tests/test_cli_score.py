@@ -115,7 +115,7 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
         ),
         (
             {"players": {"N": E5["N"], "E": {**E5["E"], "front": ["Qs", "Kd", "3c"]}}},
-            "players.E.front[0]: duplicate card 'Qs' (also N's front[0])",
+            "players.E.front[0]: duplicate card 'Qs' (also players.N.front[0])",
         ),
         (
             {"players": {"N": {**E5["N"], "front": "Qs Qd"}, "E": E5["E"]}},
@@ -133,7 +133,7 @@ def test_human_output_shows_pairings_and_totals(tmp_path: Path) -> None:
         ({"players": "N E"}, "players: expected the players seat by seat"),
         (
             {"players": [E5["N"], {**E5["E"], "front": ["Qs", "Kd", "3c"]}]},
-            "players[1].front[0]: duplicate card 'Qs' (also N's front[0])",
+            "players[1].front[0]: duplicate card 'Qs' (also players[0].front[0])",
         ),
     ],
 )

@@ -14,14 +14,21 @@ import pytest
 from helpers import SUIT_TO_WIRE, violations, wire
 
 import cpsolver
-from cpsolver import chlust, three_leaves
+from cpsolver import chlust, ofc, three_leaves
 from cpsolver.budget import check_deadline
 from cpsolver.cards import Card, Suit, parse_cards
 from cpsolver.checks import finite_number, whole_number
 from cpsolver.errors import CardError, CardTypeError, InvalidInputError
 from cpsolver.rules.three_leaves import ThreeLeavesRules
 from cpsolver.tricks import Trick, check_trick
-from cpsolver.v1 import three_leaves_pb2, three_leaves_pb2_grpc
+from cpsolver.v1 import (
+    chinese_poker_pb2,
+    chinese_poker_pb2_grpc,
+    open_face_pb2,
+    open_face_pb2_grpc,
+    three_leaves_pb2,
+    three_leaves_pb2_grpc,
+)
 
 # --- the shared readers ------------------------------------------------------------------
 
@@ -286,4 +293,80 @@ def test_grpc_play_leaves_deal_a_seat_twice_in_exchanges(
     assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert violations(raised.value) == {
         "exchanges[1]": "seat 1 has two exchanges (also exchanges[0])"
+    }
+
+
+# --- a card given twice: one format in every game, the request's fields on the wire ------
+
+# Qs is in the first player's front and in the second's (Chinese poker and OFC alike)
+FIRST = {"back": "2s 2h 2d 2c Ks", "middle": "As Ah Ad Kh Kd", "front": "Qs Qh 3c"}
+SECOND = {"back": "9s 8s 7s 6s 5s", "middle": "Th Td Tc 3h 3d", "front": "Qs Jd 4s"}
+TWICE = "duplicate card 'Qs' (also players[0].front[0])"
+
+
+def test_chinese_and_ofc_name_the_other_place_alike() -> None:
+    """Chinese poker said "(also N's front[0])", OFC "(also players[0].front[0])"."""
+    for score in (cpsolver.score, ofc.score):
+        with pytest.raises(CardError) as err:
+            score([FIRST, SECOND])
+        assert str(err.value) == f"players[1].front[0]: {TWICE}"
+        with pytest.raises(CardError) as err:
+            score({"N": FIRST, "E": SECOND})
+        assert str(err.value) == "players.E.front[0]: duplicate card 'Qs' (also players.N.front[0])"
+
+
+def test_every_game_words_a_card_given_twice_alike() -> None:
+    with pytest.raises(
+        CardError, match=r"^hands\[1\]\[0\]: duplicate card 'As' \(also hands\[0\]\[0\]\)$"
+    ):
+        three_leaves.Deal.of(["As Kh 8d", "As 9h Jc"], "9d")
+    with pytest.raises(
+        CardError, match=r"^hands\[1\]\[1\]: duplicate card 'Ah' \(also hands\[0\]\[0\]\)$"
+    ):
+        chlust.showdown(["Ah Kh Qh", "Js Ah Qs"], "h")
+
+
+def test_grpc_names_the_other_place_as_the_request_does(grpc_channel: grpc.Channel) -> None:
+    """Over gRPC the other place is a field of the request, as the violation's own path is
+    (OFC said "(also players.N.back[0])", Chinese poker "(also N's front[0])")."""
+    arranged = chinese_poker_pb2.Arrangement
+    with pytest.raises(grpc.RpcError) as raised:
+        chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel).ScoreTable(
+            chinese_poker_pb2.ScoreTableRequest(
+                players=[
+                    chinese_poker_pb2.TablePlayer(
+                        seat=seat,
+                        arrangement=arranged(
+                            back=wire(rows["back"]),
+                            middle=wire(rows["middle"]),
+                            front=wire(rows["front"]),
+                        ),
+                    )
+                    for seat, rows in (("N", FIRST), ("E", SECOND))
+                ]
+            )
+        )
+    assert violations(raised.value) == {
+        "players[1].arrangement.front[0]": "duplicate card 'Qs' (also "
+        "players[0].arrangement.front[0])"
+    }
+    board = open_face_pb2.OpenFaceBoard
+    with pytest.raises(grpc.RpcError) as raised:
+        open_face_pb2_grpc.OpenFaceServiceStub(grpc_channel).ScoreOpenFace(
+            open_face_pb2.ScoreOpenFaceRequest(
+                players=[
+                    open_face_pb2.OpenFaceSeat(
+                        seat=seat,
+                        board=board(
+                            back=wire(rows["back"]),
+                            middle=wire(rows["middle"]),
+                            front=wire(rows["front"]),
+                        ),
+                    )
+                    for seat, rows in (("A", FIRST), ("B", SECOND))
+                ]
+            )
+        )
+    assert violations(raised.value) == {
+        "players[1].board.front[0]": "duplicate card 'Qs' (also players[0].board.front[0])"
     }

@@ -255,7 +255,7 @@ RPC_CASES = [
     ("Showdown", "chlust", "Showdown",
      chlust_pb2.ShowdownRequest(hands=_ch_hands("Ah Kh Qh", "Js Ah Qs"), trump=HEARTS),
      lambda: chlust_showdown(["Ah Kh Qh", "Js Ah Qs"], Suit.HEARTS, CH),
-     "hands[1].cards[1]", "hands[1][1]", "INVALID_INPUT_ERROR", {}),
+     "hands[1].cards[1]", "hands[1][1]", "CARD_ERROR", {"token": "Ah", "position": "1"}),
     ("LegalPlays", "chlust", "LegalPlays",
      chlust_pb2.LegalPlaysRequest(hand=_cards("Ah Kh"), trick=_cards("Qs Qs"), trump=HEARTS),
      lambda: LocalSolver().chlust.legal_cards("Ah Kh", "h", trick="Qs Qs"),
@@ -273,7 +273,7 @@ RPC_CASES = [
      chlust_pb2.ExchangeRequest(hands=_ch_hands("Ah Kh Qh", "Js Ts Kh"),
                                 turned=_cards("As")[0]),
      lambda: parse_hands(["Ah Kh Qh", "Js Ts Kh"], CH, exclude=parse_cards("As")),
-     "hands[1].cards[2]", "hands[1][2]", "INVALID_INPUT_ERROR", {}),
+     "hands[1].cards[2]", "hands[1][2]", "CARD_ERROR", {"token": "Kh", "position": "2"}),
     ("Bid", "chlust", "Bid",
      chlust_pb2.BidRequest(players=2, actions=[chlust_pb2.BID_ACTION_RAISE,
                                                chlust_pb2.BID_ACTION_CHECK]),
@@ -300,12 +300,12 @@ RPC_CASES = [
      lambda: leaf_trick("8d Ac Kh", "d", "As Kh"),
      "trick[1]", "trick[1]", "INVALID_INPUT_ERROR", {}),
     # The example: the same card in the second and third hands was hands[1] on the
-    # wire and "(also in hands[1])"; it is the third hand, hands[2] from 0.
+    # wire and "(also in hands[1])"; it is the third hand's second card, hands[2] from 0.
     ("PlayLeavesDeal", "leaves", "PlayLeavesDeal",
      three_leaves_pb2.PlayLeavesDealRequest(hands=_tl_hands("As Kh 8d", "Ks 9h Jc", "Ts Ks Qd"),
                                             trump_card=_cards("9d")[0]),
      lambda: Deal.of(["As Kh 8d", "Ks 9h Jc", "Ts Ks Qd"], "9d"),
-     "hands[2]", "hands[2]", "INVALID_INPUT_ERROR", {}),
+     "hands[2].cards[1]", "hands[2][1]", "CARD_ERROR", {"token": "Ks", "position": "1"}),
     ("PlayLeavesDeal-exchange", "leaves", "PlayLeavesDeal",
      three_leaves_pb2.PlayLeavesDealRequest(
          hands=_tl_hands(*TL_E6), trump_card=_cards("9d")[0], plays=_leaf_plays(TL_E6_PLAYS),
@@ -329,8 +329,20 @@ RPC_CASES = [
      three_leaves_pb2.ResolveLeavesDealRequest(hands=_tl_hands("As Kh 8d", "8d 9h Jc"),
                                                trump_card=_cards("9d")[0]),
      lambda: Deal.of(["As Kh 8d", "8d 9h Jc"], "9d"),
-     "hands[1]", "hands[1]", "INVALID_INPUT_ERROR", {}),
+     "hands[1].cards[0]", "hands[1][0]", "CARD_ERROR", {"token": "8d", "position": "0"}),
 ]  # fmt: skip
+
+
+# The wire's description where it names another place (a duplicate card's "also"): that
+# place as the request's field, as the violation's own path is (elsewhere the library's).
+WIRE_DESCRIPTIONS = {
+    "ValidateArrangement": "duplicate card 'Ks' (also arrangement.back[1])",
+    "ScoreTable": "duplicate card 'Qd' (also players[0].arrangement.front[1])",
+    "Showdown": "duplicate card 'Ah' (also hands[0].cards[0])",
+    "Exchange": "duplicate card 'Kh' (also hands[0].cards[1])",
+    "PlayLeavesDeal": "duplicate card 'Ks' (also hands[1].cards[0])",
+    "ResolveLeavesDeal": "duplicate card '8d' (also hands[0].cards[2])",
+}
 
 
 @pytest.fixture(scope="module")
@@ -359,8 +371,8 @@ def _details(error: grpc.RpcError) -> tuple[list[tuple[str, str]], error_details
 
 
 @pytest.mark.parametrize(
-    ("service", "method", "request_", "local", "field", "shown", "reason", "metadata"),
-    [case[1:] for case in RPC_CASES],
+    ("service", "method", "request_", "local", "field", "shown", "reason", "metadata", "said"),
+    [(*case[1:], WIRE_DESCRIPTIONS.get(case[0])) for case in RPC_CASES],
     ids=[case[0] for case in RPC_CASES],
 )
 def test_the_same_bad_input_in_process_and_on_the_wire(
@@ -373,6 +385,7 @@ def test_the_same_bad_input_in_process_and_on_the_wire(
     shown: str,
     reason: str,
     metadata: dict[str, str],
+    said: str | None,
 ) -> None:
     here = raised(local)
     assert isinstance(here, InvalidInputError)
@@ -381,7 +394,7 @@ def test_the_same_bad_input_in_process_and_on_the_wire(
         getattr(stubs[service], method)(request_, timeout=60)
     assert caught.value.code() is grpc.StatusCode.INVALID_ARGUMENT
     fields, info = _details(caught.value)
-    assert fields == [(field, here.description)]
+    assert fields == [(field, said or here.description)]
     assert (info.reason, info.domain, dict(info.metadata)) == (reason, "cpsolver", metadata)
     assert {k: str(getattr(here, k)) for k in metadata} == metadata
 
@@ -460,7 +473,7 @@ CHLUST_CASES: list[tuple[str, Callable[[Any], object], type[CpsolverError]]] = [
     ("illegal play", lambda s: s.chlust.play_deal(CH_E11, "s", "Ah Kh Qh Kc Ad Tc Js Jd Td"),
      IllegalPlayError),
     ("a card in two hands", lambda s: s.chlust.showdown(["Ah Kh Qh", "Js Ah Qs"], "h"),
-     InvalidInputError),
+     CardError),
     ("a card outside the deck", lambda s: s.chlust.evaluate("Ah 2h Qh", "h"), CardError),
     ("illegal bid", lambda s: s.chlust.bid(["raise", "check"], players=2), IllegalPlayError),
 ]  # fmt: skip

@@ -47,7 +47,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from cpsolver.cards import Card, parse_cards
+from cpsolver.cards import Card, duplicate_description, parse_cards
 from cpsolver.chinese.deal import SEATS
 from cpsolver.chinese.naturals import Natural, detect_natural, detect_naturals
 from cpsolver.errors import CardError, Field, FieldPath, InvalidInputError
@@ -632,18 +632,10 @@ def read_seats(
     ('E', True, 'the middle (straight flush, six high) beats the back (high card, A-K-Q-J-9)')
     """
     seats: list[Seat] = []
-    seen: dict[Card, str] = {}
+    seen: dict[Card, FieldPath] = {}
     for name, base, spec in seat_entries(players):
         seat, places = _read_seat(name, base, spec, rules)
-        for card, (where, words) in zip(seat.cards, places, strict=True):
-            if card in seen:
-                raise CardError(
-                    where,
-                    f"duplicate card '{card}' (also {seen[card]})",
-                    token=str(card),
-                    position=_index(where),
-                )
-            seen[card] = words
+        _check_unique(seat.cards, places, seen)
         seats.append(seat)
     return tuple(seats)
 
@@ -700,16 +692,7 @@ def check_arrangement(
     """
     ruleset = ChineseRules.resolve(rules, **overrides)
     seat, places = _arranged("", back, middle, front, ruleset, base=())
-    seen: dict[Card, str] = {}
-    for card, (where, words) in zip(seat.cards, places, strict=True):
-        if card in seen:
-            raise CardError(
-                where,
-                f"duplicate card '{card}' (also {seen[card]})",
-                token=str(card),
-                position=_index(where),
-            )
-        seen[card] = words
+    _check_unique(seat.cards, places, {})
     return seat
 
 
@@ -727,22 +710,27 @@ def read_seat(spec: object, rules: ChineseRules, *, base: FieldPath = (), name: 
     False
     """
     seat, places = _read_seat(name, base, spec, rules)
-    seen: dict[Card, str] = {}
-    for card, (where, words) in zip(seat.cards, places, strict=True):
-        if card in seen:
-            raise CardError(
-                where,
-                f"duplicate card '{card}' (also {seen[card]})",
-                token=str(card),
-                position=_index(where),
-            )
-        seen[card] = words
+    _check_unique(seat.cards, places, {})
     return seat
 
 
-# Where each of a seat's cards came from: its path, and the place in words (another card's
-# duplicate message names it so: "also N's front[0]").
-_Places = list[tuple[FieldPath, str]]
+# Where each of a seat's cards came from: its path (another card's duplicate message names it
+# so, as every game does: "also players[0].front[0]").
+_Places = list[FieldPath]
+
+
+def _check_unique(cards: Sequence[Card], places: _Places, seen: dict[Card, FieldPath]) -> None:
+    """Raise :class:`CardError` at the first of ``cards`` (at ``places``) already ``seen``
+    (a card -> the place it was read first; filled in as the cards are read)."""
+    for card, where in zip(cards, places, strict=True):
+        if card in seen:
+            raise CardError(
+                where,
+                duplicate_description(card, seen[card]),
+                token=str(card),
+                position=_index(where),
+            )
+        seen[card] = where
 
 
 def _index(path: FieldPath) -> int:
@@ -750,8 +738,8 @@ def _index(path: FieldPath) -> int:
     return path[-1] if path and isinstance(path[-1], int) else -1
 
 
-def _places(path: FieldPath, words: str, count: int) -> _Places:
-    return [((*path, i), f"{words}[{i}]") for i in range(count)]
+def _places(path: FieldPath, count: int) -> _Places:
+    return [(*path, i) for i in range(count)]
 
 
 def _read_seat(
@@ -827,7 +815,7 @@ def _declared(
             raise InvalidInputError(
                 (*base, "natural"), f"the cards are not {flag!r}; they qualify as {qualifies}"
             )
-    places = _places((*base, "cards"), f"{name}'s cards", 13)
+    places = _places((*base, "cards"), 13)
     return Seat(name, cards, None, None, False, "", found[0], None), places
 
 
@@ -840,7 +828,7 @@ def _arranged(
     base: FieldPath | None = None,
 ) -> tuple[Seat, _Places]:
     """The seat of three rows; ``base`` is the rows' path (a table's ``players.NAME``, or
-    nothing for one arrangement), which also says how to name a row in words."""
+    nothing for one arrangement)."""
     base = ("players", name) if base is None else base
     wheel = rules.wheel_second_highest
     rows: dict[Row, tuple[Card, ...]] = {}
@@ -851,7 +839,7 @@ def _arranged(
         cards = _parse(raw, row.size, field)
         rows[row] = cards
         hands[row] = evaluate(cards, wheel_second_highest=wheel)
-        places += _places(field, f"{name}'s {row.label}" if base else row.label, row.size)
+        places += _places(field, row.size)
     back, middle, front = hands[Row.BACK], hands[Row.MIDDLE], hands[Row.FRONT]
     reason = ""
     if middle.strength < front.strength:

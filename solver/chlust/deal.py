@@ -16,15 +16,24 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cpsolver.cards import Card, CardsLike, Rank, Suit, parse_card, parse_cards, parse_suit
+from cpsolver.cards import (
+    Card,
+    CardsLike,
+    Rank,
+    Suit,
+    duplicate_description,
+    parse_card,
+    parse_cards,
+    parse_suit,
+)
 from cpsolver.errors import (
     CardError,
     CardTypeError,
     Field,
+    FieldPath,
     IllegalPlayError,
     InvalidInputError,
     field_path,
-    format_field,
 )
 from cpsolver.evaluator.chlust import SetValue, evaluate_parsed, evaluate_set
 from cpsolver.rules.chlust import ChlustRules
@@ -63,13 +72,20 @@ def parse_hands(
     sizes: int | Sequence[int] = 3,
     players: bool = True,
     exclude: Sequence[Card] = (),
+    exclude_field: Field = "turned",
 ) -> tuple[tuple[Card, ...], ...]:
     """Parse 2-4 hands (``players``) of ``sizes`` cards from the rules' deck, all disjoint.
 
     Errors name the hand and card (``hands[1][0]`` is the second hand's first card, path
-    ``("hands", 1, 0)``); a card in two hands names the other one ("also in hands[0]");
-    ``exclude`` lists cards that may be in no hand (such as the turned card). A ``None`` entry
-    (a seat that folded) is skipped and comes back as an empty hand.
+    ``("hands", 1, 0)``); a card in two hands names the other place, as every game does
+    (``duplicate card 'As' (also hands[0][2])``); ``exclude`` lists cards that may be in no
+    hand (such as the turned card), at ``exclude_field``. A ``None`` entry (a seat that
+    folded) is skipped and comes back as an empty hand.
+
+    >>> parse_hands(["As Ks Qs", "Ah Kh As"], ChlustRules())
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.CardError: hands[1][2]: duplicate card 'As' (also hands[0][0])
     """
     if isinstance(hands, str):
         raise InvalidInputError(field, "expected a list of hands, got one string")
@@ -78,7 +94,7 @@ def parse_hands(
     if players and not 2 <= len(hands) <= 4:
         raise InvalidInputError(field, f"Chlust needs 2 to 4 hands (CH-1), got {len(hands)}")
     parsed: list[tuple[Card, ...]] = []
-    owner: dict[Card, str] = {c: "the turned card" for c in exclude}
+    owner: dict[Card, FieldPath] = {c: field_path(exclude_field) for c in exclude}
     for i, hand in enumerate(hands):
         where = (*field_path(field), i)
         if hand is None:
@@ -86,9 +102,14 @@ def parse_hands(
             continue
         cards = parse_cards(hand, deck=rules.card_deck, count=sizes, field=where)
         for j, card in enumerate(cards):
-            if card in owner:
-                raise InvalidInputError((*where, j), f"card {card} is also {owner[card]}")
-            owner[card] = f"in {format_field(where)}"
+            if card in owner:  # worded as every game words a card given twice
+                raise CardError(
+                    (*where, j),
+                    duplicate_description(card, owner[card]),
+                    token=str(card),
+                    position=j,
+                )
+            owner[card] = (*where, j)
         parsed.append(cards)
     return tuple(parsed)
 

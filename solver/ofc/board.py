@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cpsolver.cards import Card, parse_cards
+from cpsolver.cards import Card, duplicate_description, parse_cards
 from cpsolver.chinese.deal import SEATS
-from cpsolver.errors import CardError, FieldPath, InvalidInputError, format_field
+from cpsolver.errors import CardError, FieldPath, InvalidInputError
 from cpsolver.rules.chinese import Row
 
 __all__ = ["ROWS", "Board", "read_board", "read_boards", "seat_entries"]
@@ -171,7 +171,7 @@ def _check_unique(boards: Sequence[tuple[Board, FieldPath]]) -> None:
                 if card in seen:
                     raise CardError(
                         where,
-                        f"duplicate card '{card}' (also {format_field(seen[card])})",
+                        duplicate_description(card, seen[card]),
                         token=str(card),
                         position=i,
                     )

@@ -26,8 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cpsolver.cards import Card, parse_cards
-from cpsolver.errors import CardError, FieldPath, InvalidInputError, Violations, format_field
+from cpsolver.cards import Card, duplicate_description, parse_cards
+from cpsolver.errors import CardError, FieldPath, InvalidInputError, Violations
 from cpsolver.ofc.board import ROWS, Board, read_board
 from cpsolver.rules.chinese import Row
 from cpsolver.rules.ofc import OfcRules
@@ -256,7 +256,7 @@ def _check_unique(
         if card in seen:
             raise CardError(
                 where,
-                f"duplicate card '{card}' (also {format_field(seen[card])})",
+                duplicate_description(card, seen[card]),
                 token=str(card),
                 position=int(where[-1]),
             )

@@ -20,9 +20,18 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from cpsolver.cards import Card, CardsLike, Suit, format_cards, parse_card, parse_cards
+from cpsolver.cards import (
+    Card,
+    CardsLike,
+    Suit,
+    duplicate_description,
+    format_cards,
+    parse_card,
+    parse_cards,
+)
 from cpsolver.checks import whole_number
 from cpsolver.errors import (
+    CardError,
     Field,
     FieldPath,
     InvalidInputError,
@@ -204,17 +213,22 @@ class Deal:
         if turned not in deck:
             raise InvalidInputError("trump_card", f"card {turned} is not in the {deck.describe()}")
         rest = parse_cards(stock, deck=deck, field="stock")
-        # (path, the place in words for the other card's message, card)
-        seen: dict[Card, str] = {}
-        places: list[tuple[Field, str, Card]] = [
-            (("hands", i), f"in hands[{i}]", c) for i, h in enumerate(parsed) for c in h
+        # Each card's place, worded as every game words a card given twice (the first place)
+        seen: dict[Card, FieldPath] = {}
+        places: list[tuple[FieldPath, Card]] = [
+            (("hands", i, j), c) for i, h in enumerate(parsed) for j, c in enumerate(h)
         ]
-        places.append(("trump_card", "the trump card", turned))
-        places += [(("stock", i), f"in stock[{i}]", c) for i, c in enumerate(rest)]
-        for where, words, card in places:
+        places.append((("trump_card",), turned))
+        places += [(("stock", i), c) for i, c in enumerate(rest)]
+        for where, card in places:
             if card in seen:
-                raise InvalidInputError(where, f"card {card} is dealt twice (also {seen[card]})")
-            seen[card] = words
+                raise CardError(
+                    where,
+                    duplicate_description(card, seen[card]),
+                    token=str(card),
+                    position=where[-1] if isinstance(where[-1], int) else -1,
+                )
+            seen[card] = where
         seat = resolved.players - 1 if dealer is None else dealer
         if not 0 <= seat < resolved.players:
             raise InvalidInputError(

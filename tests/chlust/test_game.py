@@ -115,7 +115,7 @@ def test_showdown_bad_hands(hands: list[str], field: str) -> None:
 
 
 def test_showdown_turned_card_cannot_be_held() -> None:
-    with pytest.raises(InvalidInputError, match="turned card"):
+    with pytest.raises(CardError, match=r"^hands\[0\]\[0\]: duplicate card 'Ah' \(also turned\)$"):
         showdown(["Ah Kh Qh", "Js Ks Qs"], "h", turned="Ah")
 
 

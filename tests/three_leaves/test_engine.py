@@ -339,18 +339,20 @@ def test_tl4_khlyust_after_exchange_counts_a_drawn_khlyust() -> None:
 
 
 def test_deal_input_errors_are_specific() -> None:
-    """Bad deals name the field: a card twice (and in words where else it is), wrong count,
-    card outside the deck. Indexes count from 0 in the path and in the words, as in every
-    cpsolver message: hands[1] is the second hand (seat 1), stock[1] the second stock card."""
-    with pytest.raises(InvalidInputError) as twice:
+    """Bad deals name the field: a card twice (and where else it is, as every game says it),
+    wrong count, card outside the deck. Indexes count from 0 in the path and in the words, as
+    in every cpsolver message: hands[1] is the second hand (seat 1), stock[1] the second stock
+    card."""
+    with pytest.raises(CardError) as twice:
         Deal.of(["As Kh 8d", "As 9h Jc"], trump_card="9d")
-    assert str(twice.value) == "hands[1]: card As is dealt twice (also in hands[0])"
-    assert twice.value.path == ("hands", 1)
-    with pytest.raises(InvalidInputError, match=r"trump_card: card 8d is dealt twice \(also in"):
+    assert str(twice.value) == "hands[1][0]: duplicate card 'As' (also hands[0][0])"
+    assert twice.value.path == ("hands", 1, 0)
+    with pytest.raises(CardError) as turned:
         Deal.of(["As Kh 8d", "Ks 9h Jc"], trump_card="8d")
-    with pytest.raises(InvalidInputError) as stock:
+    assert str(turned.value) == "trump_card: duplicate card '8d' (also hands[0][2])"
+    with pytest.raises(CardError) as stock:
         Deal.of(["As Kh 8d", "Ks 9h Jc"], trump_card="9d", stock="Qd Ks")
-    assert str(stock.value) == "stock[1]: card Ks is dealt twice (also in hands[1])"
+    assert str(stock.value) == "stock[1]: duplicate card 'Ks' (also hands[1][0])"
     with pytest.raises(CardError, match=r"hands\[0\]: expected 3 cards"):
         Deal.of(["As Kh", "Ks 9h Jc"], trump_card="9d")
     with pytest.raises(CardError, match="not in the 28-card deck"):
