@@ -54,6 +54,7 @@ __all__ = [
     "parse_card",
     "parse_cards",
     "parse_suit",
+    "readable_cards",
 ]
 
 
@@ -496,6 +497,30 @@ def duplicate_violations(
             )
         else:
             seen[card] = index
+    return found
+
+
+def readable_cards(cards: object, *, deck: Deck = DECK_52) -> list[tuple[int, Card]]:
+    """The cards of ``cards`` (as :func:`parse_cards` takes them) that can be read, each with
+    its index, whatever is wrong with the rest (an unreadable token, a card outside ``deck``,
+    a count): what a caller reporting every violation at once compares with other lists of
+    cards, when :func:`parse_cards` refused this one. Nothing readable: an empty list.
+
+    >>> readable_cards("As 1x Kd As")
+    [(0, Card('As')), (2, Card('Kd')), (3, Card('As'))]
+    """
+    found: list[tuple[int, Card]] = []
+    if isinstance(cards, str):
+        for index, (_, card, _) in enumerate(_scan(cards)):
+            if card is not None and card in deck:
+                found.append((index, card))
+    elif isinstance(cards, Iterable) and not isinstance(cards, bytes):
+        for index, item in enumerate(cards):
+            if isinstance(item, str):
+                scanned = _scan(item)
+                item = scanned[0][1] if len(scanned) == 1 else None
+            if isinstance(item, Card) and item in deck:
+                found.append((index, item))
     return found
 
 

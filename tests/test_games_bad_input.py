@@ -370,3 +370,67 @@ def test_grpc_names_the_other_place_as_the_request_does(grpc_channel: grpc.Chann
     assert violations(raised.value) == {
         "players[1].board.front[0]": "duplicate card 'Qs' (also players[0].board.front[0])"
     }
+
+
+# --- rate: every violation of the arrangement at once ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rows", "said"),
+    [
+        (
+            {"back": "As Ks Qs Js", "middle": "9h 9d 9c 2h 2d 7c", "front": "5d 3s 4h"},
+            [("back", "expected 5 cards, got 4"), ("middle", "expected 5 cards, got 6")],
+        ),
+        (
+            {"back": "As Ks Qs Js Ts", "middle": "As 9d 9c 2h 2d", "front": "7c 7c 3s"},
+            [
+                ("middle[0]", "duplicate card 'As' (also back[0])"),
+                ("front[1]", "duplicate card '7c' (also front[0])"),
+            ],
+        ),
+        (  # a row that cannot be read still shows its cards that can
+            {"back": "As Ks Qs Js Ts", "middle": "9h 9d 9c 2h 1x", "front": "As 3d 4d"},
+            [
+                ("middle[4]", "unknown rank '1' in '1x'; ranks are 2-9, T (or 10), J, Q, K, A"),
+                ("front[0]", "duplicate card 'As' (also back[0])"),
+            ],
+        ),
+        (
+            {"back": "As Ks Qs Js Ts", "middle": "As 9d 9c 2h Ks", "front": "Qs 3d 4d"},
+            [
+                ("middle[0]", "duplicate card 'As' (also back[0])"),
+                ("middle[4]", "duplicate card 'Ks' (also back[1])"),
+                ("front[0]", "duplicate card 'Qs' (also back[2])"),
+            ],
+        ),
+    ],
+)
+def test_rate_reports_every_violation_of_the_rows(
+    rows: dict[str, str], said: list[tuple[str, str]]
+) -> None:
+    with pytest.raises(CardError) as err:
+        cpsolver.rate(rows)
+    assert [(v.field, v.description) for v in err.value.violations] == said
+
+
+def test_grpc_rate_arrangement_reports_every_violation(grpc_channel: grpc.Channel) -> None:
+    stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(grpc_channel)
+    for rows, said in [
+        (
+            {"back": "As Ks Qs Js", "middle": "9h 9d 9c 2h 2d 7c", "front": "5d 3s 4h"},
+            {
+                "arrangement.back": "expected 5 cards, got 4",
+                "arrangement.middle": "expected 5 cards, got 6",
+            },
+        ),
+        (
+            {"back": "As Ks Qs Js Ts", "middle": "As 9d 9c 2h 2d", "front": "7c 8c 3s"},
+            {"arrangement.middle[0]": "duplicate card 'As' (also arrangement.back[0])"},
+        ),
+    ]:
+        arrangement = chinese_poker_pb2.Arrangement(**{k: wire(v) for k, v in rows.items()})
+        with pytest.raises(grpc.RpcError) as raised:
+            stub.RateArrangement(chinese_poker_pb2.RateArrangementRequest(arrangement=arrangement))
+        assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert violations(raised.value) == said

@@ -45,12 +45,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
-from cpsolver.cards import Card, duplicate_description, parse_cards
+from cpsolver.cards import Card, duplicate_description, parse_cards, readable_cards
 from cpsolver.chinese.deal import SEATS
 from cpsolver.chinese.naturals import Natural, detect_natural, detect_naturals
-from cpsolver.errors import CardError, Field, FieldPath, InvalidInputError
+from cpsolver.errors import CardError, Field, FieldPath, InvalidInputError, Violations
 from cpsolver.evaluator.poker import Category, HandValue, evaluate, poker_tables
 from cpsolver.rules.chinese import (
     CP11_NATURALS,
@@ -720,17 +720,22 @@ _Places = list[FieldPath]
 
 
 def _check_unique(cards: Sequence[Card], places: _Places, seen: dict[Card, FieldPath]) -> None:
-    """Raise :class:`CardError` at the first of ``cards`` (at ``places``) already ``seen``
-    (a card -> the place it was read first; filled in as the cards are read)."""
+    """Raise one :class:`CardError` for every one of ``cards`` (at ``places``) already
+    ``seen`` (a card -> the place it was read first; filled in as the cards are read)."""
+    found = Violations()
     for card, where in zip(cards, places, strict=True):
         if card in seen:
-            raise CardError(
-                where,
-                duplicate_description(card, seen[card]),
-                token=str(card),
-                position=_index(where),
-            )
-        seen[card] = where
+            found.add(_duplicate(card, where, seen[card]))
+        else:
+            seen[card] = where
+    found.raise_any()
+
+
+def _duplicate(card: Card, where: FieldPath, first: FieldPath) -> CardError:
+    """``card`` given at ``where`` after ``first``, worded as every game words it."""
+    return CardError(
+        where, duplicate_description(card, first), token=str(card), position=_index(where)
+    )
 
 
 def _index(path: FieldPath) -> int:
@@ -831,15 +836,21 @@ def _arranged(
     nothing for one arrangement)."""
     base = ("players", name) if base is None else base
     wheel = rules.wheel_second_highest
+    given = ((Row.BACK, back_in), (Row.MIDDLE, middle_in), (Row.FRONT, front_in))
     rows: dict[Row, tuple[Card, ...]] = {}
+    problems: dict[Row, InvalidInputError] = {}
+    for row, raw in given:
+        try:
+            rows[row] = _parse(raw, row.size, (*base, row.label))
+        except InvalidInputError as exc:
+            problems[row] = exc
+    if problems:
+        _raise_every_violation(given, rows, problems, base)
     hands: dict[Row, HandValue] = {}
     places: _Places = []
-    for row, raw in ((Row.BACK, back_in), (Row.MIDDLE, middle_in), (Row.FRONT, front_in)):
-        field = (*base, row.label)
-        cards = _parse(raw, row.size, field)
-        rows[row] = cards
+    for row, cards in rows.items():
         hands[row] = evaluate(cards, wheel_second_highest=wheel)
-        places += _places(field, row.size)
+        places += _places((*base, row.label), row.size)
     back, middle, front = hands[Row.BACK], hands[Row.MIDDLE], hands[Row.FRONT]
     reason = ""
     if middle.strength < front.strength:
@@ -871,6 +882,37 @@ def _arranged(
         MappingProxyType(royalties),
     )
     return seat, places
+
+
+def _raise_every_violation(
+    given: Sequence[tuple[Row, object]],
+    rows: Mapping[Row, tuple[Card, ...]],
+    problems: Mapping[Row, InvalidInputError],
+    base: FieldPath,
+) -> NoReturn:
+    """Raise every violation of a seat's rows at once, in row order, each row's own and the
+    cards given in two rows among those that could be read (a row with a bad token still
+    shows its other cards): the first row's error alone hid the others (a back of 4 cards
+    hid a middle of 6, a card twice in the front one in two rows)."""
+    found = Violations()
+    seen: dict[Card, FieldPath] = {}  # the rows before the one read: where a card came first
+    for row, raw in given:
+        field = (*base, row.label)
+        reported: set[FieldPath] = set()
+        if row in problems:
+            found.add(problems[row])
+            reported = {v.path for v in problems[row].violations}
+            read = readable_cards(raw)
+        else:
+            read = list(enumerate(rows[row]))
+        # a card twice in one row is that row's parse's to report: only other rows count here
+        for i, card in read:
+            if card in seen and (*field, i) not in reported:
+                found.add(_duplicate(card, (*field, i), seen[card]))
+        for i, card in read:
+            seen.setdefault(card, (*field, i))
+    found.raise_any()
+    raise AssertionError("unreachable: a row's problem is raised above")
 
 
 def _parse(raw: object, count: int, field: Field) -> tuple[Card, ...]:
