@@ -151,6 +151,15 @@ def test_chlust_a_trick_with_a_card_for_each_seat_waits_for_none() -> None:
     assert "at a table of 2 players" in str(err.value)
 
 
+def test_chlust_a_game_plays_the_table_of_its_hands() -> None:
+    """TrickGame's own tricks are not re-read against rules.players: the three hands of
+    CH-E11 play under heads_up rules as they always did (reading them as a table of two
+    refused the second trick's third card)."""
+    hands = ["Ah Td Kc", "Kh Ad Js", "Qh Jd Tc"]
+    result = chlust.play_deal(hands, "s", "Ah Kh Qh  Kc Js Tc  Ad Jd Td", "heads_up")
+    assert result.tricks_won == (1, 2, 0)
+
+
 @pytest.mark.parametrize(
     ("tricks", "fields"),
     [

@@ -228,10 +228,17 @@ def verify_play(
     """
     resolved = ChlustRules.resolve(rules)
     held = _parse_hand(hand, trick, resolved)
-    card = _card(play, resolved, field)
+    _verify(held, trick, _card(play, resolved, field), resolved, field, who)
+
+
+def _verify(
+    held: Sequence[Card], trick: Trick, card: Card, rules: ChlustRules, field: Field, who: str
+) -> None:
+    """:func:`verify_play` of a hand and trick read already (:class:`TrickGame` plays its
+    own: a table of its hands, whatever ``rules.players`` says)."""
     if card not in held:
         raise IllegalPlayError(field, f"{who} does not hold {card}", rule="CH-8")
-    legal, why = duty(held, trick, resolved)
+    legal, why = duty(held, trick, rules)
     if card not in legal:
         allowed = " ".join(str(c) for c in legal)
         raise IllegalPlayError(
@@ -512,9 +519,7 @@ class TrickGame:
             )
         parsed = one_card(card, self._rules, field)
         held = self._held[to_play]
-        verify_play(
-            sorted(held), self._current, parsed, self._rules, field=field, who=f"seat {to_play}"
-        )
+        _verify(sorted(held), self._current, parsed, self._rules, field, f"seat {to_play}")
         held.remove(parsed)
         self._current = self._current.play(to_play, parsed)
         if len(self._current) == len(self._held):
