@@ -210,15 +210,15 @@ players waits for a card only while it holds at most 3
 
 
 def check_trick(
-    trick: object, players: int, field: Field = "trick", *, waiting: bool = True
+    trick: object, players: int | None, field: Field = "trick", *, waiting: bool = True
 ) -> Trick:
-    """``trick`` when it is a :class:`Trick` of a table of ``players`` seats: its leader and
-    every seat that played one of the table's (0 to ``players - 1``) and, when ``waiting`` (a
-    trick a card is asked for), :func:`check_trick_size`. Every violation is reported at once,
-    each naming its part (``trick.leader``, ``trick.plays[4]``, ``trick``). The games' entry
-    points taking a trick read it here: unchecked, a string failed inside as a bare
-    AttributeError and a trick of more cards than players was answered for a seat that does
-    not exist.
+    """``trick`` when it is a :class:`Trick` of a table of ``players`` seats (None: a Trick,
+    its seats checked by the caller): its leader and every seat that played one of the
+    table's (0 to ``players - 1``) and, when ``waiting`` (a trick a card is asked for),
+    :func:`check_trick_size`. Every violation is reported at once, each naming its part
+    (``trick.leader``, ``trick.plays[4]``, ``trick``). The games' entry points taking a trick
+    read it here: unchecked, a string failed inside as a bare AttributeError and a trick of
+    more cards than players was answered for a seat that does not exist.
 
     >>> check_trick("Qd Kd Jh", 3)
     Traceback (most recent call last):
@@ -233,6 +233,8 @@ def check_trick(
     if not isinstance(trick, Trick):
         kind = "None" if trick is None else type(trick).__name__
         raise InvalidInputError(field, f"expected a Trick (cpsolver.tricks.Trick), got {kind}")
+    if players is None:
+        return trick
     base = field_path(field)
     seats = f"seats 0 to {players - 1}"
     found: list[FieldViolation] = []

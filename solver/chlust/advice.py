@@ -347,9 +347,10 @@ def advise_play(
     """
     check_advice_limits(samples=samples, seed=seed, seat=seat, seats=seats)
     rules = ChlustRules.resolve(rules)
-    check_trick(trick, rules.players)
+    # Tricks, their seats checked against ``seats`` below (the seats still in)
+    check_trick(trick, None)
     history = tuple(
-        check_trick(done, rules.players, ("history", i), waiting=False)
+        check_trick(done, None, ("history", i))
         for i, done in enumerate(iterable_of(history, "history", "a list of the completed tricks"))
     )
     trump = trick.trump
