@@ -58,11 +58,6 @@ def test_rate_refuses_a_deadline_that_is_no_time(value: object) -> None:
     assert [v.field for v in err.value.violations] == ["seed", "deadline"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="solve.py is the lead's: the one-line check_deadline call there is pending "
-    "(remove this mark when it lands)",
-)
 @pytest.mark.parametrize("value", ["x", -1])
 def test_solve_refuses_a_deadline_that_is_no_time(value: object) -> None:
     hand = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from cpsolver.budget import budget_left
+from cpsolver.budget import budget_left, check_deadline
 from cpsolver.cards import Card, CardsLike, parse_cards
 from cpsolver.chinese.constrained import arrange, check_engine, declare_natural
 from cpsolver.chinese.constraints import Constraints, NaturalPolicy, as_constraints
@@ -622,6 +622,8 @@ def solve(
         count = resolve_count(arrangements, alternatives=alternatives, top=top)
     with problems.check():
         check_seed(seed)
+    with problems.check():
+        deadline = check_deadline(deadline)
     with problems.check():
         cons = as_constraints(constraints)
     with problems.check():
