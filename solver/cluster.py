@@ -271,13 +271,19 @@ class RaySolver:
         ``history`` (a :class:`~cpsolver.errors.CpsolverError` in place of a hand) stays here;
         the rule set, estimator and seed are checked before any task is sent."""
         from cpsolver.chinese.estimator import resolve_estimator
-        from cpsolver.chinese.review import REVIEW_ESTIMATOR, HandError, summarise
+        from cpsolver.chinese.review import (
+            REVIEW_ESTIMATOR,
+            HandError,
+            checked_history,
+            summarise,
+        )
         from cpsolver.chinese.solve import resolve_rules
         from cpsolver.seeds import check_seed
 
         default = resolve_rules(rules, overrides)
         chosen = resolve_estimator(estimator, default=REVIEW_ESTIMATOR).chosen(None)
         check_seed(seed)
+        history = checked_history(history, progress=progress)
         rules_ref = self._ray.put(default)
         hands: list[Any] = []
         errors: list[Any] = []

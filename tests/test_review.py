@@ -22,6 +22,7 @@ from cpsolver import rate, solve
 from cpsolver.cards import Card
 from cpsolver.chinese.rate import Rating
 from cpsolver.chinese.review import review
+from cpsolver.errors import InvalidInputError
 from cpsolver.rules import ChineseRules, Row
 
 DECK = [str(Card.from_index(i)) for i in range(52)]
@@ -291,3 +292,21 @@ def test_a_bad_rules_value_is_named_once_on_every_surface(tmp_path: Path, server
         errors = json.loads(out)["errors"]
         assert [[v["field"] for v in e["violations"]] for e in errors] == expected, remote
         assert errors[0]["message"].startswith("rules.preset: unknown preset 'nope'")
+
+
+@pytest.mark.parametrize(
+    ("given", "options", "message"),
+    [
+        (None, {}, "history: expected a list of hands, got None"),
+        (5, {}, "history: expected a list of hands, got int"),
+        ("As Ks Qs", {}, "history: expected a list of hands, got str"),
+        ([], {"threads": "x"}, "threads: expected a whole number, got 'x'"),
+        ([], {"progress": "x"}, "progress: expected a function of the hands done, got str"),
+    ],
+)
+def test_reviews_plain_arguments_are_named(given: object, options: dict, message: str) -> None:
+    """None or a number as the history, text as threads or progress: a bare TypeError from
+    inside the loop, the kernel or the first hand rated."""
+    with pytest.raises(InvalidInputError) as caught:
+        review(given, **options)  # type: ignore[arg-type]
+    assert str(caught.value) == message

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from cpsolver.cards import Card
+from cpsolver.checks import iterable_of, whole_number
 from cpsolver.chinese.estimator import Estimator, EstimatorLike, resolve_estimator
 from cpsolver.chinese.ev_model import (
     declare_ev,
@@ -61,7 +62,7 @@ from cpsolver.chinese.rate import (
 from cpsolver.chinese.scoring import Seat, read_seat
 from cpsolver.chinese.search import COMB3_LISTS, COMB5_LISTS, rate_removal_batch
 from cpsolver.chinese.solve import resolve_rules
-from cpsolver.errors import CpsolverError, FieldPath, InvalidInputError
+from cpsolver.errors import CpsolverError, FieldPath, InvalidInputError, Violations
 from cpsolver.estimate import wilson_interval
 from cpsolver.evaluator.poker import Category, PokerTables, hand_from_class, poker_tables
 from cpsolver.gc_pause import collector_paused
@@ -76,6 +77,7 @@ __all__ = [
     "PlayerSummary",
     "Review",
     "ReviewedHand",
+    "checked_history",
     "hand_from_rating",
     "rate_hands",
     "review",
@@ -381,6 +383,28 @@ def review(
     return summarise(rated, errors, chosen)
 
 
+def checked_history(
+    history: object, *, progress: object = None, threads: object = None
+) -> Iterable[object]:
+    """``history`` once it, ``progress`` and ``threads`` are what a review takes (a collection
+    of hands, not text; a callable or None; a whole number >= 1 or None), every violation at
+    once: unread, None or a number failed in the loop over the hands as a bare TypeError, as
+    did a text ``threads`` in the kernel and a text ``progress`` at the first hand rated."""
+    problems = Violations()
+    with problems.check():
+        history = iterable_of(history, "history", "a list of hands")
+    if progress is not None and not callable(progress):
+        problems.add(InvalidInputError(
+            "progress", f"expected a function of the hands done, got {type(progress).__name__}"
+        ))  # fmt: skip
+    if threads is not None:
+        with problems.check():
+            whole_number(threads, "threads", low=1)
+    problems.raise_any()
+    assert isinstance(history, Iterable)
+    return history
+
+
 def rate_hands(
     history: Iterable[object],
     rules: ChineseRules | str | None = "standard",
@@ -400,6 +424,7 @@ def rate_hands(
     default = resolve_rules(rules, overrides)
     chosen = resolve_estimator(estimator, default=REVIEW_ESTIMATOR).chosen(None)
     check_seed(seed)
+    history = checked_history(history, progress=progress, threads=threads)
     if threads is None:
         threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
     with collector_paused():  # the hands read and rated are many small objects, all kept
