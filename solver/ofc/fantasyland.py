@@ -165,8 +165,8 @@ def fantasyland_sizes(rules: OfcRules) -> tuple[int, ...]:
 
 def fantasyland(
     cards: CardsLike,
-    *,
     rules: OfcRules | str | None = "pineapple",
+    *,
     objective: str = "royalties",
     fantasyland_value: float = 0.0,
     samples: int | None = None,

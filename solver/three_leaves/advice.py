@@ -511,9 +511,9 @@ class HandAdvice:
 def advise_hand(
     hand: CardsLike,
     trump_card: Card | str,
+    rules: ThreeLeavesRules | str | None = None,
     *,
     position: int = 1,
-    rules: ThreeLeavesRules | str | None = None,
     samples: int = DEFAULT_SAMPLES,
     seed: int = 0,
     carried_pot: int = 0,

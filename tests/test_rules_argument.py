@@ -1,0 +1,22 @@
+"""The vocabulary's argument order (docs/API.md "One vocabulary"): the subject, then ``rules``
+positionally (or by name), then keyword-only options. ``ofc.fantasyland`` and
+``three_leaves.advise_hand`` took ``rules`` by name only (a positional preset raised
+TypeError)."""
+
+from __future__ import annotations
+
+from cpsolver import ofc, three_leaves
+
+FANTASYLAND = "As Ad Kh Kd Qs Qc Jh Jd Ts 9s 8s 7s 6s 2c"
+
+
+def test_fantasyland_takes_its_rules_second() -> None:
+    assert ofc.fantasyland(FANTASYLAND, "pineapple") == ofc.fantasyland(
+        FANTASYLAND, rules="pineapple"
+    )
+
+
+def test_advise_hand_takes_its_rules_after_the_trump_card() -> None:
+    positional = three_leaves.advise_hand("Ah Kh 8c", "9h", "standard", samples=200, seed=1)
+    named = three_leaves.advise_hand("Ah Kh 8c", "9h", rules="standard", samples=200, seed=1)
+    assert positional == named
