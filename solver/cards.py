@@ -588,17 +588,25 @@ def _scan(text: str) -> list[tuple[str, Card | None, str]]:
     found: list[tuple[str, Card | None, str]] = []
     i = 0
     n = len(text)
+    word = 0  # where the run of characters without a separator that holds i starts
+    word_cards = 0  # len(found) when that run started
     while i < n:
         gap = _SEPARATORS.match(text, i)
         if gap:
             i = gap.end()
+            word, word_cards = i, len(found)
             continue
         rank_text = text[i : i + 2] if text.startswith("10", i) else text[i].upper()
         rank = _RANK_BY_TEXT.get(rank_text)
         j = i + len(rank_text)
         suit = _SUIT_BY_TEXT.get(text[j].lower()) if rank is not None and j < n else None
         if rank is None or suit is None:
-            token = _bad_token(text, i)
+            # Inside a run of cards written together ("Tss", "JsTsx") the whole run is the bad
+            # token, at its first card's index: the run's cards read so far are dropped (else
+            # "Tss" was the card Ts and a token 's' one index past the cards given).
+            start = word if i > word else i
+            del found[word_cards if start < i else len(found) :]
+            token = _bad_token(text, start, i - start + 4)
             if rank is None:
                 reason = f"unknown rank {text[i]!r} in {token!r}; {_RANK_HELP}"
             elif j >= n or _SEPARATORS.match(text, j):
@@ -625,10 +633,10 @@ def _tokenize(text: str, field: Field) -> list[tuple[str, Card]]:
     return found
 
 
-def _bad_token(text: str, i: int) -> str:
+def _bad_token(text: str, i: int, most: int = 4) -> str:
     gap = _SEPARATORS.search(text, i)
     end = gap.start() if gap else len(text)
-    return text[i : min(end, i + 4)]
+    return text[i : min(end, i + most)]
 
 
 _PLAIN_TOKENS: dict[str, Card] = _plain_tokens()

@@ -154,3 +154,21 @@ def test_the_plain_fast_path_parses_as_the_full_parser_does(
     finally:
         cards_module._parse_plain = plain
     assert fast == full
+
+
+@pytest.mark.parametrize(
+    ("text", "field", "token"),
+    [
+        ("As Ks Qs Js Tss", "cards[4]", "Tss"),
+        ("AsKsQsJsTsx", "cards[0]", "AsKsQsJsTsx"),
+        ("10s Tss Kd", "cards[1]", "Tss"),
+    ],
+)
+def test_a_mistyped_token_is_named_whole_at_its_own_index(
+    text: str, field: str, token: str
+) -> None:
+    """"Tss" was read as the card Ts and a token 's' at cards[5], past the five cards given;
+    a run of cards written together is one token, named at its first card's index."""
+    with pytest.raises(CardError) as caught:
+        parse_cards(text)
+    assert str(caught.value).startswith(f"{field}: ") and caught.value.token == token
