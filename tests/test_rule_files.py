@@ -521,3 +521,11 @@ def test_each_bad_part_of_a_table_entry_over_grpc_is_named_on_its_own_field(
         "rules.natural_table[1].natural": "unknown value 99",
         "rules.natural_table[1].units": "invalid value -1",
     }
+
+
+def test_a_rule_file_with_a_byte_order_mark_reads(tmp_path: Path) -> None:
+    """Windows Notepad starts a UTF-8 file with a byte-order mark; it read as a TOML
+    statement ("not a TOML rule file: Invalid statement")."""
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + b'preset = "maubinh"\n')
+    assert ChineseRules.from_file(path) == ChineseRules.preset("maubinh")

@@ -231,6 +231,7 @@ class TableResult:
 
 def score(
     players: Sequence[object] | Mapping[str, object],
+    /,  # so that ``players=2`` is the rule option (an override), not this argument
     rules: OfcRules | str | None = "pineapple",
     **overrides: object,
 ) -> TableResult:

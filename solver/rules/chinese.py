@@ -408,7 +408,8 @@ class ChineseRules(RuleSet):
         """The rule set of the rule file at ``path``; an unreadable file is a
         :class:`RuleError` naming it."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            # utf-8-sig: a byte-order mark (Windows Notepad writes one) is not a TOML statement
+            text = Path(path).read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise RuleError("rules", f"cannot read the rule file {str(path)!r}: {exc}") from exc
         return cls.from_toml(text)

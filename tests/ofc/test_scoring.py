@@ -288,3 +288,10 @@ def test_random_tables_match_the_reference(seed: int) -> None:
             checked["valid"] += not result.fouled
     # the tables exercised every branch
     assert all(n >= 20 for n in checked.values()), checked
+
+
+def test_players_as_an_option_is_the_rule_option_not_the_table() -> None:
+    """``score(table, players=2)`` sets the rule option, as every other override does; it
+    raised TypeError ("got multiple values for argument 'players'")."""
+    table = {"E1": E1, "E2": E2}
+    assert score(table, players=2) == score(table, OfcRules().replace(players=2))
