@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from cpsolver import solve, solve_many
+from cpsolver import InvalidInputError, solve, solve_many
 from cpsolver.cards import Card, parse_cards
 
 NATURAL_HANDS = [
@@ -89,3 +89,15 @@ def test_solve_many_calibrated_equals_solve_hand_by_hand(rules: str) -> None:
         assert many.to_dict() == one.to_dict(), [str(c) for c in hand]
         assert many.analysis == one.analysis
         assert many.analysis is not None and str(many.analysis.estimator) == "calibrated"
+
+
+@pytest.mark.parametrize("estimator", ["rollouts:50", "calibrated"])
+def test_solve_many_refuses_a_finer_estimate_another_objective_cannot_have(estimator: str) -> None:
+    """As solve refuses it (and so BatchSolve and `cpsolver batch`); it was taken silently."""
+    hand = "As Kd Qh Jc 9s 9d 8h 7c 5s 5d 4h 3c 2s"
+    with pytest.raises(InvalidInputError) as many:
+        solve_many([hand], objective="strength", estimator=estimator)
+    with pytest.raises(InvalidInputError) as one:
+        solve(hand, objective="strength", estimator=estimator)
+    assert str(many.value) == str(one.value)
+    assert solve_many([hand], objective="strength", estimator="model")[0].objective == "strength"

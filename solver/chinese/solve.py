@@ -635,13 +635,7 @@ def solve(
         return _solve_ev(
             indices, resolved, obj, count, asked.chosen(left), seed, deadline, cons.natural
         )
-    if asked.kind in ("rollouts", "calibrated") and asked is not DEFAULT_ESTIMATOR:
-        # Named, it is refused: the caller asked for an estimate this call cannot have. The
-        # default is the best estimate each call can have, so here it is the table model's.
-        raise InvalidInputError(
-            "estimator",
-            f"{asked} needs the ev objective on 13 cards without constraints or engine cpsat",
-        )
+    refuse_finer_estimate(asked)
     alternatives = count - 1
     tables = _tables(obj, resolved, indices)
     if not plain:
@@ -820,6 +814,19 @@ def _ev_solution(
     )
 
 
+def refuse_finer_estimate(asked: Estimator) -> None:
+    """Raise :class:`InvalidInputError` on ``estimator`` when ``asked`` names a ``calibrated``
+    or ``rollouts:N`` estimate for a call that cannot have one (another objective,
+    constraints, 13 of N cards, the CP-SAT engine): the caller asked for what this call
+    cannot give. The default is the best estimate each call can have, so there it is the
+    table model's, and passes."""
+    if asked.kind in ("rollouts", "calibrated") and asked is not DEFAULT_ESTIMATOR:
+        raise InvalidInputError(
+            "estimator",
+            f"{asked} needs the ev objective on 13 cards without constraints or engine cpsat",
+        )
+
+
 def ev_solution(
     cards: Sequence[Card],
     rules: ChineseRules,
@@ -882,10 +889,13 @@ def solve_many(
     problems = Violations()  # every violation in one error, as in solve
     with problems.check():
         resolved = resolve_rules(rules, overrides)
+    obj: Objective | None = None
     with problems.check():
         obj = get_objective(objective)
     with problems.check():
         asked = resolve_estimator(estimator, budget_ms=budget_ms)
+        if obj is not None and not isinstance(obj, EvObjective):
+            refuse_finer_estimate(asked)  # as solve refuses it, so BatchSolve too
     with problems.check():
         count = resolve_count(arrangements)
     with problems.check():
@@ -900,6 +910,7 @@ def solve_many(
         with problems.check():
             indices.append(_indices13(hand, ("hands", i)))
     problems.raise_any()
+    assert obj is not None
     with collector_paused():  # the answers are many small objects, all kept (gc_pause doc)
         return _solve_all(indices, resolved, obj, count, asked.chosen(budget_left()), seed)
 
