@@ -156,6 +156,7 @@ class ChinesePoker(Section):
     def score(
         self,
         players: Sequence[object] | Mapping[str, object],
+        /,
         rules: ChineseRules | str | None = "standard",
         *,
         timeout: float | None = None,
@@ -163,7 +164,8 @@ class ChinesePoker(Section):
     ) -> TableResult:
         """Settle a table of 2-4 players, seat by seat (a list, or a mapping of seat name;
         :func:`cpsolver.score`; remote: the players are read here with the library, the server
-        settles them)."""
+        settles them). ``players`` is positional only, so the rule option of that name can be
+        an override: ``score(table, players=2)``."""
         resolved = ChineseRules.resolve(rules, **overrides)
         return self.backend.call(calls.ScoreTable(players, resolved), timeout)
 
@@ -503,12 +505,14 @@ class OpenFace(Section):
     def score(
         self,
         players: Sequence[object] | Mapping[str, object],
+        /,
         rules: OfcRules | str | None = None,
         *,
         timeout: float | None = None,
         **overrides: Any,
     ) -> OfcTable:
-        """Settle a table of finished boards (OFC-4, ``cpsolver.ofc.score``)."""
+        """Settle a table of finished boards (OFC-4, ``cpsolver.ofc.score``; ``players``
+        positional only, as in :meth:`ChinesePoker.score`: ``players=2`` is the rule option)."""
         resolved = OfcRules.resolve(rules, **overrides)
         return self.backend.call(calls.ScoreOpenFace(players, resolved), timeout)
 

@@ -1,0 +1,54 @@
+"""CLI defects an audit of the commands found (each item of its list has its tests here), run
+in-process the way a user meets them: bad input is one ``error: FIELD: REASON`` line on stderr
+and exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import run_cli
+
+TABLE = {  # RULES CP-E7, as docs/RULE-FILES.md scores it
+    "players": {
+        "F": {"front": "Ks Kd 2h", "middle": "Qs Qh 5c 4c 3d", "back": "As Ad Ac 9s 9d"},
+        "V": {"front": "Jh Jc 6s", "middle": "Th Tc Td 8h 8c", "back": "7s 7h 7d 7c 3s"},
+    }
+}
+OFC_TABLE = {
+    "players": {
+        "A": {"back": "As Ad Ac 9s 9d", "middle": "Ks Kd 4c 4d 2h", "front": "Qs Qh 3h"},
+        "B": {"back": "Ts 9h 8c 7d 6s", "middle": "Jh Jd 5c 5d 2s", "front": "Th Td 3c"},
+    }
+}
+
+
+def _one_line_error(code: int, err: str) -> str:
+    """The one error line of a refused command (exit 2, nothing else on stderr)."""
+    assert code == 2, err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    assert err.startswith("error: "), err
+    return err.removesuffix("\n")
+
+
+# 1. --set players=N reached the client's score() beside its positional players.
+
+
+def test_score_takes_players_as_a_rule_option_like_a_rule_file(tmp_path: Path) -> None:
+    table = tmp_path / "table.json"
+    table.write_text(json.dumps(TABLE), encoding="utf-8")
+    rule_file = tmp_path / "two.toml"
+    rule_file.write_text("players = 2\n", encoding="utf-8")
+    by_set = run_cli(["score", str(table), "--set", "players=2", "--json"])
+    by_file = run_cli(["score", str(table), "--rules", str(rule_file), "--json"])
+    assert by_set[0] == 0, by_set[2]
+    assert json.loads(by_set[1])["rules"]["players"] == 2
+    assert json.loads(by_set[1])["totals"] == json.loads(by_file[1])["totals"]
+
+
+def test_ofc_score_takes_players_as_a_rule_option(tmp_path: Path) -> None:
+    table = tmp_path / "o.json"
+    table.write_text(json.dumps(OFC_TABLE), encoding="utf-8")
+    code, out, err = run_cli(["ofc", "score", str(table), "--set", "players=2", "--json"])
+    assert code == 0, err
+    assert json.loads(out)["rules"]["players"] == 2
