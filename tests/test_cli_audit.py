@@ -7,7 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import click
 from helpers import run_cli
+
+from cpsolver.client.cli import main
+from cpsolver.client.cli.options import SEED
 
 TABLE = {  # RULES CP-E7, as docs/RULE-FILES.md scores it
     "players": {
@@ -52,3 +56,37 @@ def test_ofc_score_takes_players_as_a_rule_option(tmp_path: Path) -> None:
     code, out, err = run_cli(["ofc", "score", str(table), "--set", "players=2", "--json"])
     assert code == 0, err
     assert json.loads(out)["rules"]["players"] == 2
+
+
+# 2. train --seed took any int: -1 reached numpy's seeding, a ValueError traceback.
+
+
+def _commands(group: click.Group, path: tuple[str, ...] = ()) -> list[tuple[str, click.Command]]:
+    found = []
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            found.extend(_commands(command, (*path, name)))
+        else:
+            found.append((" ".join((*path, name)), command))
+    return found
+
+
+def test_every_seed_option_has_the_one_seed_range() -> None:
+    seeds = [
+        (name, param)
+        for name, command in _commands(main)
+        for param in command.params
+        if isinstance(param, click.Option) and "--seed" in param.opts
+    ]
+    assert len(seeds) >= 10
+    for name, param in seeds:
+        assert param.type is SEED, name
+
+
+def test_train_refuses_a_negative_seed_as_bad_input(tmp_path: Path) -> None:
+    code, _, err = run_cli(
+        ["train", "--seed", "-1", "--deals", "1", "--iterations", "1", "--workers", "1",
+         "--out", str(tmp_path)]
+    )  # fmt: skip
+    assert code == 2 and "--seed" in err and "Traceback" not in err, err
+    assert not list(tmp_path.iterdir())

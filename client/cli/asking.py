@@ -24,8 +24,8 @@ from cpsolver.chinese.estimator import (
     resolve_estimator,
 )
 from cpsolver.chinese.rollouts import MAX_ROLLOUTS
+from cpsolver.client.cli.options import SEED
 from cpsolver.errors import InvalidInputError
-from cpsolver.seeds import MAX_SEED
 
 __all__ = ["asked", "estimate_options"]
 
@@ -85,7 +85,7 @@ def estimate_options(default: Estimator, what: str = "") -> Callable[[F], F]:
             ),
             click.option(
                 "--seed",
-                type=click.IntRange(0, MAX_SEED),
+                type=SEED,
                 default=0,
                 show_default=True,
                 help="Seed of the rollouts:N estimator's random deals (same seed, same answer).",

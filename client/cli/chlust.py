@@ -21,7 +21,7 @@ from cpsolver.chlust.advice import (
     MAX_EXACT_LIMIT,
     MAX_ODDS_SAMPLES,
 )
-from cpsolver.chlust.deal import MAX_SEED, one_card
+from cpsolver.chlust.deal import one_card
 from cpsolver.client.cli.jsonin import read_json
 from cpsolver.client.cli.main import (
     SummaryGroup,
@@ -31,6 +31,7 @@ from cpsolver.client.cli.main import (
     remote_options,
     rules_options,
 )
+from cpsolver.client.cli.options import SEED
 from cpsolver.client.solver import Solver
 from cpsolver.errors import Field, InvalidInputError, field_path
 from cpsolver.rules import ChlustRules, parse_assignments
@@ -234,7 +235,7 @@ def play_cmd(
     help="Monte Carlo samples when the deals are too many to enumerate.",
 )
 @click.option(
-    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED), help=_SEED_HELP
+    "--seed", default=0, show_default=True, type=SEED, help=_SEED_HELP
 )
 @click.option(
     "--exact-limit",
@@ -304,7 +305,7 @@ def odds_cmd(
     help="Deals sampled when the hands the others may hold are too many to enumerate.",
 )
 @click.option(
-    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED), help=_SEED_HELP
+    "--seed", default=0, show_default=True, type=SEED, help=_SEED_HELP
 )
 @_common
 @remote_options
@@ -374,7 +375,7 @@ def advise_cmd(
 @click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
 @click.option("--dealer", default=0, show_default=True, type=int, help=_DEALER_HELP)
 @click.option(
-    "--seed", required=True, type=click.IntRange(0, MAX_SEED),
+    "--seed", required=True, type=SEED,
     help="Seed of the shuffle (the same seed gives the same deal).",
 )  # fmt: skip
 @_common

@@ -19,9 +19,10 @@ import click
 from rich.table import Table
 
 from cpsolver.cards import Card
-from cpsolver.chinese.deal import MAX_SEED, check_deal_request
+from cpsolver.chinese.deal import check_deal_request
 from cpsolver.chinese.naturals import Natural, detect_natural
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.options import SEED
 from cpsolver.client.cli.render import cards_text, console
 from cpsolver.client.solver import Solver
 from cpsolver.rules import ChineseRules, parse_assignments
@@ -33,7 +34,7 @@ CHUNK = 1000  # deals asked for (and printed) at a time, so --count may be large
 
 @main.command()
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=None,
+    "--seed", type=SEED, default=None,
     help="Seed of the shuffle (same seed, same hands) [default: a random one, shown].",
 )  # fmt: skip
 @click.option(

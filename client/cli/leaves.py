@@ -33,14 +33,14 @@ from cpsolver.client.cli.main import (
     remote_options,
     rules_options,
 )
-from cpsolver.client.cli.options import option_values
+from cpsolver.client.cli.options import SEED, option_values
 from cpsolver.client.solver import Solver
 from cpsolver.errors import CardError, Field, InvalidInputError, field_path
 from cpsolver.evaluator.khlyust import evaluate_khlyust
 from cpsolver.rules import ThreeLeavesRules, parse_assignments
 from cpsolver.three_leaves import Choices, Deal, DealResult, leaf_trick
 from cpsolver.three_leaves.advice import DEFAULT_SAMPLES, MAX_SAMPLES, Estimate, check_position
-from cpsolver.three_leaves.deal import MAX_CARRIED_POT, MAX_SEED
+from cpsolver.three_leaves.deal import MAX_CARRIED_POT
 
 __all__ = ["leaves"]
 
@@ -254,7 +254,7 @@ def _deal(
 
 @leaves.command()
 @click.option(
-    "--seed", required=True, type=click.IntRange(0, MAX_SEED),
+    "--seed", required=True, type=SEED,
     help="Seed of the shuffle (the same seed and rules give the same deal).",
 )  # fmt: skip
 @click.option(
@@ -432,7 +432,7 @@ def _est(e: Estimate) -> str:
     help="Deals sampled for the trick odds and the exchange advice (Monte Carlo).",
 )  # fmt: skip
 @click.option(
-    "--seed", default=0, show_default=True, type=click.IntRange(0, MAX_SEED),
+    "--seed", default=0, show_default=True, type=SEED,
     help="Seed of the sampled deals (the same seed gives the same advice).",
 )  # fmt: skip
 @click.option(

@@ -25,6 +25,7 @@ from click.core import ParameterSource
 from cpsolver.cards import Card, format_cards
 from cpsolver.client.cli.jsonin import read_json
 from cpsolver.client.cli.main import SummaryGroup, emit_json, main, remote_options, rules_options
+from cpsolver.client.cli.options import SEED
 from cpsolver.client.cli.render import console as make_console
 from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
@@ -32,7 +33,6 @@ from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE
 from cpsolver.ofc.board import ROWS, Board
 from cpsolver.ofc.fantasyland import DEFAULT_EV_SAMPLES, OBJECTIVES
 from cpsolver.rules import OfcRules, parse_assignments
-from cpsolver.seeds import MAX_SEED
 
 __all__ = ["ofc"]
 
@@ -115,7 +115,7 @@ def score_command(
     help=f"ev: deals simulated [default: {DEFAULT_EV_SAMPLES}].",
 )  # fmt: skip
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+    "--seed", type=SEED, default=0, show_default=True,
     help="ev: seed of the simulated deals.",
 )  # fmt: skip
 @_rules_options
@@ -185,7 +185,7 @@ def fantasyland_command(
     help="Deals simulated per placement at most [default: 5000].",
 )  # fmt: skip
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=0, show_default=True,
+    "--seed", type=SEED, default=0, show_default=True,
     help="Seed of the simulated deals.",
 )  # fmt: skip
 @click.option(
@@ -263,7 +263,7 @@ def advise_command(
 
 @ofc.command("play")
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=None,
+    "--seed", type=SEED, default=None,
     help="Seed of the deal (same seed, same cards) [default: a random one, shown].",
 )  # fmt: skip
 @click.option(
@@ -351,7 +351,7 @@ def play_command(
 
 @ofc.command("deal")
 @click.option(
-    "--seed", type=click.IntRange(0, MAX_SEED), default=None,
+    "--seed", type=SEED, default=None,
     help="Seed of the shuffle (same seed, same deal) [default: a random one, shown].",
 )  # fmt: skip
 @_rules_options

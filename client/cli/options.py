@@ -20,10 +20,12 @@ import click
 
 from cpsolver.rules import ChineseRules, ChlustRules, OfcRules, ThreeLeavesRules
 from cpsolver.rules.base import RuleSet
+from cpsolver.seeds import MAX_SEED
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 __all__ = [
+    "SEED",
     "SUIT_LETTERS",
     "complete_assignments",
     "complete_objectives",
@@ -32,6 +34,12 @@ __all__ = [
     "option_values",
     "rules_options",
 ]
+
+
+SEED = click.IntRange(0, MAX_SEED)
+"""The type of every ``--seed``: the library's one seed range (:mod:`cpsolver.seeds`), so a
+seed out of it is a usage error naming the option, never a traceback from the random number
+generator that would have received it."""
 
 
 def _game_rules(ctx: click.Context) -> type[RuleSet]:

@@ -31,6 +31,7 @@ from cpsolver.chinese.ev_model import (
 from cpsolver.chinese.table_keys import table_key
 from cpsolver.chinese.training import ChunkMap, IterationReport, train
 from cpsolver.client.cli.main import main, rules_options
+from cpsolver.client.cli.options import SEED
 from cpsolver.client.cli.render import console as make_console
 from cpsolver.errors import InvalidInputError
 from cpsolver.rules.base import parse_assignments
@@ -61,7 +62,10 @@ def _default_out() -> Path:
     type=click.IntRange(1),
     help="Most fictitious-play iterations (stops early once the gain is small).",
 )
-@click.option("--seed", default=1, show_default=True, type=int, help="Random seed.")
+@click.option(
+    "--seed", default=1, show_default=True, type=SEED,
+    help="Seed of the self-play deals (the same seed, the same tables).",
+)  # fmt: skip
 @click.option(
     "--workers",
     default=os.cpu_count() or 1,
