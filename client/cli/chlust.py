@@ -234,9 +234,7 @@ def play_cmd(
     type=click.IntRange(1, MAX_ODDS_SAMPLES),
     help="Monte Carlo samples when the deals are too many to enumerate.",
 )
-@click.option(
-    "--seed", default=0, show_default=True, type=SEED, help=_SEED_HELP
-)
+@click.option("--seed", default=0, show_default=True, type=SEED, help=_SEED_HELP)
 @click.option(
     "--exact-limit",
     default=DEFAULT_EXACT_LIMIT,
@@ -304,9 +302,7 @@ def odds_cmd(
     type=click.IntRange(2, MAX_ADVICE_SAMPLES),
     help="Deals sampled when the hands the others may hold are too many to enumerate.",
 )
-@click.option(
-    "--seed", default=0, show_default=True, type=SEED, help=_SEED_HELP
-)
+@click.option("--seed", default=0, show_default=True, type=SEED, help=_SEED_HELP)
 @_common
 @remote_options
 def advise_cmd(
