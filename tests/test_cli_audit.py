@@ -90,3 +90,52 @@ def test_train_refuses_a_negative_seed_as_bad_input(tmp_path: Path) -> None:
     )  # fmt: skip
     assert code == 2 and "--seed" in err and "Traceback" not in err, err
     assert not list(tmp_path.iterdir())
+
+
+# 8. A file that cannot be read: batch and review said "file: cannot read 'x': ...", score
+# "input: x: no such file"; an empty path was read as the current directory.
+
+
+def test_a_missing_file_is_one_wording_at_input_for_every_command(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nofile")
+    for args in (["batch", missing], ["review", missing], ["score", missing],
+                 ["ofc", "score", missing], ["chlust", "play", missing],
+                 ["leaves", "resolve", missing]):  # fmt: skip
+        line = _one_line_error(*run_cli(args)[::2])
+        assert line.startswith(f"error: input: {missing}: no such file"), (args, line)
+
+
+def test_an_empty_path_is_named_as_such() -> None:
+    for args in (["chlust", "play", ""], ["score", ""], ["batch", ""], ["review", ""]):
+        line = _one_line_error(*run_cli(args)[::2])
+        assert line.startswith("error: input: '': an empty path"), (args, line)
+        assert "directory" not in line
+
+
+def test_a_directory_is_not_readable_input(tmp_path: Path) -> None:
+    line = _one_line_error(*run_cli(["batch", str(tmp_path)])[::2])
+    assert line == f"error: input: {tmp_path}: cannot read: Is a directory"
+
+
+# 10. A UTF-8 byte order mark (Windows Notepad) made the first line unreadable.
+
+BOM = "\ufeff"
+HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
+
+
+def test_a_byte_order_mark_is_not_part_of_the_input(tmp_path: Path) -> None:
+    code, out, err = run_cli(["score", "-", "--json"], stdin=BOM + json.dumps(TABLE))
+    assert code == 0, err
+    assert json.loads(out)["totals"] == {"F": -7, "V": 7}
+    path = tmp_path / "table.json"
+    path.write_bytes((BOM + json.dumps(TABLE)).encode("utf-8"))
+    assert run_cli(["score", str(path), "--json"])[1] == out
+
+    code, out, err = run_cli(["batch", "--objective", "strength"], stdin=f"{BOM}{HAND}\n")
+    assert code == 0, err
+    assert json.loads(out)["ok"] is True
+
+    history = f'{BOM}{{"back": "As Ks Qs Js Ts", "middle": "9h 9d 9c 2h 2d", "front": "7c 5d 3s"}}\n'
+    code, out, err = run_cli(["review", "-", "--json"], stdin=history)
+    assert code == 0, err
+    assert json.loads(out)["overall"]["hands"] == 1

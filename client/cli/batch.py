@@ -34,7 +34,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR
 from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
 from cpsolver.client.cli.asking import asked, estimate_options
-from cpsolver.client.cli.jsonin import FIELD, MAX_LINE_BYTES, bounded_lines, decode_json, where
+from cpsolver.client.cli.jsonin import (
+    FIELD,
+    MAX_LINE_BYTES,
+    bounded_lines,
+    decode_json,
+    open_input,
+    where,
+)
 from cpsolver.client.cli.main import (
     EXIT_BAD_INPUT,
     complete_objectives,
@@ -215,10 +222,7 @@ def batch(
 
         solver = RaySolver(ray_address)  # type: ignore[assignment]
     total = _count(file)
-    try:
-        stream: IO[bytes] = click.open_file(file, "rb")
-    except OSError as exc:
-        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror}") from None
+    stream = open_input(file)
     if isinstance(solver, LocalSolver):
         warm_up_search()  # not for Ray: the workers load their own (serial) kernels
     err = console(stderr=True)

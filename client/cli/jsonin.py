@@ -14,11 +14,12 @@ than :data:`MAX_LINE_BYTES` is that line's error and is never held in memory who
 
 from __future__ import annotations
 
+import codecs
 import json
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import IO, Any
+
+import click
 
 from cpsolver.errors import InvalidInputError
 
@@ -29,6 +30,7 @@ __all__ = [
     "STDIN",
     "bounded_lines",
     "decode_json",
+    "open_input",
     "read_json",
     "read_text",
     "where",
@@ -82,21 +84,50 @@ Expecting property name enclosed in double quotes
         raise InvalidInputError(FIELD, f"{where(source)}: JSON nested too deeply") from None
 
 
-def read_text(source: str, *, inline: bool = False) -> str:
-    """The text of the file ``source`` (``-``: stdin); an :class:`InvalidInputError` at
-    ``input`` when it cannot be read or is not UTF-8 (``inline``: where JSON text would also
-    have done, a missing file says so)."""
+def open_input(source: str, *, inline: bool = False) -> IO[bytes]:
+    """The input ``source`` opened for reading bytes: the file, or stdin for ``-`` (left open
+    when the stream is closed). Every command reads its input through here, so a file that
+    cannot be opened is one :class:`InvalidInputError` at ``input`` in one wording
+    (``input: deal.json: no such file``); ``inline``: where JSON text would also have done,
+    a missing file says so.
+
+    >>> open_input("")
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidInputError: input: '': an empty path; give a file, or - for stdin
+    """
+    hint = " (give a path, - or the JSON itself)" if inline else ""
+    if source == "-":
+        stream: IO[bytes] = click.open_file("-", "rb")  # closing it leaves stdin open
+        return stream
+    if not source:
+        # Path("") is the current directory: "cannot read: Is a directory" named nothing.
+        why = hint or "; give a file, or - for stdin"
+        raise InvalidInputError(FIELD, f"'': an empty path{why}")
     try:
-        if source == "-":
-            return sys.stdin.read()
-        return Path(source).read_text(encoding="utf-8")
+        return open(source, "rb")  # the caller closes it (with ...)
     except FileNotFoundError:
-        hint = " (give a path, - or the JSON itself)" if inline else ""
         raise InvalidInputError(FIELD, f"{where(source)}: no such file{hint}") from None
     except OSError as exc:
         raise InvalidInputError(
             FIELD, f"{where(source)}: cannot read: {exc.strerror or exc}"
         ) from None
+
+
+def read_text(source: str, *, inline: bool = False) -> str:
+    """The text of the file ``source`` (``-``: stdin); an :class:`InvalidInputError` at
+    ``input`` when it cannot be read or is not UTF-8 (``inline``: where JSON text would also
+    have done, a missing file says so). A byte order mark at the start (Windows Notepad saves
+    one) is dropped, as :func:`bounded_lines` drops it."""
+    with open_input(source, inline=inline) as stream:
+        try:
+            data = stream.read()
+        except OSError as exc:
+            raise InvalidInputError(
+                FIELD, f"{where(source)}: cannot read: {exc.strerror or exc}"
+            ) from None
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InvalidInputError(FIELD, f"{where(source)}: not UTF-8 text: {exc.reason}") from None
 
@@ -119,6 +150,8 @@ def bounded_lines(
     >>> import io
     >>> list(bounded_lines(io.BytesIO(b"As Ks\\n" + b"x" * 10 + b"\\n\\nlast"), limit=8))
     [(1, b'As Ks'), (2, None), (3, b''), (4, b'last')]
+    >>> list(bounded_lines(io.BytesIO(b"\\xef\\xbb\\xbfAs Ks\\n")))
+    [(1, b'As Ks')]
     """
     number = 0
     while True:
@@ -126,6 +159,11 @@ def bounded_lines(
         if not chunk:
             return
         number += 1
+        if number == 1 and chunk.startswith(codecs.BOM_UTF8):
+            # A byte order mark (Windows Notepad writes one) is no part of the first line; its
+            # 3 bytes are read again from the line, so the line may still hold ``limit`` bytes.
+            more = b"" if chunk.endswith(b"\n") else stream.readline(len(codecs.BOM_UTF8))
+            chunk = chunk[len(codecs.BOM_UTF8) :] + more
         if chunk.endswith(b"\n"):
             yield number, chunk[:-1].removesuffix(b"\r")
             continue

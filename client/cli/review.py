@@ -41,7 +41,7 @@ from cpsolver.chinese.review import (
     summarise,
 )
 from cpsolver.client.cli.asking import asked, estimate_options
-from cpsolver.client.cli.jsonin import FIELD, bounded_lines, decode_json, where
+from cpsolver.client.cli.jsonin import FIELD, bounded_lines, decode_json, open_input, where
 from cpsolver.client.cli.main import EXIT_BAD_INPUT, emit_json, main, remote_options, rules_options
 from cpsolver.client.cli.render import cards_text, console, html_option, write_html
 from cpsolver.client.local import LocalSolver
@@ -167,10 +167,7 @@ def review_command(
 
         ray = RaySolver(ray_address)
     total = _count(file)
-    try:
-        stream: IO[bytes] = click.open_file(file, "rb")
-    except OSError as exc:
-        raise InvalidInputError("file", f"cannot read {file!r}: {exc.strerror}") from None
+    stream = open_input(file)
     with stream:
         entries = list(read_history(stream, file))
     err = console(stderr=True)
