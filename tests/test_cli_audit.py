@@ -19,6 +19,8 @@ TABLE = {  # RULES CP-E7, as docs/RULE-FILES.md scores it
         "V": {"front": "Jh Jc 6s", "middle": "Th Tc Td 8h 8c", "back": "7s 7h 7d 7c 3s"},
     }
 }
+ROWS = {"back": "As Ks Qs Js Ts", "middle": "9h 9d 9c 2h 2d", "front": "7c 5d 3s"}
+HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
 OFC_TABLE = {
     "players": {
         "A": {"back": "As Ad Ac 9s 9d", "middle": "Ks Kd 4c 4d 2h", "front": "Qs Qh 3h"},
@@ -120,7 +122,6 @@ def test_a_directory_is_not_readable_input(tmp_path: Path) -> None:
 # 10. A UTF-8 byte order mark (Windows Notepad) made the first line unreadable.
 
 BOM = "\ufeff"
-HAND = "As Ks Qs Js Ts 9h 9d 9c 2h 2d 7c 5d 3s"
 
 
 def test_a_byte_order_mark_is_not_part_of_the_input(tmp_path: Path) -> None:
@@ -135,7 +136,57 @@ def test_a_byte_order_mark_is_not_part_of_the_input(tmp_path: Path) -> None:
     assert code == 0, err
     assert json.loads(out)["ok"] is True
 
-    history = f'{BOM}{{"back": "As Ks Qs Js Ts", "middle": "9h 9d 9c 2h 2d", "front": "7c 5d 3s"}}\n'
+    history = BOM + json.dumps(ROWS) + "\n"
     code, out, err = run_cli(["review", "-", "--json"], stdin=history)
     assert code == 0, err
     assert json.loads(out)["overall"]["hands"] == 1
+
+
+# 3. review's text report never said why a line was bad (only --json had the reasons).
+
+
+def test_review_says_why_each_bad_line_is_bad_on_stderr() -> None:
+    bad = json.dumps({"player": 5, **ROWS})
+    history = f"{json.dumps(ROWS)}\n{bad}\n# comment\n{{oops\n"
+    code, out, err = run_cli(["review", "-"], stdin=history)
+    assert code == 2
+    assert err.splitlines() == [
+        "line 2: player: expected text, got int",
+        "line 4: input: stdin: not valid JSON at line 4 column 2: Expecting property name "
+        "enclosed in double quotes",
+        "review: 1 of 3 hands rated; 2 bad lines (2, 4)",
+    ]
+    assert "EV lost by player" in out
+
+
+def test_review_lists_the_reasons_of_as_many_bad_lines_as_their_numbers() -> None:
+    bad = json.dumps({"player": 5, **ROWS})
+    code, _, err = run_cli(["review", "-"], stdin=f"{bad}\n" * 25)
+    assert code == 2
+    *reasons, summary = err.splitlines()
+    assert reasons == [f"line {n}: player: expected text, got int" for n in range(1, 21)]
+    assert summary.endswith("25 bad lines (" + ", ".join(map(str, range(1, 21))) + ", ...)")
+
+
+# 4. review read any first line that is not JSON as a CSV header, and rated no hands: exit 0.
+
+
+def test_review_refuses_input_that_is_not_a_history() -> None:
+    for text, named in ((f"{HAND}\n", repr(HAND)), ("hello world\n", "'hello world'"),
+                        ("player,back,middle,front,back\n", "'back' named twice")):  # fmt: skip
+        line = _one_line_error(*run_cli(["review", "-"], stdin=text)[::2])
+        assert line.startswith("error: input: stdin: line 1 is not a hand history's CSV"), line
+        assert named in line
+
+
+def test_review_of_no_hands_is_bad_input() -> None:
+    for text in ("", "\n# only a comment\n", "player,back,middle,front\n"):
+        line = _one_line_error(*run_cli(["review", "-"], stdin=text)[::2])
+        assert line == "error: input: stdin: no hands in the input"
+
+
+def test_review_still_reads_a_csv_history() -> None:
+    history = "id,player,back,middle,front\n7,ann," + ",".join(ROWS.values()) + "\n"
+    code, out, err = run_cli(["review", "-", "--json"], stdin=history)
+    assert code == 0, err
+    assert json.loads(out)["hands"][0]["player"] == "ann"

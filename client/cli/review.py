@@ -10,7 +10,9 @@ is a ``RateArrangement`` call (several at a time), summed up by the same
 :func:`~cpsolver.chinese.review.summarise`; with ``--ray ADDRESS`` chunks of hands are Ray
 tasks (:meth:`cpsolver.cluster.RaySolver.review`, the ``cluster`` extra), the same review.
 A progress bar shows on a terminal. Output: a table per player (``--json``: one document,
-docs/CLI-JSON.md). Bad lines are listed with their line numbers and make the exit code 2.
+docs/CLI-JSON.md). Bad lines are listed on stderr with their line numbers (the first
+:data:`SHOWN_ERRORS` with their reasons) and make the exit code 2; a first line that is neither
+JSON nor a CSV header of the fields' names, and input without hands, are refused whole.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from rich.text import Text
 from cpsolver.cards import Card
 from cpsolver.chinese.render import review_html
 from cpsolver.chinese.review import (
+    HISTORY_FIELDS,
     REVIEW_ESTIMATOR,
     HandError,
     PlayerSummary,
@@ -49,7 +52,11 @@ from cpsolver.client.solver import Solver
 from cpsolver.errors import CpsolverError, InvalidInputError
 from cpsolver.rules import ChineseRules, parse_assignments
 
-__all__ = ["read_history", "review_parts"]
+__all__ = ["SHOWN_ERRORS", "read_history", "review_parts"]
+
+SHOWN_ERRORS = 20
+"""The bad lines whose reasons and numbers go to stderr (as many as batch's summary lists);
+``--json`` lists every one."""
 
 _CSV_TRUE = frozenset({"true", "yes", "1"})
 
@@ -85,9 +92,31 @@ def read_history(stream: IO[bytes], source: str = "-") -> Iterator[tuple[int, ob
             continue
         row = next(csv.reader(io.StringIO(stripped)))
         if header is None:
-            header = [cell.strip() for cell in row]
+            header = _header(row, number, source)
             continue
         yield number, _csv_hand(header, row, number, source)
+
+
+def _header(row: list[str], number: int, source: str) -> list[str]:
+    """The columns a CSV header names, checked: the first line that is not JSON is taken for
+    the header, so a line of cards, or any text that is not a history, is refused here, whole
+    (every line under it would be read by its names), rather than rated as no hands at all."""
+    header = [cell.strip() for cell in row]
+    unknown = [name for name in header if name not in HISTORY_FIELDS]
+    twice = sorted({name for name in header if header.count(name) > 1})
+    if not unknown and not twice:
+        return header
+    if unknown:
+        names = ", ".join(repr(name) for name in unknown)
+        what = f"unknown column{'s' if len(unknown) > 1 else ''} {names}"
+    else:
+        what = f"column{'s' if len(twice) > 1 else ''} {', '.join(map(repr, twice))} named twice"
+    columns = ", ".join(sorted(HISTORY_FIELDS))
+    raise InvalidInputError(
+        FIELD,
+        f"{where(source)}: line {number} is not a hand history's CSV header: {what}; a history "
+        f"is JSON lines, one object a hand, or CSV under a header of columns from {columns}",
+    )
 
 
 def _csv_hand(header: list[str], row: list[str], number: int, source: str) -> object:
@@ -151,7 +180,7 @@ def review_command(
     FILE holds JSON lines or CSV: the rows a player set, optional player, rules and id
     (docs/schemas/hand-history.schema.json). Per player: EV lost per hand, share played
     best, worst hands, mistakes by kind. A progress bar shows on a terminal; bad lines are
-    listed and make the exit code 2.
+    listed on stderr with their reasons and make the exit code 2.
 
     \b
     Example: cpsolver review history.jsonl --json
@@ -170,6 +199,8 @@ def review_command(
     stream = open_input(file)
     with stream:
         entries = list(read_history(stream, file))
+    if not entries:  # an empty file or stdin (or a header alone) is no history to sum up
+        raise InvalidInputError(FIELD, f"{where(file)}: no hands in the input")
     err = console(stderr=True)
     progress = Progress(
         TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -203,8 +234,12 @@ def review_command(
         for part in review_parts(result, worst=worst):
             out.print(part, soft_wrap=isinstance(part, Text))
     if result.errors:
-        shown = ", ".join(str(e.line) for e in result.errors[:20])
-        more = ", ..." if len(result.errors) > 20 else ""
+        # Each bad line's reason: the text report has no place for them and --json's "errors"
+        # goes to a file; the first SHOWN_ERRORS, as the summary lists their line numbers.
+        for error in result.errors[:SHOWN_ERRORS]:
+            click.echo(f"line {error.line}: {error.error}", err=True)
+        shown = ", ".join(str(e.line) for e in result.errors[:SHOWN_ERRORS])
+        more = ", ..." if len(result.errors) > SHOWN_ERRORS else ""
         click.echo(
             f"review: {len(result.hands)} of {len(result.hands) + len(result.errors)} hands "
             f"rated; {len(result.errors)} bad line{'s' if len(result.errors) > 1 else ''} "
