@@ -190,3 +190,29 @@ def test_review_still_reads_a_csv_history() -> None:
     code, out, err = run_cli(["review", "-", "--json"], stdin=history)
     assert code == 0, err
     assert json.loads(out)["hands"][0]["player"] == "ann"
+
+
+# 5. --arrangements did nothing in review and showed only in rate's --json.
+
+
+def test_rate_shows_the_arrangements_asked_for_in_text_as_solve_does() -> None:
+    rows = ["Ah Kd 9s 9c 2s", "7h 7d 5c 4s Jc", "3h 3d Td"]
+    args = ["rate", *rows, "--estimator", "model"]
+    code, out, err = run_cli([*args, "--arrangements", "3"])
+    assert code == 0, err
+    shown = out.split("alternatives:\n", 1)[1].splitlines()
+    assert shown[0].split() == ["#", "back", "middle", "front", "ev", "gap"]
+    assert [line.split()[0] for line in shown[1:3]] == ["1", "2"]
+    rating = json.loads(run_cli([*args, "--arrangements", "3", "--json"])[1])
+    assert len(rating["solution"]["alternatives"]) == 2
+    assert "alternatives:" not in run_cli(args)[1]
+
+
+def test_review_has_no_arrangements_option_to_show_but_still_accepts_it() -> None:
+    code, out, _ = run_cli(["review", "--help"])
+    assert code == 0 and "--arrangements" not in out
+    history = json.dumps(ROWS) + "\n"
+    code, out, err = run_cli(["review", "-", "--arrangements", "3", "--json"], stdin=history)
+    assert code == 0
+    assert "'arrangements' is deprecated" in err and "shows no other arrangements" in err
+    assert json.loads(out)["overall"]["hands"] == 1

@@ -59,10 +59,19 @@ class _EstimatorType(click.ParamType[Estimator, "str | Estimator"]):
             self.fail(exc.violations[0].description, param, ctx)
 
 
-def estimate_options(default: Estimator, what: str = "") -> Callable[[F], F]:
+def estimate_options(
+    default: Estimator, what: str = "", *, unused_count: str | None = None
+) -> Callable[[F], F]:
     """``--estimator`` (default ``default``), ``--arrangements``, ``--seed`` and the hidden
-    deprecated options they replace; the command reads them with :func:`asked`."""
+    deprecated options they replace; the command reads them with :func:`asked`.
+    ``unused_count``: why the command shows no arrangements (``review``): ``--arrangements``
+    and its old names are then hidden and deprecated with that reason, still accepted (a
+    script that gives one keeps working, warned), never used."""
     each = f" {what}" if what else ""
+    # The count's deprecation messages: its old names point to --arrangements, unless the
+    # command uses no count at all.
+    to_arrangements = unused_count or "Use --arrangements"
+    to_plus_one = unused_count or "Use --arrangements N+1"
 
     def decorate(command: F) -> F:
         options = [
@@ -80,6 +89,8 @@ def estimate_options(default: Estimator, what: str = "") -> Callable[[F], F]:
                 "--arrangements",
                 type=click.IntRange(1, MAX_ARRANGEMENTS),
                 default=None,
+                hidden=unused_count is not None,
+                deprecated=unused_count or False,
                 help=f"How many arrangements to show{each}: the best and the next best "
                 f"(1 to {MAX_ARRANGEMENTS}). Default: 1.",
             ),
@@ -95,7 +106,7 @@ def estimate_options(default: Estimator, what: str = "") -> Callable[[F], F]:
                 type=click.IntRange(0, MAX_ARRANGEMENTS - 1),
                 default=None,
                 hidden=True,
-                deprecated="Use --arrangements N+1",
+                deprecated=to_plus_one,
                 help="Deprecated: --arrangements N+1.",
             ),
             click.option(
@@ -103,7 +114,7 @@ def estimate_options(default: Estimator, what: str = "") -> Callable[[F], F]:
                 type=click.IntRange(1, MAX_ARRANGEMENTS),
                 default=None,
                 hidden=True,
-                deprecated="Use --arrangements",
+                deprecated=to_arrangements,
                 help="Deprecated: --arrangements.",
             ),
             click.option(

@@ -22,7 +22,14 @@ from cpsolver.chinese.render import rating_html
 from cpsolver.client.cli.asking import asked, estimate_options
 from cpsolver.client.cli.chinese import SOLVE_ESTIMATOR
 from cpsolver.client.cli.main import emit_json, main, remote_options, rules_options
-from cpsolver.client.cli.render import cards_text, console, html_option, number, write_html
+from cpsolver.client.cli.render import (
+    alternatives_parts,
+    cards_text,
+    console,
+    html_option,
+    number,
+    write_html,
+)
 from cpsolver.client.solver import Solver
 from cpsolver.rules import parse_assignments
 
@@ -111,6 +118,8 @@ def rating_parts(rating: Rating) -> list[Table | Text]:
     if rating.rows:
         parts.append(_rows_table("played, against one opponent who plays rows:", rating.rows))
     parts.append(_rows_table("best:", rating.best_rows))
+    # --arrangements N: the next best after it, as solve shows them (the best's alternatives).
+    parts.extend(alternatives_parts(rating.best))
     if rating.estimator.kind == "model" and rating.ev_ci95 is not None:
         half = (rating.ev_ci95[1] - rating.ev_ci95[0]) / 2
         spread = f" (model, calibrated to +/-{half:.2f})"

@@ -25,6 +25,7 @@ from cpsolver.chinese.solve import Arrangement
 from cpsolver.rules import Row
 
 __all__ = [
+    "alternatives_parts",
     "cards_text",
     "console",
     "html_option",
@@ -155,23 +156,29 @@ def solution_tables(solution: Solution) -> list[Table | Text]:
         out.extend(_ev_parts(solution))
     if solution.tables is not None:  # which table file answered (docs/EV.md, "Table files")
         out.append(Text(f"tables: {solution.tables.describe()}"))
-    if solution.alternatives:
-        out.append(Text("alternatives:"))
-        table = Table(box=None, pad_edge=False)
-        table.add_column("#", justify="right")
-        for row in ROWS:
-            table.add_column(row.label)
-        table.add_column(solution.objective, justify="right")
-        table.add_column("gap", justify="right")
-        for i, alt in enumerate(solution.alternatives, start=1):
-            table.add_row(
-                str(i),
-                *(cards_text(alt.row(row)) for row in ROWS),
-                number(alt.value),
-                number(solution.value - alt.value),
-            )
-        out.append(table)
+    out.extend(alternatives_parts(solution))
     return out
+
+
+def alternatives_parts(solution: Solution) -> list[Table | Text]:
+    """The next-best arrangements (``--arrangements N``: N - 1 of them) with their value and
+    their gap to the best; nothing when there are none."""
+    if not solution.alternatives:
+        return []
+    table = Table(box=None, pad_edge=False)
+    table.add_column("#", justify="right")
+    for row in ROWS:
+        table.add_column(row.label)
+    table.add_column(solution.objective, justify="right")
+    table.add_column("gap", justify="right")
+    for i, alt in enumerate(solution.alternatives, start=1):
+        table.add_row(
+            str(i),
+            *(cards_text(alt.row(row)) for row in ROWS),
+            number(alt.value),
+            number(solution.value - alt.value),
+        )
+    return [Text("alternatives:"), table]
 
 
 def _ev_parts(solution: Solution) -> list[Table | Text]:

@@ -152,7 +152,12 @@ def _count(file: str) -> int | None:
 @main.command("review")
 @click.argument("file", default="-", metavar="[FILE|-]")
 @rules_options("Override one rule option (repeatable) for hands that name no rules.")
-@estimate_options(REVIEW_ESTIMATOR, "of each hand")
+@estimate_options(
+    REVIEW_ESTIMATOR,
+    "of each hand",
+    unused_count="review rates each hand against the best alone and shows no other "
+    "arrangements (rate BACK MIDDLE FRONT --arrangements N does)",
+)
 @click.option(
     "--worst", type=click.IntRange(0, 100), default=5, show_default=True,
     help="How many of each player's worst hands the table lists.",
@@ -186,7 +191,7 @@ def review_command(
     Example: cpsolver review history.jsonl --json
     """
     overrides: dict[str, Any] = parse_assignments(assignments)
-    estimator, _ = asked(REVIEW_ESTIMATOR, asking)
+    estimator, _ = asked(REVIEW_ESTIMATOR, asking)  # the count: deprecated, unused here
     default = ChineseRules.resolve(preset, **overrides)
     ray = None
     if ray_address is not None:
