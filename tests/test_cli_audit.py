@@ -216,3 +216,19 @@ def test_review_has_no_arrangements_option_to_show_but_still_accepts_it() -> Non
     assert code == 0
     assert "'arrangements' is deprecated" in err and "shows no other arrangements" in err
     assert json.loads(out)["overall"]["hands"] == 1
+
+
+# 6. batch solved hands under an estimate its objective cannot have; solve refuses it.
+
+
+def test_batch_refuses_an_estimate_the_objective_cannot_have_as_solve_does() -> None:
+    for estimator in ("rollouts:50", "calibrated"):
+        options = ["--objective", "strength", "--estimator", estimator]
+        code, out, err = run_cli(["batch", *options], stdin=f"{HAND}\n")
+        solved = run_cli(["solve", HAND, *options])
+        assert out == "" and _one_line_error(code, err) == _one_line_error(solved[0], solved[2])
+        assert err.startswith(f"error: estimator: {estimator} needs the ev objective")
+    # What solve takes, batch takes: a budget, the model, the default.
+    for options in (["--estimator", "model"], ["--estimator", "budget:10ms"], []):
+        code, out, err = run_cli(["batch", "--objective", "strength", *options], stdin=HAND)
+        assert code == 0 and json.loads(out)["ok"], (options, err)

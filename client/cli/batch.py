@@ -31,8 +31,8 @@ from typing import IO, Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR
-from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, objective_names
+from cpsolver.chinese.estimator import DEFAULT_ESTIMATOR, Estimator
+from cpsolver.chinese.objectives import DEFAULT_OBJECTIVE, get_objective, objective_names
 from cpsolver.client.cli.asking import asked, estimate_options
 from cpsolver.client.cli.jsonin import (
     FIELD,
@@ -170,6 +170,23 @@ def _results(
         yield bad, bad.error
 
 
+def _check_estimate(objective: str, estimator: Estimator) -> None:
+    """Refuse a named estimate the objective cannot have, as ``solve`` does: only the ``ev``
+    objective is estimated, and the library's ``solve_many`` (the in-process batch) would
+    solve every hand without it, exit 0. Every batch line has 13 cards and no constraints, so
+    the objective alone decides. The default (no --estimator) is each hand's best estimate,
+    so it is never refused."""
+    from cpsolver.chinese.ev import EvObjective
+
+    if estimator is DEFAULT_ESTIMATOR or estimator.kind not in ("rollouts", "calibrated"):
+        return
+    if not isinstance(get_objective(objective), EvObjective):
+        raise InvalidInputError(
+            "estimator",
+            f"{estimator} needs the ev objective on 13 cards without constraints or engine cpsat",
+        )
+
+
 def _count(file: str) -> int | None:
     if file == "-" or not os.path.isfile(file):
         return None
@@ -215,6 +232,7 @@ def batch(
     Bad lines are reported with their line numbers; any bad line makes the exit code 2."""
     overrides: dict[str, Any] = parse_assignments(assignments)
     estimator, count = asked(DEFAULT_ESTIMATOR, asking)
+    _check_estimate(objective, estimator)
     if ray_address is not None:
         if not isinstance(solver, LocalSolver):
             raise InvalidInputError("ray", "--ray and --server exclude each other")
