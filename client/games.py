@@ -256,7 +256,8 @@ class Chlust(Section):
         rules'). The old ``deal(players, rules, *, seed)`` warns."""
         start, n = seed_first("chlust.deal", seed, overrides, players)
         resolved = ChlustRules.resolve(overrides.pop("rules", rules), **overrides)
-        return self.backend.call(calls.DealHands(start, resolved, n or None, dealer), timeout)
+        # None is "the rules' players"; 0 is a count, refused as the library refuses it.
+        return self.backend.call(calls.DealHands(start, resolved, n, dealer), timeout)
 
     def exchange(
         self,

@@ -722,7 +722,7 @@ class RemoteBackend:
         from cpsolver.v1 import chlust_pb2
         from cpsolver.wire.chlust import deal_from_wire
 
-        n = r.players or r.rules.players
+        n = r.rules.players if r.players is None else r.players  # 0 is refused, not the rules'
         check_chlust_deal(n, seed=r.seed, dealer=r.dealer)  # the library's checks and errors
         request = chlust_pb2.DealHandsRequest(
             players=n,

@@ -8,10 +8,13 @@ import json
 from pathlib import Path
 
 import click
+import pytest
 from helpers import run_cli
 
+from cpsolver.client import connect
 from cpsolver.client.cli import main
 from cpsolver.client.cli.options import SEED
+from cpsolver.errors import InvalidInputError
 
 TABLE = {  # RULES CP-E7, as docs/RULE-FILES.md scores it
     "players": {
@@ -232,3 +235,18 @@ def test_batch_refuses_an_estimate_the_objective_cannot_have_as_solve_does() -> 
     for options in (["--estimator", "model"], ["--estimator", "budget:10ms"], []):
         code, out, err = run_cli(["batch", "--objective", "strength", *options], stdin=HAND)
         assert code == 0 and json.loads(out)["ok"], (options, err)
+
+
+# 7. chlust deal -n 0 dealt the rules' four seats (the client passed `players or None`).
+
+
+def test_a_chlust_deal_of_zero_players_is_refused_not_the_rules_count() -> None:
+    # In-process, and remote: the remote client checks before it calls (no server here).
+    for address in (None, "127.0.0.1:9"):
+        with connect(address) as solver, pytest.raises(InvalidInputError) as refused:
+            solver.chlust.deal(1, players=0)
+        assert str(refused.value) == "players: must be 2, 3 or 4 (CH-1), got 0"
+    with connect(None) as solver:
+        assert len(solver.chlust.deal(1).hands) == 4  # None is still the rules' count
+    line = _one_line_error(*run_cli(["chlust", "deal", "--seed", "1", "-n", "0"])[::2])
+    assert "players" in line and "0" in line
