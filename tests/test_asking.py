@@ -204,7 +204,7 @@ def test_the_cli_takes_the_same_estimator_and_count() -> None:
         (["--estimator", "calibrated", "--rollouts", "9"], "--estimator and --rollouts name"),
         (["--arrangements", "2", "--top", "2"], "--arrangements and --top name the same"),
         (["--estimator", "rollouts:0"], "rollouts:N takes 1 to 20000 deals, got 0"),
-        (["--arrangements", "0"], "'--arrangements': 0 is not in the range 1<=x<=101"),
+        (["--arrangements", "0"], "error: --arrangements: 0 is not in the range 1<=x<=101"),
     ],
 )
 def test_the_cli_refuses_a_choice_named_twice(args: list[str], message: str) -> None:

@@ -130,7 +130,7 @@ def test_leaves_advise_takes_the_trump_card_as_trump_like_every_command() -> Non
     assert old == (0, out, "warning: --trump-card is deprecated, use --trump\n")
     assert "--trump-card" not in run_cli(["leaves", "advise", "--help"])[1]
     code, _, err = run_cli(base)
-    assert code == 2 and "Missing option '--trump'" in err
+    assert (code, err) == (2, "error: --trump: missing: the turned card, e.g. 9d\n")
 
 
 # --- every bad token ---------------------------------------------------------------------

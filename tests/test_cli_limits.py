@@ -121,7 +121,8 @@ def test_cli_option_past_its_cap_exits_2_the_same_remote(
     for value in (cap + 1, low - 1):
         code, out, err = both_ways(server, [*command, option, str(value)], stdin)
         assert code == 2 and out == ""
-        assert f"Invalid value for '{option}': {value} is not in the range" in err
+        assert err.startswith(f"error: {option}: {value} is not in the range"), err
+        assert err.count("\n") == 1, err  # one line, the documented form
         assert f"{low}<=x<={cap}" in err
     name = command[:2] if command[0] in ("chlust", "leaves") else command[:1]
     code, out, _ = run_cli([*name, "-h"])

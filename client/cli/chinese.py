@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -34,6 +35,23 @@ SOLVE_ESTIMATOR = Estimator("budget", 100)
 """``cpsolver solve``'s estimator when none is named, ``budget:100ms``: a person (or a script
 paying a process start-up of half a second) is waiting, so the printed EV is the calibrated
 one (docs/EV.md), as the library's and the server's default ``calibrated`` is."""
+
+
+def _assignments(
+    example: str,
+) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], tuple[str, ...]]:
+    """A check of ``--pin``, ``--forbid`` and ``--min``: each value is an assignment. Without
+    one, ``--pin Ks`` reached the library as a card with an empty place: "unknown place ''"."""
+
+    def check(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> Any:
+        for value in values:
+            if "=" not in value:
+                raise click.BadParameter(
+                    f"expected {param.metavar}, e.g. {example}; got {value!r}", ctx, param
+                )
+        return values
+
+    return check
 
 
 @main.command()
@@ -83,6 +101,7 @@ def evaluate(
     "--pin",
     "pins",
     multiple=True,
+    callback=_assignments("As=front"),
     metavar="CARD=ROW",
     help="Pin a card to a row: front, middle, back (or discard, with more than 13 cards).",
 )
@@ -90,6 +109,7 @@ def evaluate(
     "--forbid",
     "forbids",
     multiple=True,
+    callback=_assignments("As=back"),
     metavar="CARD=ROW",
     help="Keep a card out of a row (or --forbid As=discard: keep it).",
 )
@@ -97,6 +117,7 @@ def evaluate(
     "--min",
     "minimums",
     multiple=True,
+    callback=_assignments("front=pair"),
     metavar="ROW=HAND",
     help="Minimum hand in a row: a category (front=pair), a strength class or a hand.",
 )

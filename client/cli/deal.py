@@ -68,7 +68,7 @@ def deal(
     Example: cpsolver deal --seed 7 --players 4
     """
     if as_json and lines:
-        raise click.UsageError("--json and --lines exclude each other")
+        raise click.BadOptionUsage("--lines", "--json and --lines exclude each other")
     rules = ChineseRules.resolve(preset, **parse_assignments(assignments))
     players = players or rules.players
     if seed is None:

@@ -474,10 +474,12 @@ def advise(
     if old_trump_card is not None:
         click.echo("warning: --trump-card is deprecated, use --trump", err=True)
         if trump_card is not None and trump_card != old_trump_card:
-            raise click.UsageError("--trump and --trump-card disagree; give --trump only")
+            raise click.BadOptionUsage(
+                "--trump", "--trump and --trump-card disagree; give --trump only"
+            )
         trump_card = old_trump_card
-    if trump_card is None:
-        raise click.UsageError("Missing option '--trump' (the turned card, e.g. 9d).")
+    if trump_card is None:  # not required=True: the deprecated --trump-card may stand for it
+        raise click.BadOptionUsage("--trump", "missing: the turned card, e.g. 9d")
     rules = _rules(preset, assignments)
     cards = " ".join(hand)
     turned = _turned_card(trump_card, rules)

@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
+from click.exceptions import NoArgsIsHelpError, NoSuchCommand
 
 from cpsolver.client.cli.options import (
     SUIT_LETTERS,
@@ -44,6 +46,7 @@ __all__ = [  # the shared options are defined in .options, re-exported for the c
     "open_solver",
     "remote_options",
     "rules_options",
+    "usage_line",
 ]
 
 EXIT_OK = 0
@@ -67,8 +70,80 @@ class SummaryGroup(click.Group):
                 formatter.write_dl(rows)
 
 
+def _option_name(param: click.Parameter) -> str:
+    """How a line names a parameter: an option by its long name (``--trump``, not ``-t``), an
+    argument by its metavar (``CARDS``)."""
+    if isinstance(param, click.Option) and param.opts:
+        return max(param.opts, key=len)
+    return param.human_readable_name
+
+
+def _sentence(text: str) -> str:
+    """click's message as a line's reason: one line (a choice's help lists its values on
+    lines of their own), without the closing full stop the library's reasons never have."""
+    return " ".join(text.split()).removesuffix(".")
+
+
+def _did_you_mean(possibilities: list[str] | None) -> str:
+    return f"; did you mean {' or '.join(sorted(possibilities))}?" if possibilities else ""
+
+
+def usage_line(exc: click.UsageError) -> str:
+    """A click usage error as the one documented line, ``error: FIELD: REASON``
+    (docs/CLI-JSON.md, "Exit codes and errors"): the field is the option (its long name) or
+    argument at fault, ``usage`` when the error is about the command line as a whole, which
+    then points to the command's help.
+
+    >>> usage_line(click.NoSuchOption("--sed", possibilities=["--seed"]))
+    'error: --sed: no such option; did you mean --seed?'
+    >>> usage_line(click.BadParameter("-1 is not in the range 0<=x<=9.", param_hint="--seed"))
+    'error: --seed: -1 is not in the range 0<=x<=9'
+    """
+    ctx = exc.ctx
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    if isinstance(exc, click.BadParameter):
+        param = exc.param
+        if exc.param_hint is not None:
+            hints = [exc.param_hint] if isinstance(exc.param_hint, str) else exc.param_hint
+            field = " / ".join(hints)
+        elif param is not None:
+            field = _option_name(param)
+        else:
+            field = "usage"
+        if isinstance(exc, click.MissingParameter):
+            extra = param.type.get_missing_message(param=param, ctx=ctx) if param else None
+            reason = "missing" + (f": {exc.message}" if exc.message else "")
+            reason += f"; {extra}" if extra else ""
+        else:
+            reason = exc.message
+        reason = _sentence(reason)
+        if (
+            ctx is not None
+            and param is not None
+            and param.name is not None
+            and param.envvar
+            and ctx.get_parameter_source(param.name) is ParameterSource.ENVIRONMENT
+        ):
+            names = [param.envvar] if isinstance(param.envvar, str) else list(param.envvar)
+            used = next((n for n in names if n in os.environ), names[0])
+            reason += f" (env var: '{used}')"  # the value came from there, not the line
+        return f"error: {field}: {reason}"
+    if isinstance(exc, click.NoSuchOption):
+        possible = _did_you_mean(exc.possibilities)
+        return f"error: {exc.option_name}: no such option{possible or hint}"
+    if isinstance(exc, NoSuchCommand):
+        possible = _did_you_mean(exc.possibilities)
+        return f"error: {exc.command_name}: no such command{possible or hint}"
+    if isinstance(exc, click.BadOptionUsage):
+        # click's own ("Option '--seed' requires an argument.") name the option twice.
+        reason = exc.message.removeprefix(f"Option {exc.option_name!r} ")
+        return f"error: {exc.option_name}: {_sentence(reason)}"
+    return f"error: usage: {_sentence(exc.message)}{hint}"
+
+
 class CpsolverGroup(SummaryGroup):
-    """A click group that turns library errors into one line on stderr and an exit code."""
+    """A click group that turns library errors, and click's own usage errors, into one line
+    on stderr and an exit code."""
 
     def make_context(
         self,
@@ -82,7 +157,13 @@ class CpsolverGroup(SummaryGroup):
         # does (render.console).
         if os.environ.get("NO_COLOR") and "color" not in extra:
             extra["color"] = False
-        return super().make_context(info_name, args, parent, **extra)
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except NoArgsIsHelpError:
+            raise  # no arguments at all: the help, as click shows it
+        except click.UsageError as exc:  # the root's own options (cpsolver --bogus)
+            click.echo(usage_line(exc), err=True)
+            raise click.exceptions.Exit(exc.exit_code) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -91,6 +172,13 @@ class CpsolverGroup(SummaryGroup):
             # a closed pipe at interpreter exit, past every handler.
             sys.stdout.flush()
             return result
+        except NoArgsIsHelpError:
+            raise  # a group named without a command (cpsolver chlust): its help
+        except click.UsageError as exc:
+            # click would print the usage, a "Try --help" line and "Error: Invalid value for
+            # ...": the documented form of every error is one line (exit code 2 either way).
+            click.echo(usage_line(exc), err=True)
+            ctx.exit(exc.exit_code)
         except BrokenPipeError:
             # The reader closed the pipe (``cpsolver ... | head -1``): it has what it wanted.
             # Quiet exit 0, with stdout pointed at /dev/null so the final flush cannot raise
