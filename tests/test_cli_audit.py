@@ -300,3 +300,15 @@ def test_a_bad_value_from_the_environment_names_the_variable() -> None:
 def test_a_group_named_without_a_command_still_shows_its_help() -> None:
     code, out, err = run_cli(["chlust"])
     assert code == 2 and "Commands:" in out + err and "error:" not in out + err
+
+
+# 12. leaves legal printed plain cards (8d, ~Ac) where every other text output uses symbols.
+
+
+def test_leaves_legal_shows_cards_with_suit_symbols() -> None:
+    args = ["leaves", "legal", "8d Ac Kh", "--trump", "d", "--trick", "As"]
+    code, out, err = run_cli(args)
+    assert code == 0, err
+    assert out.splitlines() == ["8♦  (takes the lead)", "~8♦", "~A♣", "~K♥"]
+    plays = json.loads(run_cli([*args, "--json"])[1])["plays"]
+    assert [p["card"] for p in plays] == ["8d", "8d", "Ac", "Kh"]  # JSON keeps the canonical

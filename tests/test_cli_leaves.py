@@ -81,7 +81,7 @@ def test_legal_tl_e5_and_void_option() -> None:
     }
     proc = run("legal", "8d Ac Kh", "--trump", "d", "--trick", "As", "--set", "void=must_trump")
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["8d", "(takes", "the", "lead)"]
+    assert proc.stdout.split() == ["8♦", "(takes", "the", "lead)"]
 
 
 def test_play_tl_e6_from_stdin() -> None:

@@ -175,17 +175,18 @@ def legal(
     """
     rules = _rules(preset, assignments)
     cards, trick = leaf_trick(" ".join(hand), trump, trick_text, rules=rules)
-    rows = [
-        {"card": str(p.play.card), "face_down": p.play.face_down, "heads_trick": p.heads_trick}
-        for p in solver.leaves.legal_plays(cards, trick, rules)
-    ]
+    plays = solver.leaves.legal_plays(cards, trick, rules)
     if as_json:
+        rows = [
+            {"card": str(p.play.card), "face_down": p.play.face_down, "heads_trick": p.heads_trick}
+            for p in plays
+        ]
         emit_json({"led": trick.led_suit.value if trick.led_suit else None, "plays": rows})
         return
-    for r in rows:
-        mark = "~" if r["face_down"] else ""
-        note = "  (takes the lead)" if r["heads_trick"] else ""
-        click.echo(f"{mark}{r['card']}{note}")
+    for p in plays:  # suit symbols, as every other text output shows cards
+        mark = "~" if p.play.face_down else ""
+        note = "  (takes the lead)" if p.heads_trick else ""
+        click.echo(f"{mark}{p.play.card.pretty}{note}")
 
 
 def _load(source: str) -> Any:
