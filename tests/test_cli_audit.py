@@ -15,6 +15,7 @@ from cpsolver.client import connect
 from cpsolver.client.cli import main
 from cpsolver.client.cli.options import SEED
 from cpsolver.errors import InvalidInputError
+from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE
 
 TABLE = {  # RULES CP-E7, as docs/RULE-FILES.md scores it
     "players": {
@@ -312,3 +313,46 @@ def test_leaves_legal_shows_cards_with_suit_symbols() -> None:
     assert out.splitlines() == ["8♦  (takes the lead)", "~8♦", "~A♣", "~K♥"]
     plays = json.loads(run_cli([*args, "--json"])[1])["plays"]
     assert [p["card"] for p in plays] == ["8d", "8d", "Ac", "Kh"]  # JSON keeps the canonical
+
+
+# 13. Help and defaults: fantasyland's V defaulted to 0 where advise's is 10; fantasyland took
+# its cards as one argument only; the root's help left open-face out; chlust's -n, --dealer
+# and -k showed no range.
+
+FANTASY = "As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d"
+
+
+def _help(*command: str) -> str:
+    code, out, _ = run_cli([*command, "--help"])
+    assert code == 0
+    return " ".join(out.split())
+
+
+def test_fantasyland_values_the_next_hand_as_advise_does_by_default() -> None:
+    default = json.loads(run_cli(["ofc", "fantasyland", FANTASY, "--json"])[1])
+    assert default["fantasyland_value"] == DEFAULT_FANTASYLAND_VALUE == 10
+    assert "[default: 10]" in _help("ofc", "fantasyland")
+    assert "[default: 10]" in _help("ofc", "advise")
+
+
+def test_fantasyland_takes_the_cards_one_by_one_too() -> None:
+    quoted = run_cli(["ofc", "fantasyland", FANTASY, "--json"])
+    apart = run_cli(["ofc", "fantasyland", *FANTASY.split(), "--json"])
+    assert quoted[0] == apart[0] == 0 and quoted[1] == apart[1]
+
+
+def test_the_root_help_names_every_game() -> None:
+    first = _help().split("Commands run in this process")[0]
+    for game in ("Chinese poker", "open-face", "Chlust", "Three Leaves"):
+        assert game in first
+
+
+def test_chlust_player_counts_show_their_range() -> None:
+    for command, ranges in ((("chlust", "deal"), ("2<=x<=4", "0<=x<=3")),
+                            (("chlust", "bid"), ("2<=x<=4", "0<=x<=3")),
+                            (("chlust", "odds"), ("1<=x<=3",))):  # fmt: skip
+        text = _help(*command)
+        for shown in ranges:
+            assert shown in text, (command, shown)
+    line = _one_line_error(*run_cli(["chlust", "odds", "Ad Kd Qd", "-t", "d", "-k", "4"])[::2])
+    assert line == "error: --opponents: 4 is not in the range 1<=x<=3"

@@ -158,7 +158,7 @@ def test_chlust_advise_deal_bid_same_remote(server: str) -> None:
         (("odds", "Ad Kd Qd", "-t", "d", "-k", "4"), None, "opponents"),
         (("odds", "Ad Kd Qd", "-t", "d", "--turned", "Ad"), None, "turned: card Ad"),
         (("advise", "-"), "advise", "hand: card Kd is both held and seen"),
-        (("deal", "--seed", "1", "-n", "7"), None, "players: must be 2, 3 or 4"),
+        (("deal", "--seed", "1", "-n", "7"), None, "--players: 7 is not in the range 2<=x<=4"),
         (("bid", "check", "call", "-n", "2"), None, "actions[1].action: seat 0 cannot call"),
         (("bid", "check", "bet", "-n", "2"), None, "actions[1].action: unknown action 'bet'"),
         (("showdown", "-t", "h", "Ah Kh Qh", "Ah Ks Qs"), None, "hands[1][0]"),

@@ -47,6 +47,9 @@ _common = rules_options(
 
 _SEED_HELP = "Seed of the Monte Carlo samples (the same seed gives the same answer)."
 _DEALER_HELP = "The dealer's seat, 0 to players - 1 (play starts on the dealer's left)."
+# Ranges the help shows and click checks: the most a table of 4 (CH-1) allows; the rules'
+# players narrow them, checked by the library.
+_DEALER = click.IntRange(0, 3)
 
 
 def _rules(preset: str, assignments: tuple[str, ...], extra: Any = None) -> ChlustRules:
@@ -223,7 +226,7 @@ def play_cmd(
 @chlust.command("odds")
 @click.argument("hand", nargs=-1, required=True)
 @click.option(
-    "--opponents", "-k", default=1, show_default=True, type=int,
+    "--opponents", "-k", default=1, show_default=True, type=click.IntRange(1, 3),
     help="Opponents in the showdown, 1 to 3 (CH-1), each dealt a random hand.",
 )  # fmt: skip
 @click.option("--dead", default="", help="Cards known to be out of the opponents' hands.")
@@ -368,8 +371,11 @@ def advise_cmd(
 
 
 @chlust.command("deal")
-@click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
-@click.option("--dealer", default=0, show_default=True, type=int, help=_DEALER_HELP)
+@click.option(
+    "--players", "-n", default=None, type=click.IntRange(2, 4),
+    help="Players, 2 to 4 (CH-1) [default: the rules' players].",
+)  # fmt: skip
+@click.option("--dealer", default=0, show_default=True, type=_DEALER, help=_DEALER_HELP)
 @click.option(
     "--seed", required=True, type=SEED,
     help="Seed of the shuffle (the same seed gives the same deal).",
@@ -414,8 +420,11 @@ def deal_cmd(
 
 @chlust.command("bid")
 @click.argument("actions", nargs=-1)
-@click.option("--players", "-n", default=None, type=int, help="Players (default: rules).")
-@click.option("--dealer", default=0, show_default=True, type=int, help=_DEALER_HELP)
+@click.option(
+    "--players", "-n", default=None, type=click.IntRange(2, 4),
+    help="Players, 2 to 4 (CH-1) [default: the rules' players].",
+)  # fmt: skip
+@click.option("--dealer", default=0, show_default=True, type=_DEALER, help=_DEALER_HELP)
 @_common
 @remote_options
 def bid_cmd(

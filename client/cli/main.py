@@ -205,7 +205,8 @@ class CpsolverGroup(SummaryGroup):
 @click.group(cls=CpsolverGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cpsolver", prog_name="cpsolver")
 def main() -> None:
-    """Chinese poker solver, Chlust and Three Leaves: solve, score and evaluate hands.
+    """Chinese poker solver, open-face Chinese poker (ofc), Chlust and Three Leaves: solve,
+    score and evaluate hands.
 
     Commands run in this process; with --server HOST:PORT (or CPSOLVER_SERVER) they call a
     server started by cpsolver serve instead, with the same output. Exit codes: 0 ok, 2 bad

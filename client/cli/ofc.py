@@ -99,7 +99,7 @@ def score_command(
 
 
 @ofc.command("fantasyland")
-@click.argument("cards")
+@click.argument("cards", nargs=-1, required=True)
 @click.option(
     "--objective", type=click.Choice(OBJECTIVES), default="royalties", show_default=True,
     help="royalties: the royalties plus V when the set stays in fantasyland (exact); ev: the "
@@ -107,8 +107,10 @@ def score_command(
     "set stays.",
 )  # fmt: skip
 @click.option(
-    "--fantasyland-value", "value", type=float, default=0.0, show_default=True, metavar="V",
-    help="What staying in fantasyland is worth, in units (>= 0).",
+    "--fantasyland-value", "value", type=float, default=DEFAULT_FANTASYLAND_VALUE, metavar="V",
+    help="What staying in fantasyland is worth, in units (>= 0): the next hand is a "
+    "fantasyland hand, as for advise's V, with advise's default (OFC-6 counts it; 0: the "
+    f"set's own value alone) [default: {DEFAULT_FANTASYLAND_VALUE:g}].",
 )  # fmt: skip
 @click.option(
     "--samples", type=int, default=None, metavar="N",
@@ -121,7 +123,7 @@ def score_command(
 @_rules_options
 @remote_options
 def fantasyland_command(
-    cards: str,
+    cards: tuple[str, ...],
     objective: str,
     value: float,
     samples: int | None,
@@ -131,7 +133,7 @@ def fantasyland_command(
     as_json: bool,
     solver: Solver,
 ) -> None:
-    """Set a fantasyland hand: the best 13 of 14 (progressive 14-17) cards.
+    """Set a fantasyland hand: the best 13 of 14 (progressive 14-17) CARDS.
 
     \b
     Example: cpsolver ofc fantasyland "As Ah Ad Kh Kd Ks Qs Jh Th 9c 8c 7c 6c 2d" \\
@@ -141,7 +143,7 @@ def fantasyland_command(
     if not math.isfinite(value):
         raise InvalidInputError("fantasyland_value", f"expected a number >= 0, got {value}")
     found = solver.ofc.fantasyland(
-        cards,
+        " ".join(cards),  # one quoted argument or the cards one by one, as solve takes them
         preset,
         objective=objective,
         fantasyland_value=value,
