@@ -118,7 +118,7 @@ def test_the_last_position_of_a_full_table_is_accepted(server: str) -> None:
     ("args", "expected"),
     [
         (("evaluate", "As Ah 8s", "-t", "s"), "A♠ A♥ 8♠  trumps ♠"),
-        (("legal", "8d Ac Kh", "-t", "d", "--trick", "As"), "8d"),
+        (("legal", "8d Ac Kh", "-t", "d", "--trick", "As"), "8♦  (takes the lead)"),
         (("advise", "As Ah 8s", "-t", "9s", "--what", "odds"), "hand: no khlyust"),
     ],
 )
