@@ -438,3 +438,15 @@ def test_grpc_rate_arrangement_reports_every_violation(grpc_channel: grpc.Channe
             stub.RateArrangement(chinese_poker_pb2.RateArrangementRequest(arrangement=arrangement))
         assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert violations(raised.value) == said
+
+
+def test_chlust_showdowns_and_odds_keep_to_the_tables_players() -> None:
+    """``rules.players`` bounds a showdown's hands and the odds' opponents (CH-1), as Three
+    Leaves refuses hands beyond its table; 3 hands or 3 opponents at a table of 2 were
+    answered."""
+    two = cpsolver.ChlustRules().replace(players=2)
+    with pytest.raises(InvalidInputError, match=r"^hands: Chlust needs 2 to 2 hands"):
+        cpsolver.chlust.showdown(["As Ks Qs", "Qh Jh Th", "Ac Kc Qc"], "h", two)
+    with pytest.raises(InvalidInputError, match=r"^opponents: at most 1 at a table of 2"):
+        cpsolver.chlust.showdown_odds("As Ks Qs", "h", two, opponents=3)
+    assert len(cpsolver.chlust.showdown(["As Ks Qs", "Qh Jh Th"], "h", two).ranking) == 2

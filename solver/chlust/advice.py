@@ -198,6 +198,11 @@ def showdown_odds(
     """
     check_odds_limits(opponents=opponents, samples=samples, exact_limit=exact_limit, seed=seed)
     rules = ChlustRules.resolve(rules)
+    if opponents > rules.players - 1:  # the table's other seats, at most (CH-1)
+        raise InvalidInputError(
+            "opponents", f"at most {rules.players - 1} at a table of {rules.players} "
+            f"(rules.players), got {opponents}"
+        )  # fmt: skip
     trump = parse_suit(trump, field="trump")
     held = parse_cards(hand, deck=rules.card_deck, count=3, field="hand")
     turned_card = None if turned is None else one_card(turned, rules, "turned")

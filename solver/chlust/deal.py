@@ -91,8 +91,11 @@ def parse_hands(
         raise InvalidInputError(field, "expected a list of hands, got one string")
     if not isinstance(hands, Sequence):
         raise CardTypeError(field, f"expected a list of hands, got {type(hands).__name__}")
-    if players and not 2 <= len(hands) <= 4:
-        raise InvalidInputError(field, f"Chlust needs 2 to 4 hands (CH-1), got {len(hands)}")
+    if players and not 2 <= len(hands) <= rules.players:  # a showdown of the seats still in
+        raise InvalidInputError(
+            field,
+            f"Chlust needs 2 to {rules.players} hands (CH-1, rules.players), got {len(hands)}",
+        )
     parsed: list[tuple[Card, ...]] = []
     owner: dict[Card, FieldPath] = {c: field_path(exclude_field) for c in exclude}
     for i, hand in enumerate(hands):
