@@ -450,3 +450,21 @@ def test_chlust_showdowns_and_odds_keep_to_the_tables_players() -> None:
     with pytest.raises(InvalidInputError, match=r"^opponents: at most 1 at a table of 2"):
         cpsolver.chlust.showdown_odds("As Ks Qs", "h", two, opponents=3)
     assert len(cpsolver.chlust.showdown(["As Ks Qs", "Qh Jh Th"], "h", two).ranking) == 2
+
+
+def test_frozen_advice_answers_hold_read_only_mappings() -> None:
+    """The answers are frozen, yet their intervals and odds were plain dicts a caller could
+    rewrite (``odds.ci95["win"] = (0, 0)`` succeeded); their JSON is unchanged."""
+    import json
+
+    odds = cpsolver.chlust.showdown_odds("As Ks Qs", "h", opponents=3, seed=1)
+    advice = cpsolver.chlust.advise_play(
+        "Ah Td Kc", Trick(Suit.SPADES, 0), seat=0, seats=[0, 1, 2],
+        samples=200, seed=0,
+    )  # fmt: skip
+    khlyust = cpsolver.three_leaves.khlyust_odds("Ah Kh 8c", "9h")
+    for mapping in (odds.ci95, advice.expected, advice.ci95, khlyust.holding):
+        with pytest.raises(TypeError):
+            mapping[next(iter(mapping))] = 0  # type: ignore[index]
+    for answer in (odds, advice, khlyust):
+        assert json.loads(json.dumps(answer.to_dict())) == answer.to_dict()

@@ -22,6 +22,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 
@@ -136,6 +137,10 @@ class ShowdownOdds:
     ci95: Mapping[str, tuple[float, float]]
     seed: int | None
     opponents: int
+
+    def __post_init__(self) -> None:
+        # Read-only like the rest of the frozen answer (a caller could rewrite the interval).
+        object.__setattr__(self, "ci95", MappingProxyType(dict(self.ci95)))
 
     @property
     def estimates(self) -> dict[str, Estimate]:
@@ -304,6 +309,11 @@ class PlayAdvice:
     method: str
     deals: int
     seed: int | None
+
+    def __post_init__(self) -> None:
+        # Read-only like the rest of the frozen answer.
+        object.__setattr__(self, "expected", MappingProxyType(dict(self.expected)))
+        object.__setattr__(self, "ci95", MappingProxyType(dict(self.ci95)))
 
     @property
     def estimates(self) -> dict[Card, Estimate]:

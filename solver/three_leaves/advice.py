@@ -24,8 +24,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 import numpy.typing as npt
@@ -166,17 +167,21 @@ class KhlyustOdds:
     khlyust ranks above the hand under TL-4 (seat tie-break included).
     """
 
-    holding: dict[str, float]
+    holding: Mapping[str, float]
     hand: KhlyustValue
     position: int
     facing_any: float
     beaten: float
     method: str = "exact"
 
+    def __post_init__(self) -> None:
+        # Read-only like the rest of the frozen answer (a caller could rewrite the odds).
+        object.__setattr__(self, "holding", MappingProxyType(dict(self.holding)))
+
     def to_dict(self) -> dict[str, object]:
         """Plain JSON values."""
         return {
-            "holding": self.holding,
+            "holding": dict(self.holding),
             "hand": {
                 "cards": [str(c) for c in self.hand.cards],
                 "class": self.hand.khlyust_class.label,
