@@ -548,6 +548,34 @@ class TableResult:
         )
         return MappingProxyType(dict(zip(self.seats, self.net, strict=True)))
 
+    def __str__(self) -> str:
+        """The table in a few lines (the whole account is :meth:`to_dict`; the dataclass
+        ``repr`` holds every card): each seat's net units and how it played, then each
+        pairing's total with the notes that explain it.
+
+        >>> print(score({"N": {"back": "As Ad Ah Kc Kd", "middle": "Qs Qd Jc Jd 2c",
+        ...                    "front": "3c 4d 5h"},
+        ...              "S": {"back": "Ts 9s 8s 7s 6s", "middle": "2s 2d 2h 7c 8d",
+        ...                    "front": "Kh Qh 4c"}}))
+        N -7 (rows)
+        S +7 (rows)
+        N-S: N -7
+        """
+        lines = []
+        for name, units, seat in zip(self.seats, self.net, self.players, strict=True):
+            if seat.fouled:
+                played = f"fouled: {seat.foul_reason}"
+            elif seat.natural is not None:
+                played = f"natural: {seat.natural.name}"
+            else:
+                played = "rows"
+            lines.append(f"{name} {units:+d} ({played})")
+        for pairing in self.pairings:
+            first, second = (self.seats[i] for i in pairing.seats)
+            notes = f" ({'; '.join(pairing.notes)})" if pairing.notes else ""
+            lines.append(f"{first}-{second}: {first} {pairing.total:+d}{notes}")
+        return "\n".join(lines)
+
     def between(self, a: int, b: int) -> int:
         """Units seat ``a`` wins from seat ``b`` (negative when it pays)."""
         for pairing in self.pairings:

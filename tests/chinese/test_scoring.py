@@ -565,3 +565,16 @@ def test_players_as_an_option_is_the_rule_option_not_the_table() -> None:
     raised TypeError ("got multiple values for argument 'players'")."""
     table = {"N": S_ROWS, "S": W_FOUL}
     assert cpsolver.score(table, players=2) == cpsolver.score(table, ChineseRules(players=2))
+
+
+def test_a_table_prints_in_a_few_lines() -> None:
+    """str(TableResult) was its dataclass repr (20,000 characters for a table of four): now a
+    line a seat (net units, how it played) and one a pairing with its notes. CP-E10's dragon
+    collects 13 from each; W's foul pays S its three rows (CP-10)."""
+    table = cpsolver.score({"N": declared(DRAGON), "S": S_ROWS, "W": W_FOUL})
+    lines = str(table).splitlines()
+    assert lines[:2] == ["N +26 (natural: dragon)", "S -10 (rows)"]
+    assert lines[2].startswith("W -16 (fouled: the front (pair of aces")
+    assert lines[3].startswith("N-S: N +13 (N declares dragon: 13 units")
+    assert lines[4].startswith("N-W: N +13 (")
+    assert lines[5].startswith("S-W: S +3 (W fouled (") and len(lines) == 6
