@@ -27,12 +27,22 @@ class Choice(enum.StrEnum):
 
 
 def int_option(
-    default: int, low: int, high: int, doc: str, *, choices: tuple[int, ...] = ()
+    default: int,
+    low: int,
+    high: int,
+    doc: str,
+    *,
+    choices: tuple[int, ...] = (),
+    narrower: str = "",
 ) -> Any:
-    """A dataclass field for an integer option accepting ``low..high`` (or only ``choices``)."""
+    """A dataclass field for an integer option accepting ``low..high`` (or only ``choices``);
+    ``narrower`` says where another option narrows the range (a rule set's cross-field check
+    enforces it), and an out-of-range value's error says it too."""
     meta: dict[str, Any] = {"range": (low, high), "doc": doc}
     if choices:
         meta["choices"] = choices
+    if narrower:
+        meta["narrower"] = narrower
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -280,6 +290,9 @@ def _coerce(name: str, raw: object, kind: Any, meta: Mapping[str, Any]) -> objec
                 raise RuleError(field, f"invalid value {raw!r}; valid values: {allowed}")
             return number
         if isinstance(raw, bool) or number is None or not low <= number <= high:
-            raise RuleError(field, f"invalid value {raw!r}; valid values: {low} to {high}")
+            narrower = f" ({meta['narrower']})" if "narrower" in meta else ""
+            raise RuleError(
+                field, f"invalid value {raw!r}; valid values: {low} to {high}{narrower}"
+            )
         return number
     raise TypeError(f"option {name} has an unsupported type {kind!r}")

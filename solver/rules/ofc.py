@@ -160,7 +160,9 @@ class OfcRules(RuleSet):
     DEFAULT_PRESET: ClassVar[str] = "pineapple"
 
     variant: Variant = Variant.PINEAPPLE
-    players: int = int_option(3, 2, 4, "OFC-1: players at the table (pineapple 2-3)")
+    players: int = int_option(
+        3, 2, 4, "OFC-1: players at the table (pineapple 2-3)", narrower="pineapple: 2 or 3"
+    )
     fantasyland: Fantasyland = Fantasyland.STANDARD
     stay: Stay = Stay.DEFAULT
 

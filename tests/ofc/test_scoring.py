@@ -295,3 +295,9 @@ def test_players_as_an_option_is_the_rule_option_not_the_table() -> None:
     raised TypeError ("got multiple values for argument 'players'")."""
     table = {"E1": E1, "E2": E2}
     assert score(table, players=2) == score(table, OfcRules().replace(players=2))
+
+
+def test_a_table_size_out_of_range_says_pineapples_own() -> None:
+    """The field's range (2 to 4, regular OFC) was all the error said, for pineapple too."""
+    with pytest.raises(RuleError, match=r"valid values: 2 to 4 \(pineapple: 2 or 3\)$"):
+        OfcRules().replace(players=5)
