@@ -468,3 +468,20 @@ def test_frozen_advice_answers_hold_read_only_mappings() -> None:
             mapping[next(iter(mapping))] = 0  # type: ignore[index]
     for answer in (odds, advice, khlyust):
         assert json.loads(json.dumps(answer.to_dict())) == answer.to_dict()
+
+
+@pytest.mark.parametrize("hands", [[], ["As Ks Ts"]])
+def test_grpc_play_leaves_deal_without_a_table_of_hands_names_hands(
+    leaves: three_leaves_pb2_grpc.ThreeLeavesServiceStub, hands: list[str]
+) -> None:
+    """An empty request (or one hand) was refused as 'rules.players: invalid value 0', a field
+    the caller never set: the table size is taken from the hands only when they make one."""
+    with pytest.raises(grpc.RpcError) as raised:
+        leaves.PlayLeavesDeal(
+            three_leaves_pb2.PlayLeavesDealRequest(
+                hands=[three_leaves_pb2.LeavesHand(cards=wire(h)) for h in hands],
+                trump_card=wire("9d")[0],
+            )
+        )
+    assert raised.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert list(violations(raised.value)) == ["hands"], violations(raised.value)

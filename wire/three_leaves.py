@@ -100,8 +100,10 @@ def deal_from_request(request: pb.PlayLeavesDealRequest | pb.ResolveLeavesDealRe
     request's ``hands[i].cards[j]``)."""
     players_set = request.rules.HasField("players")
     rules = rules_of(request)
-    if not players_set:
+    if not players_set and 2 <= len(request.hands) <= 4:  # TL-1's table sizes
         rules = rules.replace(players=len(request.hands))
+    # else the rules' own count stands, and Deal.of names ``hands`` (an empty request was
+    # refused as "rules.players: invalid value 0", a field the caller never set)
     hands = [cards_from_wire(h.cards, ("hands", i, "cards")) for i, h in enumerate(request.hands)]
     return Deal.of(
         hands,
