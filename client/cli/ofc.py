@@ -29,7 +29,7 @@ from cpsolver.client.cli.options import SEED
 from cpsolver.client.cli.render import console as make_console
 from cpsolver.client.solver import Solver
 from cpsolver.errors import InvalidInputError
-from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE
+from cpsolver.ofc.advice import DEFAULT_FANTASYLAND_VALUE, DEFAULT_FILLS, check_advice_options
 from cpsolver.ofc.board import ROWS, Board
 from cpsolver.ofc.fantasyland import DEFAULT_EV_SAMPLES, OBJECTIVES
 from cpsolver.rules import OfcRules, parse_assignments
@@ -289,6 +289,10 @@ def play_command(
     solver: Solver,
 ) -> None:
     """Play a whole seeded hand, every seat placing by street advice, street by street."""
+    # The options go to every decision's advice; checked only there, a bad --samples or
+    # --budget-ms was refused after the header had been printed (and with --json after the
+    # seed note), so a caller got partial output before the exit 2.
+    check_advice_options(budget_ms, samples, 0, None, DEFAULT_FILLS)
     if seed is None:
         seed = secrets.randbelow(2**31)
         if as_json:

@@ -483,6 +483,19 @@ def test_play_plays_a_whole_hand_street_by_street() -> None:
     assert code == 0 and out.startswith("seed 4: pineapple, 3 players")
 
 
+@pytest.mark.parametrize(
+    ("option", "field"), [(["--samples", "0"], "samples"), (["--budget-ms", "-1"], "budget_ms")]
+)
+def test_play_refuses_bad_options_before_printing_anything(option: list[str], field: str) -> None:
+    """A bad --samples or --budget-ms is bad input of the whole command: exit 2 with one
+    line naming it, and no header (it was printed first, the options checked only at the
+    first decision)."""
+    code, out, err = run_cli(["ofc", "play", "--seed", "4", *option])
+    assert code == 2
+    assert out == ""
+    assert err.startswith(f"error: {field}: ") and err.count("\n") == 1
+
+
 CLASSIC_LAST = {
     "street": 9,
     "hand": ["Qd"],
