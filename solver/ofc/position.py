@@ -275,12 +275,19 @@ def _check_deck(position: Position) -> None:
         need += sum(streets)
         dealt = sum(rules.streets) - sum(streets)
         hidden_discards += dealt - b.size
-    left = len(position.unseen()) - hidden_discards
-    if need > left:
+    unseen = len(position.unseen())
+    if need + hidden_discards > unseen:
+        # The discards are named apart from the unseen count: subtracted from it, they made
+        # it negative ("only -4 are left unseen") when every card was given.
+        discards = (
+            f" and the opponents discarded {hidden_discards} face down (OFC-1)"
+            if hidden_discards
+            else ""
+        )
         raise InvalidInputError(
             "dead",
-            f"{need} cards are still to be dealt but only {left} are left unseen: too many "
-            "cards given",
+            f"{need} cards are still to be dealt{discards}, but only {unseen} are left "
+            "unseen: too many cards given",
         )
 
 

@@ -22,3 +22,30 @@ def test_a_position_reads_back_from_its_json_form() -> None:
     with pytest.raises(InvalidInputError) as caught:
         read_position({**pos.to_dict(), "rules": {"fantasyland": "sometimes"}})
     assert "fantasyland" in str(caught.value)
+
+
+def test_too_many_cards_given_never_counts_a_negative_unseen() -> None:
+    """Street 4 with every one of the 52 cards given: 15 still to deal and the opponents'
+    4 face-down discards, 0 unseen. The error said "only -4 are left unseen" (the discards
+    subtracted from the unseen count); it names the counts apart."""
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    spec = {
+        "street": 4,
+        "hand": deck[0:3],
+        "board": {"back": deck[3:7], "middle": deck[7:10], "front": deck[10:12]},
+        "opponents": [
+            {"back": deck[12:16], "middle": deck[16:19], "front": deck[19:21]},
+            {"back": deck[21:25], "middle": deck[25:28], "front": deck[28:30]},
+        ],
+        "dead": deck[30:],
+    }
+    with pytest.raises(InvalidInputError) as caught:
+        read_position(spec)
+    assert str(caught.value) == (
+        "dead: 15 cards are still to be dealt and the opponents discarded 4 face down "
+        "(OFC-1), but only 0 are left unseen: too many cards given"
+    )
+    # 3 dead cards leave exactly 15 + 4: that position adds up
+    read_position({**spec, "dead": deck[30:33]})
+    with pytest.raises(InvalidInputError, match="but only 18 are left unseen"):
+        read_position({**spec, "dead": deck[30:34]})
