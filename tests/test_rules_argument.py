@@ -16,6 +16,15 @@ def test_fantasyland_takes_its_rules_second() -> None:
     )
 
 
+def test_estimate_ev_takes_its_rules_second() -> None:
+    """OFC.md gives estimate_ev fantasyland()'s arguments; it kept rules keyword-only (a
+    positional preset raised TypeError) after fantasyland took them second."""
+    positional = ofc.estimate_ev(FANTASYLAND, "pineapple", samples=8, seed=1)
+    named = ofc.estimate_ev(FANTASYLAND, rules="pineapple", samples=8, seed=1)
+    assert positional.candidates == named.candidates
+    assert (positional.opponent_boards == named.opponent_boards).all()
+
+
 def test_advise_hand_takes_its_rules_after_the_trump_card() -> None:
     positional = three_leaves.advise_hand("Ah Kh 8c", "9h", "standard", samples=200, seed=1)
     named = three_leaves.advise_hand("Ah Kh 8c", "9h", rules="standard", samples=200, seed=1)

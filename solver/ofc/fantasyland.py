@@ -228,8 +228,8 @@ class EvEstimate:
 
 def estimate_ev(
     cards: CardsLike,
-    *,
     rules: OfcRules | str | None = "pineapple",
+    *,
     fantasyland_value: float = 0.0,
     samples: int | None = None,
     seed: int = 0,
