@@ -5,7 +5,10 @@ TypeError)."""
 
 from __future__ import annotations
 
+import pytest
+
 from cpsolver import ofc, three_leaves
+from cpsolver.errors import RuleError
 
 FANTASYLAND = "As Ad Kh Kd Qs Qc Jh Jd Ts 9s 8s 7s 6s 2c"
 
@@ -29,3 +32,13 @@ def test_advise_hand_takes_its_rules_after_the_trump_card() -> None:
     positional = three_leaves.advise_hand("Ah Kh 8c", "9h", "standard", samples=200, seed=1)
     named = three_leaves.advise_hand("Ah Kh 8c", "9h", rules="standard", samples=200, seed=1)
     assert positional == named
+
+
+def test_a_rules_argument_of_the_wrong_type_is_named_with_what_came() -> None:
+    """The error read "expected a OfcRules or a preset name", the article wrong and the
+    type given left out."""
+    with pytest.raises(RuleError) as caught:
+        ofc.deal(1, {"variant": "classic"})  # type: ignore[arg-type]
+    assert str(caught.value) == "rules: expected an OfcRules or a preset name, got dict"
+    with pytest.raises(RuleError, match=r"^rules: expected a ThreeLeavesRules .*, got int$"):
+        three_leaves.deal(1, 3)  # type: ignore[arg-type]

@@ -141,7 +141,12 @@ class RuleSet:
         if rules is None or isinstance(rules, str):
             return cls.preset(rules or cls.DEFAULT_PRESET, **overrides)
         if not isinstance(rules, cls):
-            raise RuleError("rules", f"expected a {cls.__name__} or a preset name")
+            # "an OfcRules", not "a OfcRules"; and what came instead (a dict, a number)
+            article = "an" if cls.__name__[0] in "AEIOU" else "a"
+            raise RuleError(
+                "rules",
+                f"expected {article} {cls.__name__} or a preset name, got {type(rules).__name__}",
+            )
         return rules.replace(**overrides) if overrides else rules
 
     def replace(self, **overrides: object) -> Self:
