@@ -422,7 +422,14 @@ def parse_cards(
     if count is not None:
         allowed = (count,) if isinstance(count, int) else tuple(count)
         if len(tokens) not in allowed:
-            wanted = " or ".join(str(n) for n in allowed)
+            consecutive = len(allowed) > 2 and list(allowed) == list(
+                range(allowed[0], allowed[0] + len(allowed))
+            )
+            # a run reads as a range: "14 to 17", not "14 or 15 or 16 or 17"
+            if consecutive:
+                wanted = f"{allowed[0]} to {allowed[-1]}"
+            else:
+                wanted = " or ".join(str(n) for n in allowed)
             raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
     return tuple(card for _, card in tokens if card is not None)
 
