@@ -220,8 +220,8 @@ def read_position(
                 except ValueError:
                     raise InvalidInputError(
                         ("opponents", i),
-                        f"{b.size} cards placed: no street ends there (OFC-1: "
-                        f"{_board_sizes(ruleset)})",
+                        f"{b.size} card{'' if b.size == 1 else 's'} placed: no street ends "
+                        f"there (OFC-1: {_board_sizes(ruleset)})",
                     ) from None
                 opponents.append(b)
     dead: tuple[Card, ...] = ()

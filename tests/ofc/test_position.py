@@ -49,3 +49,12 @@ def test_too_many_cards_given_never_counts_a_negative_unseen() -> None:
     read_position({**spec, "dead": deck[30:33]})
     with pytest.raises(InvalidInputError, match="but only 18 are left unseen"):
         read_position({**spec, "dead": deck[30:34]})
+
+
+def test_an_opponent_of_one_card_is_one_card_not_one_cards() -> None:
+    """An opponent's board no street ends with said "1 cards placed"."""
+    with pytest.raises(InvalidInputError) as caught:
+        read_position({"street": 1, "hand": "As Kd 7c 7h 2s", "opponents": [{"back": "Qs"}]})
+    assert str(caught.value) == (
+        "opponents[0]: 1 card placed: no street ends there (OFC-1: 0, 5, 7, 9, 11, 13)"
+    )
