@@ -430,7 +430,8 @@ def parse_cards(
                 wanted = f"{allowed[0]} to {allowed[-1]}"
             else:
                 wanted = " or ".join(str(n) for n in allowed)
-            raise CardError(field, f"expected {wanted} cards, got {len(tokens)}")
+            noun = "card" if allowed == (1,) else "cards"  # a classic OFC street's one card
+            raise CardError(field, f"expected {wanted} {noun}, got {len(tokens)}")
     return tuple(card for _, card in tokens if card is not None)
 
 

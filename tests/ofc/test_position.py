@@ -58,3 +58,13 @@ def test_an_opponent_of_one_card_is_one_card_not_one_cards() -> None:
     assert str(caught.value) == (
         "opponents[0]: 1 card placed: no street ends there (OFC-1: 0, 5, 7, 9, 11, 13)"
     )
+
+
+def test_a_classic_street_expects_one_card_not_one_cards() -> None:
+    """Classic's streets 2-9 deal one card; a hand of two said "expected 1 cards"."""
+    with pytest.raises(InvalidInputError) as caught:
+        read_position(
+            {"rules": "classic", "street": 2, "hand": "As Kd",
+             "board": {"back": "2c 3c 4c 5c 6c"}, "opponents": [{}]}
+        )  # fmt: skip
+    assert str(caught.value) == "hand: expected 1 card, got 2"
