@@ -566,8 +566,11 @@ class OpenFace(Section):
     def deal(
         self,
         seed: int,
-        rules: OfcRules | str | None = None,
         /,
+        # rules by name too, as cpsolver.ofc.deal and docs/API.md's deal(seed, rules=None)
+        # take it: positional-only, rules="classic" fell into the overrides ("rules.rules:
+        # unknown ofc option")
+        rules: OfcRules | str | None = None,
         *,
         timeout: float | None = None,
         **overrides: Any,

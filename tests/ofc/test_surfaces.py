@@ -322,6 +322,17 @@ def test_cli_with_server_prints_what_it_prints_in_process(tmp_path: Path, server
     assert run_cli(commands[-1])[0] == 2
 
 
+def test_typed_client_deal_takes_its_rules_by_name(remote: object) -> None:
+    """solver.ofc.deal(seed, rules="classic") as cpsolver.ofc.deal takes it: the rules were
+    positional-only in the client, and rules= fell into the overrides (a RuleError)."""
+    from cpsolver.client import connect
+
+    expected = deal(7, rules="classic")
+    with connect() as local:
+        assert local.ofc.deal(7, rules="classic") == expected
+    assert remote.ofc.deal(7, rules="classic") == expected  # type: ignore[attr-defined]
+
+
 def test_typed_client_errors_name_the_callers_fields(remote: object) -> None:
     """A card placed twice is found by the library on the client; a table the server refuses
     names the caller's seat, not the wire's path."""
