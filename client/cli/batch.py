@@ -171,20 +171,14 @@ def _results(
 
 
 def _check_estimate(objective: str, estimator: Estimator) -> None:
-    """Refuse a named estimate the objective cannot have, as ``solve`` does: only the ``ev``
-    objective is estimated, and the library's ``solve_many`` (the in-process batch) would
-    solve every hand without it, exit 0. Every batch line has 13 cards and no constraints, so
-    the objective alone decides. The default (no --estimator) is each hand's best estimate,
-    so it is never refused."""
+    """Refuse, before any line is read, a named estimate the objective cannot have (every
+    batch line has 13 cards and no constraints, so the objective alone decides), by the
+    library's own check: over ``--server`` each chunk would otherwise be refused on its own."""
     from cpsolver.chinese.ev import EvObjective
+    from cpsolver.chinese.solve import refuse_finer_estimate
 
-    if estimator is DEFAULT_ESTIMATOR or estimator.kind not in ("rollouts", "calibrated"):
-        return
     if not isinstance(get_objective(objective), EvObjective):
-        raise InvalidInputError(
-            "estimator",
-            f"{estimator} needs the ev objective on 13 cards without constraints or engine cpsat",
-        )
+        refuse_finer_estimate(estimator)
 
 
 def _count(file: str) -> int | None:
