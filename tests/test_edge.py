@@ -220,6 +220,40 @@ def test_grpc_json_and_grpc_web_through_the_edge(two_servers, tmp_path) -> None:
     direct_channel.close()
 
 
+@contextlib.contextmanager
+def _callers(
+    address: str, request: chinese_poker_pb2.SolveRequest, *, timeout: float, count: int = 4
+) -> Iterator[Counter[str]]:
+    """``count`` threads Solving ``request`` through ``address`` with ``timeout`` until the
+    block ends; the Counter holds each answer's code (with its details when not OK)."""
+    channel = grpc.insecure_channel(address)
+    stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
+    codes: Counter[str] = Counter()
+    stop = threading.Event()
+    lock = threading.Lock()
+
+    def caller() -> None:
+        while not stop.is_set():
+            try:
+                stub.Solve(request, timeout=timeout)
+                code = "OK"
+            except grpc.RpcError as error:
+                code = f"{error.code().name}: {error.details()}"
+            with lock:
+                codes[code] += 1
+
+    threads = [threading.Thread(target=caller) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    try:
+        yield codes
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+        channel.close()
+
+
 def test_a_draining_replica_loses_no_call(tmp_path) -> None:
     """Four callers keep Solving through Envoy while one of its two replicas gets SIGTERM
     (drain 3 s): health checks take it out while it still serves, its calls in flight finish,
@@ -229,34 +263,11 @@ def test_a_draining_replica_loses_no_call(tmp_path) -> None:
         running_server("--workers", "1") as two,
         edge(tmp_path, [one.address, two.address]) as proxy,
     ):
-        channel = grpc.insecure_channel(proxy.address)
-        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
-        codes: Counter[str] = Counter()
-        stop = threading.Event()
-
-        lock = threading.Lock()
-
-        def caller() -> None:
-            while not stop.is_set():
-                try:
-                    stub.Solve(_solve(), timeout=10)
-                    code = "OK"
-                except grpc.RpcError as error:
-                    code = f"{error.code().name}: {error.details()}"
-                with lock:
-                    codes[code] += 1
-
-        threads = [threading.Thread(target=caller) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        time.sleep(2)
-        one.proc.send_signal(signal.SIGTERM)
-        assert one.proc.wait(timeout=30) == 0
-        time.sleep(2)  # the survivor alone
-        stop.set()
-        for thread in threads:
-            thread.join()
-        channel.close()
+        with _callers(proxy.address, _solve(), timeout=10) as codes:
+            time.sleep(2)
+            one.proc.send_signal(signal.SIGTERM)
+            assert one.proc.wait(timeout=30) == 0
+            time.sleep(2)  # the survivor alone
         assert codes["OK"] > 50, codes
         assert set(codes) == {"OK"}, codes
         assert proxy.stats()["cluster.cpsolver.membership_healthy"] == "1"
@@ -284,35 +295,13 @@ def test_a_killed_replica_loses_no_call_with_a_deadline_of_a_second(tmp_path) ->
         running_server("--workers", "1") as two,
         edge(tmp_path, [one.address, two.address]) as proxy,
     ):
-        channel = grpc.insecure_channel(proxy.address)
-        stub = chinese_poker_pb2_grpc.ChinesePokerServiceStub(channel)
         request = _solve()
         request.estimator = "rollouts:30"
-        codes: Counter[str] = Counter()
-        stop = threading.Event()
-        lock = threading.Lock()
-
-        def caller() -> None:
-            while not stop.is_set():
-                try:
-                    stub.Solve(request, timeout=1.0)
-                    code = "OK"
-                except grpc.RpcError as error:
-                    code = f"{error.code().name}: {error.details()}"
-                with lock:
-                    codes[code] += 1
-
-        threads = [threading.Thread(target=caller) for _ in range(4)]
-        for thread in threads:
-            thread.start()
-        time.sleep(2)
-        before = proxy.stats()
-        _kill_replica(one)
-        time.sleep(3)  # the survivor alone
-        stop.set()
-        for thread in threads:
-            thread.join()
-        channel.close()
+        with _callers(proxy.address, request, timeout=1.0) as codes:
+            time.sleep(2)
+            before = proxy.stats()
+            _kill_replica(one)
+            time.sleep(3)  # the survivor alone
         after = proxy.stats()
         assert codes["OK"] > 50, codes
         assert set(codes) == {"OK"}, codes
