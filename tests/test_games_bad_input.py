@@ -330,6 +330,10 @@ def test_every_game_words_a_card_given_twice_alike() -> None:
         chlust.showdown(["Ah Kh Qh", "Js Ah Qs"], "h")
 
 
+def _wire_rows(rows: dict[str, str]) -> dict[str, object]:
+    return {row: wire(rows[row]) for row in ("back", "middle", "front")}
+
+
 def test_grpc_names_the_other_place_as_the_request_does(grpc_channel: grpc.Channel) -> None:
     """Over gRPC the other place is a field of the request, as the violation's own path is
     (OFC said "(also players.N.back[0])", Chinese poker "(also N's front[0])")."""
@@ -340,11 +344,7 @@ def test_grpc_names_the_other_place_as_the_request_does(grpc_channel: grpc.Chann
                 players=[
                     chinese_poker_pb2.TablePlayer(
                         seat=seat,
-                        arrangement=arranged(
-                            back=wire(rows["back"]),
-                            middle=wire(rows["middle"]),
-                            front=wire(rows["front"]),
-                        ),
+                        arrangement=arranged(**_wire_rows(rows)),
                     )
                     for seat, rows in (("N", FIRST), ("E", SECOND))
                 ]
@@ -361,11 +361,7 @@ def test_grpc_names_the_other_place_as_the_request_does(grpc_channel: grpc.Chann
                 players=[
                     open_face_pb2.OpenFaceSeat(
                         seat=seat,
-                        board=board(
-                            back=wire(rows["back"]),
-                            middle=wire(rows["middle"]),
-                            front=wire(rows["front"]),
-                        ),
+                        board=board(**_wire_rows(rows)),
                     )
                     for seat, rows in (("A", FIRST), ("B", SECOND))
                 ]
