@@ -124,20 +124,9 @@ def _wire_path(
     rest = path[1:]
     # The table's entries go to the library as (row, hand, units) entries in the message's
     # order (_data_from_wire), so the library's index is the message's.
-    if (
-        "royalty_table" in names
-        and len(rest) >= 2
-        and rest[0] == "royalties"
-        and isinstance(rest[1], int)
-    ):
-        return (field, "royalty_table", *rest[1:])
-    if (
-        "natural_table" in names
-        and len(rest) >= 2
-        and rest[0] == "naturals"
-        and isinstance(rest[1], int)
-    ):
-        return (field, "natural_table", *rest[1:])
+    for table, option in (("royalty_table", "royalties"), ("natural_table", "naturals")):
+        if table in names and len(rest) >= 2 and rest[0] == option and isinstance(rest[1], int):
+            return (field, table, *rest[1:])
     if rest == ("scoring",) and "scoop_bonus" in names and message.HasField("scoop_bonus"):
         return (field, "scoop_bonus")
     if rest == ("foul",) and "foul_units" in names and message.HasField("foul_units"):

@@ -616,6 +616,18 @@ def table_dict(table: RoyaltyTable) -> dict[str, dict[str, int]]:
     return out
 
 
+def _units_into(
+    problems: list[FieldViolation], field: tuple[str | int, ...], raw: object
+) -> int | None:
+    """:func:`_units`, or None with its violation added to ``problems`` (a table's reader
+    reports every bad entry at once)."""
+    try:
+        return _units(field, raw)
+    except RuleError as exc:
+        problems.extend(exc.violations)
+        return None
+
+
 def _units(field: str | tuple[str | int, ...], raw: object) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int):
         try:
@@ -766,11 +778,8 @@ royal_flush; rules.royalty_table[0].units: invalid value -3; valid values: 0 to 
                     f"unknown hand {text!r}{where}; valid hands: {', '.join(allowed)}",
                 )
             )
-        try:
-            units = _units((*path, "units"), units_raw)
-        except RuleError as exc:
-            problems.extend(exc.violations)
-        if len(problems) > found or row is None or hand is None:
+        units = _units_into(problems, (*path, "units"), units_raw)
+        if len(problems) > found or row is None or hand is None or units is None:
             continue
         if (row, hand) in entries:
             problems.append(
@@ -870,10 +879,7 @@ rules.naturals[1].units: invalid value -1; valid values: 0 to 10000
                 )
         count = None
         if units is not _ABSENT:
-            try:
-                count = _units((*path, "units"), units)
-            except RuleError as exc:
-                problems.extend(exc.violations)
+            count = _units_into(problems, (*path, "units"), units)
         if len(problems) > found or natural is None or count is None:
             continue
         if any(n is natural for n, _ in table):
